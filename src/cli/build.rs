@@ -1,0 +1,62 @@
+use super::emit;
+use anyhow::Result;
+use nimrod::pipeline::{run_build, BuildOptions, Config, JobOutcome};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub fn run(
+    config: Option<PathBuf>,
+    only: Vec<String>,
+    data: PathBuf,
+    threads: Option<usize>,
+    force: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    let config = match config {
+        Some(p) => Config::load(&p)?,
+        None => Config::embedded_default()?,
+    };
+    let report = run_build(
+        &config,
+        &BuildOptions {
+            data_dir: data,
+            only,
+            force,
+            threads,
+        },
+    )?;
+    let mut text = String::new();
+    let mut rows = Vec::new();
+    for (id, o) in &report.outcomes {
+        let (state, detail) = match o {
+            JobOutcome::Built { seconds_millis } => {
+                ("built", format!("{:.2} s", *seconds_millis as f64 / 1000.0))
+            }
+            JobOutcome::UpToDate => ("skipped", "up to date".to_string()),
+            JobOutcome::Failed(e) => ("failed", e.clone()),
+            JobOutcome::DependencyFailed => ("not run", "a dependency failed".to_string()),
+        };
+        text.push_str(&format!("{state:<8} {id:<24} {detail}\n"));
+        rows.push(json!({"job": id, "state": state, "detail": detail}));
+    }
+    let count = |s: &str| rows.iter().filter(|r| r["state"] == s).count();
+    text.push_str(&format!(
+        "build {}: {} built, {} up to date, {} failed, in {:.2} s wall\n",
+        if report.ok() { "finished" } else { "FAILED" },
+        count("built"),
+        count("skipped"),
+        count("failed") + count("not run"),
+        report.wall_seconds
+    ));
+    emit(
+        json,
+        &json!({"config": config.source, "ok": report.ok(), "wall_seconds": report.wall_seconds, "jobs": rows}),
+        &text,
+    );
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

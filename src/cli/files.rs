@@ -1,0 +1,209 @@
+//! Commands about table files themselves: list, info, verify, pack, unpack.
+
+use super::emit;
+use anyhow::{bail, Context, Result};
+use nimrod::games;
+use nimrod::table::pack::{pack_bytes, write_atomic, PackedFile, DEFAULT_FRAME_SIZE};
+use nimrod::table::Table;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Table files (raw, packed, and leftover temporaries) under `dir`, sorted.
+fn table_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&d).with_context(|| format!("cannot read directory {}", d.display()))?;
+        for e in entries {
+            let p = e.with_context(|| format!("cannot read directory {}", d.display()))?.path();
+            let name = p.to_string_lossy();
+            if p.is_dir() {
+                stack.push(p);
+            } else if name.ends_with(".nmt") || name.ends_with(".nmt.zst") || name.ends_with(".tmp") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+pub fn list(data: &Path, json: bool) -> Result<ExitCode> {
+    if !data.is_dir() {
+        bail!("data directory {} does not exist (run nimrod build first)", data.display());
+    }
+    let mut text = String::new();
+    let mut rows = Vec::new();
+    for p in table_files(data)? {
+        let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
+        let (state, what, entries) = if p.to_string_lossy().ends_with(".tmp") {
+            ("partial".to_string(), "unfinished write (removed by the next build)".to_string(), 0)
+        } else {
+            match Table::open(&p) {
+                Ok(t) => (
+                    "ok".to_string(),
+                    format!("{}/{} [{}]", t.meta().game, t.meta().table, t.storage()),
+                    t.len(),
+                ),
+                Err(e) => ("bad".to_string(), e.to_string(), 0),
+            }
+        };
+        let rel = p.strip_prefix(data).unwrap_or(&p).display().to_string();
+        text.push_str(&format!("{rel:<32} {size:>12} B  {state:<8} {entries:>12} entries  {what}\n"));
+        rows.push(json!({"path": rel, "bytes": size, "state": state, "entries": entries, "detail": what}));
+    }
+    if rows.is_empty() {
+        text.push_str("no tables\n");
+    }
+    emit(json, &json!(rows), &text);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
+    let t = Table::open(file)?;
+    let h = t.header();
+    let m = t.meta();
+    let v = json!({
+        "path": file.display().to_string(),
+        "storage": t.storage(),
+        "format_version": h.version,
+        "entry_kind": h.entry_kind.name(),
+        "entries": h.entry_count,
+        "index": m.index,
+        "index_kind": format!("{:?}", h.index_kind),
+        "payload": {"offset": h.payload.offset, "bytes": h.payload.len},
+        "param_hash": format!("{:016x}", h.param_hash),
+        "payload_checksum": format!("{:016x}", h.payload_checksum),
+        "meta": m,
+    });
+    let text = format!(
+        "{}\n  game       {} / {}\n  storage    {}\n  format     v{}\n  entries    {} × {} ({})\n  index      {} ({:?})\n  payload    {} bytes at {}\n  params     {} (hash {:016x})\n  tool       nimrod {}\n  statistics {}\n",
+        file.display(),
+        m.game,
+        m.table,
+        t.storage(),
+        h.version,
+        h.entry_count,
+        h.entry_kind.name(),
+        m.entry,
+        m.index,
+        h.index_kind,
+        h.payload.len,
+        h.payload.offset,
+        m.params,
+        h.param_hash,
+        m.tool_version,
+        serde_json::to_string_pretty(&m.stats)?.replace('\n', "\n             "),
+    );
+    emit(json, &v, &text);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify_one(p: &Path) -> Result<()> {
+    let t = Table::open(p)?;
+    t.verify()?;
+    let game = games::find(&t.meta().game)
+        .with_context(|| format!("{}: table of unknown game {:?}", p.display(), t.meta().game))?;
+    game.verify(&t)
+        .with_context(|| format!("{}: {} invariant", p.display(), t.meta().game))
+}
+
+pub fn verify(paths: Vec<PathBuf>, data: &Path, json: bool) -> Result<ExitCode> {
+    let roots = if paths.is_empty() { vec![data.to_path_buf()] } else { paths };
+    let mut files = Vec::new();
+    for r in roots {
+        if r.is_dir() {
+            files.extend(
+                table_files(&r)?
+                    .into_iter()
+                    .filter(|p| !p.to_string_lossy().ends_with(".tmp")),
+            );
+        } else if r.exists() {
+            files.push(r);
+        } else {
+            bail!("{}: no such file or directory", r.display());
+        }
+    }
+    if files.is_empty() {
+        bail!("no table files to verify");
+    }
+    let (mut text, mut rows, mut bad) = (String::new(), Vec::new(), 0);
+    for p in &files {
+        match verify_one(p) {
+            Ok(()) => {
+                text.push_str(&format!("ok      {}\n", p.display()));
+                rows.push(json!({"path": p.display().to_string(), "ok": true}));
+            }
+            Err(e) => {
+                bad += 1;
+                text.push_str(&format!("FAILED  {}: {e:#}\n", p.display()));
+                rows.push(json!({"path": p.display().to_string(), "ok": false, "error": format!("{e:#}")}));
+            }
+        }
+    }
+    text.push_str(&format!("{} of {} tables verified\n", files.len() - bad, files.len()));
+    emit(json, &json!({"ok": bad == 0, "tables": rows}), &text);
+    Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+pub fn pack(files: &[PathBuf], level: i32, remove: bool, json: bool) -> Result<ExitCode> {
+    if !(1..=22).contains(&level) {
+        bail!("--level {level} is out of range (1 ..= 22)");
+    }
+    let (mut text, mut rows) = (String::new(), Vec::new());
+    for f in files {
+        // Only a valid table is packed, so a packed file is never worse than its source.
+        let t = Table::open(f)?;
+        t.verify()?;
+        drop(t);
+        let raw = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let packed = pack_bytes(&raw, level, DEFAULT_FRAME_SIZE)
+            .with_context(|| format!("{}: compression failed", f.display()))?;
+        let check = PackedFile::new(&packed[..])?.unpack_all()?;
+        if check != raw {
+            bail!("{}: packed data does not round-trip", f.display());
+        }
+        let mut out = f.clone().into_os_string();
+        out.push(".zst");
+        let out = PathBuf::from(out);
+        write_atomic(&out, &packed).with_context(|| format!("cannot write {}", out.display()))?;
+        if remove {
+            std::fs::remove_file(f).with_context(|| format!("cannot remove {}", f.display()))?;
+        }
+        let ratio = raw.len() as f64 / packed.len().max(1) as f64;
+        text.push_str(&format!(
+            "packed  {} -> {}  {} -> {} bytes ({ratio:.2}x)\n",
+            f.display(),
+            out.display(),
+            raw.len(),
+            packed.len()
+        ));
+        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw.len(), "packed_bytes": packed.len()}));
+    }
+    emit(json, &json!(rows), &text);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn unpack(files: &[PathBuf], json: bool) -> Result<ExitCode> {
+    let (mut text, mut rows) = (String::new(), Vec::new());
+    for f in files {
+        let name = f.to_string_lossy();
+        let Some(out) = name.strip_suffix(".zst") else {
+            bail!("{}: expected a packed table ending in .zst", f.display());
+        };
+        let out = PathBuf::from(out);
+        let bytes = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let raw = PackedFile::new(&bytes[..])
+            .and_then(|p| p.unpack_all())
+            .with_context(|| format!("{}: not a valid packed table", f.display()))?;
+        let t = Table::from_bytes(&out, raw.clone())?;
+        t.verify()?;
+        write_atomic(&out, &raw).with_context(|| format!("cannot write {}", out.display()))?;
+        text.push_str(&format!("unpacked {} -> {} ({} bytes)\n", f.display(), out.display(), raw.len()));
+        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw.len()}));
+    }
+    emit(json, &json!(rows), &text);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,121 @@
+mod build;
+mod files;
+mod query;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "nimrod", version, about = "Exact game solutions as precomputed lookup tables")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the jobs of a config (default: the embedded config/default.toml).
+    Build {
+        /// TOML config; without it the embedded default is used.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Build only these jobs (id like grundy/values, or a game name) and their dependencies.
+        #[arg(long)]
+        only: Vec<String>,
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        /// Worker threads (default: all cores). Output bytes do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Rebuild tables even when they are complete and current.
+        #[arg(long)]
+        force: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the tables under a data directory with size and state.
+    List {
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Header, metadata and statistics of one table file.
+    Info {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check checksums, structure and game-specific invariants.
+    Verify {
+        /// Files or directories (default: the data directory).
+        paths: Vec<PathBuf>,
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compress tables into the zstd seekable format (FILE -> FILE.zst).
+    Pack {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// zstd level (1-22).
+        #[arg(long, default_value_t = nimrod::table::pack::DEFAULT_LEVEL)]
+        level: i32,
+        /// Delete the raw file after a verified pack.
+        #[arg(long)]
+        remove: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Restore raw tables from packed ones (FILE.zst -> FILE).
+    Unpack {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ask a game: nimrod query GAME ARGS… [--data DIR] [--json]
+    Query {
+        /// Game name (grundy, octal, nim, half); `nimrod query list` lists them.
+        game: String,
+        /// Game arguments, plus --data DIR and --json.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+/// Prints an answer: JSON on request, text otherwise.
+fn emit(json: bool, value: &serde_json::Value, text: &str) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(value).expect("JSON value"));
+    } else {
+        print!("{text}");
+    }
+}
+
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Build {
+            config,
+            only,
+            data,
+            threads,
+            force,
+            json,
+        } => build::run(config, only, data, threads, force, json),
+        Command::List { data, json } => files::list(&data, json),
+        Command::Info { file, json } => files::info(&file, json),
+        Command::Verify { paths, data, json } => files::verify(paths, &data, json),
+        Command::Pack {
+            files,
+            level,
+            remove,
+            json,
+        } => files::pack(&files, level, remove, json),
+        Command::Unpack { files, json } => files::unpack(&files, json),
+        Command::Query { game, args } => query::run(&game, args),
+    }
+}

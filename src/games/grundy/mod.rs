@@ -1,0 +1,393 @@
+//! Grundy's game: split one heap into two unequal heaps. Normal play by the
+//! sparse-space method (values table + perfect-hashed table of rare heaps),
+//! misère play by exhaustive search over multisets (single-heap table).
+
+pub mod misere;
+pub mod naive;
+pub mod sparse;
+
+use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::Game;
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext};
+use crate::table::writer::{write_hashed, write_ranked};
+use crate::table::{EntryKind, Table, TableMeta, TableWriter};
+use anyhow::{bail, ensure, Context, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sparse::{is_rare_value, GrundyStats};
+
+/// Bumped whenever the solver's output could change; part of the parameter hash.
+const SOLVER_VERSION: u32 = 1;
+/// Heaps cross-checked against the naive mex by `nimrod verify`.
+const VERIFY_NAIVE_HEAPS: u64 = 20_000;
+
+pub struct Grundy;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrundyParams {
+    /// Largest heap whose value is computed.
+    pub bound: u64,
+    /// "full" keeps every value in memory (2 bytes/heap); "streaming" keeps
+    /// two windows of `window` values and writes values as they come.
+    #[serde(default = "default_mode")]
+    pub mode: String,
+    #[serde(default = "default_window")]
+    pub window: u64,
+    /// Largest single heap solved in misère play.
+    #[serde(default = "default_misere_bound")]
+    pub misere_bound: u64,
+}
+
+fn default_mode() -> String {
+    "full".into()
+}
+fn default_window() -> u64 {
+    1 << 20
+}
+fn default_misere_bound() -> u64 {
+    70
+}
+
+fn meta(table: &str, params: serde_json::Value, index: &str, entry: &str, stats: serde_json::Value) -> TableMeta {
+    TableMeta {
+        game: "grundy".into(),
+        table: table.into(),
+        params,
+        index: index.into(),
+        entry: entry.into(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        stats,
+    }
+}
+
+impl Game for Grundy {
+    fn name(&self) -> &'static str {
+        "grundy"
+    }
+    fn summary(&self) -> &'static str {
+        "Grundy's game: Sprague-Grundy values (normal play), single-heap outcomes (misère)"
+    }
+
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: GrundyParams = game_params(source, "grundy", section)?;
+        ensure!(
+            p.bound >= 3 && p.bound < (1u64 << 40),
+            "{source}: [grundy] bound = {} is out of range (3 ..= 2^40)",
+            p.bound
+        );
+        ensure!(
+            p.mode == "full" || p.mode == "streaming",
+            "{source}: [grundy] mode = {:?}: expected \"full\" or \"streaming\"",
+            p.mode
+        );
+        ensure!(
+            p.misere_bound <= misere::MAX_HEAP,
+            "{source}: [grundy] misere_bound = {} is out of range (0 ..= {})",
+            p.misere_bound,
+            misere::MAX_HEAP
+        );
+        let vp = json!({"bound": p.bound, "solver": SOLVER_VERSION});
+        let mode = p.mode.clone();
+        let window = p.window;
+        let vparams = vp.clone();
+        let values = Job {
+            id: "grundy/values".into(),
+            deps: vec![],
+            params: json!({"bound": p.bound, "mode": p.mode, "window": p.window, "solver": SOLVER_VERSION}),
+            run: Box::new(move |ctx| build_values(ctx, &vparams, &mode, window)),
+        };
+        let rare = Job {
+            id: "grundy/rare".into(),
+            deps: vec!["grundy/values".into()],
+            params: vp,
+            run: Box::new(build_rare),
+        };
+        let mb = p.misere_bound;
+        let misere = Job {
+            id: "grundy/misere".into(),
+            deps: vec![],
+            params: json!({"misere_bound": mb, "solver": SOLVER_VERSION}),
+            run: Box::new(move |ctx| build_misere(ctx, mb)),
+        };
+        Ok(vec![values, rare, misere])
+    }
+
+    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+        let q: GrundyQuery = parse_args("grundy", args)?;
+        if q.misere {
+            query_misere(q.heap, ctx)
+        } else {
+            query_normal(q.heap, q.all, ctx)
+        }
+    }
+
+    fn verify(&self, table: &Table) -> Result<()> {
+        match table.meta().table.as_str() {
+            "values" => verify_values(table),
+            "rare" => verify_rare(table),
+            "misere" => verify_misere(table),
+            other => bail!("unknown grundy table {other:?}"),
+        }
+    }
+}
+
+#[derive(clap::Parser)]
+#[command(about = "Grundy's game: value of a heap and its winning splits")]
+struct GrundyQuery {
+    /// Heap size.
+    heap: u64,
+    /// Misère play (the player who cannot move wins).
+    #[arg(long)]
+    misere: bool,
+    /// List every winning split, not only the first 20.
+    #[arg(long)]
+    all: bool,
+}
+
+fn build_values(ctx: &JobContext, params: &serde_json::Value, mode: &str, window: u64) -> Result<()> {
+    let bound = params["bound"].as_u64().expect("bound");
+    let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
+    let entry = "u16 Sprague-Grundy value G(n) of a heap of n";
+    let stats = if mode == "streaming" {
+        let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
+        let stats = sparse::stream(bound, window, |chunk| {
+            stage.inc(chunk.len() as u64);
+            Ok(w.write_entries(chunk)?)
+        })?;
+        w.finish(
+            &meta("values", params.clone(), "heap-size", entry, json!(stats)),
+            ctx.param_hash,
+        )?;
+        stats
+    } else {
+        let (g, stats) = sparse::values(bound, |k| stage.inc(k))?;
+        write_ranked(
+            &ctx.output,
+            &g,
+            &meta("values", params.clone(), "heap-size", entry, json!(stats)),
+            ctx.param_hash,
+        )?;
+        stats
+    };
+    let _ = stats;
+    stage.finish();
+    Ok(())
+}
+
+/// Visits the values table in chunks (works for raw and packed tables).
+fn for_each_value(t: &Table, mut f: impl FnMut(u64, u16)) -> Result<()> {
+    const CHUNK: u64 = 1 << 20;
+    let mut start = 0;
+    while start < t.len() {
+        let n = CHUNK.min(t.len() - start);
+        for (i, v) in t.read_range::<u16>(start, n)?.into_iter().enumerate() {
+            f(start + i as u64, v);
+        }
+        start += n;
+    }
+    Ok(())
+}
+
+fn build_rare(ctx: &JobContext) -> Result<()> {
+    let stage = ctx.progress.stage(ctx.id, "rare heaps", 1);
+    let values = Table::open(&ctx.table("grundy/values"))?;
+    let (mut keys, mut vals) = (Vec::new(), Vec::new());
+    for_each_value(&values, |n, v| {
+        if is_rare_value(v) {
+            keys.push(n);
+            vals.push(v);
+        }
+    })?;
+    let stats = json!({"rare_count": keys.len(), "last_rare_heap": keys.last(), "bound": values.len() - 1});
+    write_hashed(
+        &ctx.output,
+        &keys,
+        &vals,
+        &meta(
+            "rare",
+            values.meta().params.clone(),
+            "perfect-hash",
+            "u16 value of a heap whose value is rare (even parity of bits above the lowest); key = heap size",
+            stats,
+        ),
+        ctx.param_hash,
+    )?;
+    stage.inc(1);
+    stage.finish();
+    Ok(())
+}
+
+fn build_misere(ctx: &JobContext, bound: u64) -> Result<()> {
+    let stage = ctx.progress.stage(ctx.id, "misère search", bound + 1);
+    let mut solver = misere::MisereSolver::new();
+    let mut entries = Vec::new();
+    let mut p_heaps = Vec::new();
+    for n in 0..=bound {
+        let (win, split) = solver.single_heap(n as u8);
+        if !win {
+            p_heaps.push(n);
+        }
+        entries.push(misere::encode(win, split));
+        stage.inc(1);
+    }
+    let stats = json!({
+        "bound": bound,
+        "p_heaps": p_heaps,
+        "multisets_solved": solver.positions_solved(),
+    });
+    write_ranked(
+        &ctx.output,
+        &entries,
+        &meta(
+            "misere",
+            json!({"misere_bound": bound, "solver": SOLVER_VERSION}),
+            "heap-size",
+            "u32: 0 = P-position; bit 31 = player to move wins, low bits = smaller part of a winning split (0: no move exists)",
+            stats,
+        ),
+        ctx.param_hash,
+    )?;
+    stage.finish();
+    Ok(())
+}
+
+fn heap_in_table(t: &Table, heap: u64, what: &str) -> Result<()> {
+    if heap >= t.len() {
+        bail!(
+            "heap {heap} is beyond the {what} table (bound {}); raise the bound in the config and rebuild",
+            t.len().saturating_sub(1)
+        );
+    }
+    Ok(())
+}
+
+fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
+    let t = open_table(&ctx.data_dir, "grundy/values")?;
+    heap_in_table(&t, heap, "grundy/values")?;
+    let owned;
+    let g: &[u16] = match t.entries::<u16>() {
+        Some(s) => &s[..=heap as usize],
+        None => {
+            owned = t.read_range::<u16>(0, heap + 1)?;
+            &owned
+        }
+    };
+    let value = g[heap as usize];
+    let splits: Vec<(u64, u64)> = (1..heap.div_ceil(2))
+        .filter(|&a| g[a as usize] == g[(heap - a) as usize])
+        .map(|a| (a, heap - a))
+        .collect();
+    let rare_table = open_table(&ctx.data_dir, "grundy/rare").ok();
+    let rare = match &rare_table {
+        Some(r) => {
+            let stored = r.get_by_key::<u16>(heap)?;
+            ensure!(
+                stored.is_none_or(|v| v == value) && stored.is_some() == is_rare_value(value),
+                "grundy/rare and grundy/values disagree at heap {heap}; run nimrod verify"
+            );
+            stored.is_some()
+        }
+        None => is_rare_value(value),
+    };
+    let outcome = if value == 0 { "P" } else { "N" };
+    let mut text = format!(
+        "Grundy's game, heap {heap}, normal play\n  value    G({heap}) = {value}\n  outcome  {outcome} ({})\n  class    {}\n",
+        if value == 0 { "previous player wins" } else { "next player wins" },
+        if rare { "rare (even parity above the lowest bit)" } else { "common" }
+    );
+    if value == 0 {
+        text.push_str("  no split reaches a zero position\n");
+    } else {
+        text.push_str(&format!("  winning splits (to a zero position): {}\n", splits.len()));
+        let shown = if all { splits.len() } else { splits.len().min(20) };
+        for (a, b) in &splits[..shown] {
+            text.push_str(&format!("    {heap} -> {a} + {b}\n"));
+        }
+        if shown < splits.len() {
+            text.push_str(&format!("    … {} more (--all lists them)\n", splits.len() - shown));
+        }
+    }
+    Ok(Answer {
+        text,
+        json: json!({
+            "game": "grundy", "play": "normal", "heap": heap, "value": value,
+            "outcome": outcome, "rare": rare,
+            "winning_splits": splits.iter().map(|(a, b)| [a, b]).collect::<Vec<_>>(),
+        }),
+    })
+}
+
+fn query_misere(heap: u64, ctx: &QueryContext) -> Result<Answer> {
+    let t = open_table(&ctx.data_dir, "grundy/misere")?;
+    heap_in_table(&t, heap, "grundy/misere")?;
+    let (win, split) = misere::decode(t.get::<u32>(heap)?);
+    let outcome = if win { "N" } else { "P" };
+    let how = match (win, split) {
+        (false, _) => "every split loses".to_string(),
+        (true, None) => "no move is possible, so the player to move has already won".to_string(),
+        (true, Some(a)) => format!("winning split {heap} -> {a} + {}", heap - a),
+    };
+    Ok(Answer {
+        text: format!("Grundy's game, heap {heap}, misère play\n  outcome  {outcome}\n  {how}\n"),
+        json: json!({
+            "game": "grundy", "play": "misere", "heap": heap, "outcome": outcome,
+            "winning_split": split.map(|a| [a, heap - a]),
+        }),
+    })
+}
+
+fn verify_values(t: &Table) -> Result<()> {
+    let stored: GrundyStats = serde_json::from_value(t.meta().stats.clone())
+        .context("grundy/values statistics are malformed")?;
+    let check = (t.len()).min(VERIFY_NAIVE_HEAPS + 1);
+    let naive = naive::values(check as usize - 1);
+    let head = t.read_range::<u16>(0, check)?;
+    if let Some(n) = (0..check as usize).find(|&i| naive[i] != head[i]) {
+        bail!("G({n}) = {} in the table, the naive mex gives {}", head[n], naive[n]);
+    }
+    let mut s = GrundyStats {
+        scan_steps: stored.scan_steps,
+        full_scans: stored.full_scans,
+        ..Default::default()
+    };
+    for_each_value(t, |n, v| {
+        s.bound = n;
+        if v > s.max_value || n == 0 {
+            s.max_value = v;
+            s.max_value_first_heap = n;
+        }
+        if v == 0 {
+            s.zero_count += 1;
+            s.last_zero_heap = n;
+        }
+        if is_rare_value(v) {
+            s.rare_count += 1;
+            s.last_rare_heap = n;
+        }
+    })?;
+    ensure!(s == stored, "statistics {stored:?} do not match the values ({s:?})");
+    Ok(())
+}
+
+fn verify_rare(t: &Table) -> Result<()> {
+    for slot in 0..t.len() {
+        let v = t.get::<u16>(slot)?;
+        ensure!(is_rare_value(v), "heap {} stored as rare with common value {v}", t.key_at(slot)?);
+    }
+    Ok(())
+}
+
+fn verify_misere(t: &Table) -> Result<()> {
+    let mut solver = misere::MisereSolver::new();
+    for n in 0..t.len() {
+        let expect = solver.single_heap(n as u8);
+        let got = misere::decode(t.get::<u32>(n)?);
+        ensure!(
+            got.0 == expect.0 && got.1 == expect.1.map(u64::from),
+            "misère heap {n}: table says {got:?}, search says {expect:?}"
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! One module per game. Each owns its rules, indexing, solver and query; this
+//! file only knows the `Game` trait and the registry (one line per game).
+
+pub mod grundy;
+pub mod nim;
+pub mod octal;
+pub mod query;
+
+use crate::pipeline::Job;
+use crate::table::Table;
+use anyhow::Result;
+pub use query::{Answer, QueryContext};
+
+pub trait Game: Sync + Send {
+    /// Name used in configs (`[grundy]`), job ids and `nimrod query NAME`.
+    fn name(&self) -> &'static str;
+    fn summary(&self) -> &'static str;
+    /// Expands this game's config section into jobs.
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>>;
+    /// Answers `nimrod query NAME ARGS…`.
+    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer>;
+    /// Game-specific invariants checked by `nimrod verify` (beyond checksums).
+    fn verify(&self, _table: &Table) -> Result<()> {
+        Ok(())
+    }
+}
+
+static REGISTRY: &[&dyn Game] = &[
+    &grundy::Grundy,
+    &octal::Octal,
+    &nim::Nim,
+    &nim::half::Half,
+];
+
+pub fn registry() -> &'static [&'static dyn Game] {
+    REGISTRY
+}
+
+pub fn find(name: &str) -> Option<&'static dyn Game> {
+    REGISTRY.iter().copied().find(|g| g.name() == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|g| g.name()).collect()
+}

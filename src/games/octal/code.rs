@@ -1,0 +1,69 @@
+//! Octal game codes: "0.77" (Kayles), "0.137" (Dawson's chess), "4.07" …
+//! Digit d_i says what may remain after removing i tokens from one heap:
+//! bit 1 = nothing (the heap had exactly i), bit 2 = one heap, bit 4 = two
+//! non-empty heaps. d_0 may only be 0 or 4 (split without removing).
+
+use anyhow::{bail, Result};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OctalCode {
+    /// digits[i] = d_i; digits.len() - 1 = t, the largest removal.
+    pub digits: Vec<u8>,
+}
+
+impl OctalCode {
+    pub fn parse(code: &str) -> Result<OctalCode> {
+        let bad = |why: &str| anyhow::anyhow!("octal code {code:?}: {why}");
+        let (head, tail) = code
+            .split_once('.')
+            .ok_or_else(|| bad("expected the form d0.d1d2… such as 0.77"))?;
+        let d0 = match head {
+            "" | "0" => 0,
+            "4" => 4,
+            _ => return Err(bad("the digit before the point must be 0 or 4")),
+        };
+        if tail.is_empty() || tail.len() > 32 {
+            return Err(bad("expected 1 to 32 digits after the point"));
+        }
+        let mut digits = vec![d0];
+        for c in tail.chars() {
+            match c.to_digit(8) {
+                Some(d) => digits.push(d as u8),
+                None => return Err(bad(&format!("{c:?} is not an octal digit"))),
+            }
+        }
+        while digits.len() > 1 && *digits.last().unwrap() == 0 {
+            digits.pop();
+        }
+        if digits.iter().all(|&d| d == 0) {
+            bail!("octal code {code:?} allows no move at all");
+        }
+        Ok(OctalCode { digits })
+    }
+
+    /// t: the largest number of tokens a move removes.
+    pub fn max_removal(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// Canonical spelling, also the table name ("0.137").
+    pub fn canonical(&self) -> String {
+        let tail: String = self.digits[1..].iter().map(|d| char::from(b'0' + d)).collect();
+        format!("{}.{}", self.digits[0], if tail.is_empty() { "0".into() } else { tail })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejects() {
+        assert_eq!(OctalCode::parse("0.77").unwrap().digits, vec![0, 7, 7]);
+        assert_eq!(OctalCode::parse(".137").unwrap().canonical(), "0.137");
+        assert_eq!(OctalCode::parse("4.070").unwrap().digits, vec![4, 0, 7]);
+        for bad in ["077", "0.78", "1.7", "0.", "0.000", "x.7"] {
+            assert!(OctalCode::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Octal games by code: values to a bound and a proved period.
+
+pub mod code;
+pub mod period;
+pub mod solve;
+
+use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::Game;
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext};
+use crate::table::writer::write_ranked;
+use crate::table::{Table, TableMeta};
+use anyhow::{bail, ensure, Context, Result};
+use code::OctalCode;
+use period::Period;
+use serde::Deserialize;
+use serde_json::json;
+
+const SOLVER_VERSION: u32 = 1;
+const MAX_BOUND: u64 = 1 << 20;
+
+pub struct Octal;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OctalParams {
+    /// Codes such as "0.77"; each becomes the table octal/<code>.
+    games: Vec<String>,
+    bound: u64,
+}
+
+impl Game for Octal {
+    fn name(&self) -> &'static str {
+        "octal"
+    }
+    fn summary(&self) -> &'static str {
+        "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
+    }
+
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: OctalParams = game_params(source, "octal", section)?;
+        ensure!(
+            (1..=MAX_BOUND).contains(&p.bound),
+            "{source}: [octal] bound = {} is out of range (1 ..= {MAX_BOUND})",
+            p.bound
+        );
+        let mut jobs = Vec::new();
+        for g in &p.games {
+            let code = OctalCode::parse(g).with_context(|| format!("{source}: [octal] games"))?;
+            let bound = p.bound;
+            let name = code.canonical();
+            jobs.push(Job {
+                id: format!("octal/{name}"),
+                deps: vec![],
+                params: json!({"code": name, "bound": bound, "solver": SOLVER_VERSION}),
+                run: Box::new(move |ctx| build(ctx, &code, bound)),
+            });
+        }
+        Ok(jobs)
+    }
+
+    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+        let q: OctalQuery = parse_args("octal", args)?;
+        let code = OctalCode::parse(&q.code)?;
+        query(&code, q.heap, ctx)
+    }
+
+    fn verify(&self, table: &Table) -> Result<()> {
+        let code = OctalCode::parse(&table.meta().table)?;
+        let g = table.read_range::<u16>(0, table.len())?;
+        let check = g.len().min(3000);
+        ensure!(
+            solve::values(&code, check - 1, || {}) == g[..check],
+            "values differ from a fresh computation"
+        );
+        let stored: Option<Period> = serde_json::from_value(table.meta().stats["period"].clone())
+            .context("period statistics are malformed")?;
+        ensure!(stored == period::find(&g, code.max_removal()), "stored period is not the one the values prove");
+        Ok(())
+    }
+}
+
+#[derive(clap::Parser)]
+struct OctalQuery {
+    /// Octal code, e.g. 0.137.
+    code: String,
+    /// Heap size.
+    heap: u64,
+}
+
+fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
+    let stage = ctx.progress.stage(ctx.id, "values", bound + 1);
+    let g = solve::values(code, bound as usize, || stage.inc(1));
+    let period = period::find(&g, code.max_removal());
+    let max = g.iter().copied().max().unwrap_or(0);
+    let meta = TableMeta {
+        game: "octal".into(),
+        table: code.canonical(),
+        params: json!({"code": code.canonical(), "bound": bound, "solver": SOLVER_VERSION}),
+        index: "heap-size".into(),
+        entry: "u16 Sprague-Grundy value G(n)".into(),
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        stats: json!({
+            "bound": bound,
+            "max_value": max,
+            "max_removal": code.max_removal(),
+            "period": period,
+        }),
+    };
+    write_ranked(&ctx.output, &g, &meta, ctx.param_hash)?;
+    stage.finish();
+    Ok(())
+}
+
+fn query(code: &OctalCode, heap: u64, ctx: &QueryContext) -> Result<Answer> {
+    let id = format!("octal/{}", code.canonical());
+    let t = open_table(&ctx.data_dir, &id)?;
+    let bound = t.len() - 1;
+    let period: Option<Period> = serde_json::from_value(t.meta().stats["period"].clone())
+        .with_context(|| format!("{id}: period statistics are malformed"))?;
+    let (value, via) = if heap <= bound {
+        (t.get::<u16>(heap)?, None)
+    } else if let Some(p) = &period {
+        let n0 = p.preperiod.max(1);
+        let m = n0 + (heap - n0) % p.period;
+        (t.get::<u16>(m)?, Some(m))
+    } else {
+        bail!("heap {heap} is beyond the {id} table (bound {bound}) and no period is proved; raise [octal] bound");
+    };
+    let mut text = format!("octal game {}, heap {heap}\n  value    G({heap}) = {value}", code.canonical());
+    if let Some(m) = via {
+        text.push_str(&format!("  (= G({m}) by the proved period)"));
+    }
+    text.push_str(&format!(
+        "\n  outcome  {}\n",
+        if value == 0 { "P (previous player wins)" } else { "N (next player wins)" }
+    ));
+    match &period {
+        Some(p) => text.push_str(&format!(
+            "  period   {} from heap {} (proved by the Guy–Smith theorem with values to {})\n",
+            p.period, p.preperiod, p.certified_with_values_to
+        )),
+        None => text.push_str(&format!("  period   none proved with values to {bound}\n")),
+    }
+    Ok(Answer {
+        text,
+        json: json!({
+            "game": "octal", "code": code.canonical(), "heap": heap, "value": value,
+            "outcome": if value == 0 { "P" } else { "N" },
+            "period": period, "reduced_heap": via, "table_bound": bound,
+        }),
+    })
+}

@@ -1,0 +1,13 @@
+//! From a TOML config to finished tables: parse the config, expand it into
+//! jobs with dependencies, run them in dependency order (independent jobs in
+//! parallel), skip jobs whose table is already complete and current.
+
+pub mod config;
+pub mod job;
+pub mod progress;
+pub mod runner;
+
+pub use config::Config;
+pub use job::{param_hash, Job, JobContext};
+pub use progress::{Progress, Stage};
+pub use runner::{run_build, BuildOptions, BuildReport, JobOutcome};

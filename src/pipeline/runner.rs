@@ -1,0 +1,215 @@
+//! Runs a plan: dependency order, independent jobs in parallel, each job
+//! skipped when its table is already complete with the same parameter hash.
+
+use super::config::Config;
+use super::job::{Job, JobContext};
+use super::progress::Progress;
+use crate::games;
+use crate::table::Table;
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub struct BuildOptions {
+    pub data_dir: PathBuf,
+    pub only: Vec<String>,
+    pub force: bool,
+    pub threads: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobOutcome {
+    Built { seconds_millis: u128 },
+    UpToDate,
+    Failed(String),
+    DependencyFailed,
+}
+
+pub struct BuildReport {
+    pub outcomes: Vec<(String, JobOutcome)>,
+    pub wall_seconds: f64,
+}
+
+impl BuildReport {
+    pub fn ok(&self) -> bool {
+        self.outcomes
+            .iter()
+            .all(|(_, o)| matches!(o, JobOutcome::Built { .. } | JobOutcome::UpToDate))
+    }
+}
+
+/// Expands the config into jobs (every game's section through its planner).
+pub fn plan(config: &Config) -> Result<Vec<Job>> {
+    let mut jobs = Vec::new();
+    for (name, section) in &config.sections {
+        let game = games::find(name).with_context(|| {
+            format!(
+                "{}: unknown game [{name}] (known: {})",
+                config.source,
+                games::names().join(", ")
+            )
+        })?;
+        jobs.extend(game.plan(&config.source, section)?);
+    }
+    let mut seen = BTreeSet::new();
+    for j in &jobs {
+        if !seen.insert(j.id.clone()) {
+            bail!("{}: job {} is defined twice", config.source, j.id);
+        }
+    }
+    for j in &jobs {
+        for d in &j.deps {
+            if !seen.contains(d) {
+                bail!("{}: job {} needs {d}, which the config does not build", config.source, j.id);
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// Keeps the jobs named by `only` (exact id or game name) and everything
+/// they depend on.
+fn select(jobs: Vec<Job>, only: &[String]) -> Result<Vec<Job>> {
+    if only.is_empty() {
+        return Ok(jobs);
+    }
+    let by_id: BTreeMap<&str, &Job> = jobs.iter().map(|j| (j.id.as_str(), j)).collect();
+    let mut wanted = BTreeSet::new();
+    let mut stack: Vec<String> = Vec::new();
+    for o in only {
+        let matches: Vec<&str> = jobs
+            .iter()
+            .filter(|j| j.id == *o || j.id.split('/').next() == Some(o.as_str()))
+            .map(|j| j.id.as_str())
+            .collect();
+        if matches.is_empty() {
+            bail!(
+                "--only {o}: no such job (jobs: {})",
+                jobs.iter().map(|j| j.id.as_str()).collect::<Vec<_>>().join(", ")
+            );
+        }
+        stack.extend(matches.into_iter().map(String::from));
+    }
+    while let Some(id) = stack.pop() {
+        if wanted.insert(id.clone()) {
+            stack.extend(by_id[id.as_str()].deps.iter().cloned());
+        }
+    }
+    Ok(jobs.into_iter().filter(|j| wanted.contains(&j.id)).collect())
+}
+
+/// Groups jobs into waves: every job's dependencies are in earlier waves.
+fn waves(jobs: Vec<Job>) -> Result<Vec<Vec<Job>>> {
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut rest = jobs;
+    let mut out = Vec::new();
+    while !rest.is_empty() {
+        let (ready, blocked): (Vec<Job>, Vec<Job>) = rest
+            .into_iter()
+            .partition(|j| j.deps.iter().all(|d| done.contains(d)));
+        if ready.is_empty() {
+            bail!(
+                "dependency cycle among jobs: {}",
+                blocked.iter().map(|j| j.id.as_str()).collect::<Vec<_>>().join(", ")
+            );
+        }
+        done.extend(ready.iter().map(|j| j.id.clone()));
+        out.push(ready);
+        rest = blocked;
+    }
+    Ok(out)
+}
+
+/// True when `path` holds a complete, uncorrupted table built with `hash`.
+pub fn is_current(path: &Path, hash: u64) -> bool {
+    match Table::open(path) {
+        Ok(t) => t.header().param_hash == hash && t.verify().is_ok(),
+        Err(_) => false,
+    }
+}
+
+pub fn run_build(config: &Config, opts: &BuildOptions) -> Result<BuildReport> {
+    let jobs = select(plan(config)?, &opts.only)?;
+    let waves = waves(jobs)?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = opts.threads {
+        if n == 0 {
+            bail!("--threads must be at least 1");
+        }
+        builder = builder.num_threads(n);
+    }
+    let pool = builder.build().context("cannot start the thread pool")?;
+    let progress = Progress::new();
+    let start = Instant::now();
+    let mut outcomes: BTreeMap<String, JobOutcome> = BTreeMap::new();
+    let mut order = Vec::new();
+    for wave in &waves {
+        let results: Vec<(String, JobOutcome)> = pool.install(|| {
+            wave.par_iter()
+                .map(|job| {
+                    let failed_dep = job.deps.iter().any(|d| {
+                        !matches!(
+                            outcomes.get(d),
+                            Some(JobOutcome::Built { .. } | JobOutcome::UpToDate)
+                        )
+                    });
+                    let outcome = if failed_dep {
+                        JobOutcome::DependencyFailed
+                    } else {
+                        run_one(job, opts, &progress)
+                    };
+                    (job.id.clone(), outcome)
+                })
+                .collect()
+        });
+        for (id, o) in results {
+            order.push(id.clone());
+            outcomes.insert(id, o);
+        }
+    }
+    Ok(BuildReport {
+        outcomes: order
+            .into_iter()
+            .map(|id| {
+                let o = outcomes[&id].clone();
+                (id, o)
+            })
+            .collect(),
+        wall_seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn run_one(job: &Job, opts: &BuildOptions, progress: &Progress) -> JobOutcome {
+    let output = job.output(&opts.data_dir);
+    let hash = job.param_hash();
+    if !opts.force && is_current(&output, hash) {
+        return JobOutcome::UpToDate;
+    }
+    let started = Instant::now();
+    let ctx = JobContext {
+        id: &job.id,
+        data_dir: &opts.data_dir,
+        output: output.clone(),
+        param_hash: hash,
+        progress,
+    };
+    let result = (job.run)(&ctx).and_then(|()| {
+        let t = Table::open(&output)
+            .with_context(|| format!("job {} did not leave a readable table", job.id))?;
+        if t.header().param_hash != hash {
+            bail!("job {} wrote a table with the wrong parameter hash", job.id);
+        }
+        Ok(())
+    });
+    match result {
+        Ok(()) => JobOutcome::Built {
+            seconds_millis: started.elapsed().as_millis(),
+        },
+        Err(e) => {
+            progress.println(&format!("error: {}: {e:#}", job.id));
+            JobOutcome::Failed(format!("{e:#}"))
+        }
+    }
+}

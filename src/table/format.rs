@@ -1,0 +1,284 @@
+//! On-disk layout of a table file. All integers are little-endian.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "NIMRODTB"
+//!      8     4  format version
+//!     12     4  header length (128)
+//!     16     1  entry kind (EntryKind)     17  1  entry width in bytes
+//!     18     1  index kind (IndexKind)     19  5  reserved (zero)
+//!     24     8  entry count
+//!     32    16  metadata   offset, length  (JSON, UTF-8)
+//!     48    16  index      offset, length  (perfect-hash section, or 0,0)
+//!     64    16  keys       offset, length  (u64 key per slot, or 0,0)
+//!     80    16  payload    offset, length  (offset a multiple of 4096)
+//!     96     8  parameter hash
+//!    104     8  xxh3-64 of the payload
+//!    112     8  xxh3-64 of metadata ‖ index ‖ keys
+//!    120     8  xxh3-64 of header bytes 0..120
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+pub const MAGIC: [u8; 8] = *b"NIMRODTB";
+pub const FORMAT_VERSION: u32 = 1;
+pub const HEADER_LEN: usize = 128;
+pub const PAYLOAD_ALIGN: u64 = 4096;
+
+/// Type of one payload entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    U8 = 1,
+    U16 = 2,
+    U32 = 3,
+    U64 = 4,
+    I8 = 5,
+    I16 = 6,
+    I32 = 7,
+    I64 = 8,
+    F32 = 9,
+    F64 = 10,
+}
+
+impl EntryKind {
+    pub fn width(self) -> usize {
+        match self {
+            EntryKind::U8 | EntryKind::I8 => 1,
+            EntryKind::U16 | EntryKind::I16 => 2,
+            EntryKind::U32 | EntryKind::I32 | EntryKind::F32 => 4,
+            EntryKind::U64 | EntryKind::I64 | EntryKind::F64 => 8,
+        }
+    }
+    pub fn from_code(code: u8) -> Option<Self> {
+        use EntryKind::*;
+        Some(match code {
+            1 => U8,
+            2 => U16,
+            3 => U32,
+            4 => U64,
+            5 => I8,
+            6 => I16,
+            7 => I32,
+            8 => I64,
+            9 => F32,
+            10 => F64,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        use EntryKind::*;
+        match self {
+            U8 => "u8",
+            U16 => "u16",
+            U32 => "u32",
+            U64 => "u64",
+            I8 => "i8",
+            I16 => "i16",
+            I32 => "i32",
+            I64 => "i64",
+            F32 => "f32",
+            F64 => "f64",
+        }
+    }
+}
+
+/// How a position finds its slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IndexKind {
+    /// A closed-form bijection owned by the game (named in the metadata).
+    Ranking = 1,
+    /// A minimal perfect hash stored in the file, with the key per slot.
+    PerfectHash = 2,
+}
+
+impl IndexKind {
+    pub fn from_code(code: u8) -> Option<Self> {
+        match code {
+            1 => Some(IndexKind::Ranking),
+            2 => Some(IndexKind::PerfectHash),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Section {
+    pub offset: u64,
+    pub len: u64,
+}
+
+impl Section {
+    pub fn end(&self) -> Option<u64> {
+        self.offset.checked_add(self.len)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u32,
+    pub entry_kind: EntryKind,
+    pub index_kind: IndexKind,
+    pub entry_count: u64,
+    pub meta: Section,
+    pub index: Section,
+    pub keys: Section,
+    pub payload: Section,
+    pub param_hash: u64,
+    pub payload_checksum: u64,
+    pub aux_checksum: u64,
+}
+
+/// Why a header could not be decoded; the reader turns it into a `TableError`
+/// naming the file.
+#[derive(Debug)]
+pub enum HeaderProblem {
+    Short,
+    Magic,
+    Version(u32),
+    Invalid(String),
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4-byte slice"))
+}
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8-byte slice"))
+}
+
+impl Header {
+    pub fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..12].copy_from_slice(&self.version.to_le_bytes());
+        b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        b[16] = self.entry_kind as u8;
+        b[17] = self.entry_kind.width() as u8;
+        b[18] = self.index_kind as u8;
+        b[24..32].copy_from_slice(&self.entry_count.to_le_bytes());
+        let sections = [self.meta, self.index, self.keys, self.payload];
+        for (i, s) in sections.iter().enumerate() {
+            let at = 32 + 16 * i;
+            b[at..at + 8].copy_from_slice(&s.offset.to_le_bytes());
+            b[at + 8..at + 16].copy_from_slice(&s.len.to_le_bytes());
+        }
+        b[96..104].copy_from_slice(&self.param_hash.to_le_bytes());
+        b[104..112].copy_from_slice(&self.payload_checksum.to_le_bytes());
+        b[112..120].copy_from_slice(&self.aux_checksum.to_le_bytes());
+        let own = xxhash_rust::xxh3::xxh3_64(&b[..120]);
+        b[120..128].copy_from_slice(&own.to_le_bytes());
+        b
+    }
+
+    /// Decodes and checks the header against itself and the file length.
+    pub fn decode(b: &[u8], file_len: u64) -> Result<Header, HeaderProblem> {
+        if b.len() < 8 {
+            return Err(HeaderProblem::Short);
+        }
+        if b[0..8] != MAGIC {
+            return Err(HeaderProblem::Magic);
+        }
+        if b.len() < HEADER_LEN {
+            return Err(HeaderProblem::Short);
+        }
+        let version = u32_at(b, 8);
+        if version != FORMAT_VERSION {
+            return Err(HeaderProblem::Version(version));
+        }
+        let bad = |s: &str| Err(HeaderProblem::Invalid(s.to_string()));
+        if xxhash_rust::xxh3::xxh3_64(&b[..120]) != u64_at(b, 120) {
+            return bad("header checksum mismatch");
+        }
+        if u32_at(b, 12) as usize != HEADER_LEN {
+            return bad("header length field is not 128");
+        }
+        let Some(entry_kind) = EntryKind::from_code(b[16]) else {
+            return bad(&format!("unknown entry kind {}", b[16]));
+        };
+        if b[17] as usize != entry_kind.width() {
+            return bad("entry width does not match entry kind");
+        }
+        let Some(index_kind) = IndexKind::from_code(b[18]) else {
+            return bad(&format!("unknown index kind {}", b[18]));
+        };
+        let section = |i: usize| Section {
+            offset: u64_at(b, 32 + 16 * i),
+            len: u64_at(b, 40 + 16 * i),
+        };
+        let h = Header {
+            version,
+            entry_kind,
+            index_kind,
+            entry_count: u64_at(b, 24),
+            meta: section(0),
+            index: section(1),
+            keys: section(2),
+            payload: section(3),
+            param_hash: u64_at(b, 96),
+            payload_checksum: u64_at(b, 104),
+            aux_checksum: u64_at(b, 112),
+        };
+        for (name, s) in [
+            ("metadata", h.meta),
+            ("index", h.index),
+            ("keys", h.keys),
+            ("payload", h.payload),
+        ] {
+            match s.end() {
+                Some(end) if end <= file_len => {}
+                _ => {
+                    return Err(HeaderProblem::Invalid(format!(
+                        "{name} section [{}, +{}) runs past the end of the file ({file_len} bytes)",
+                        s.offset, s.len
+                    )))
+                }
+            }
+            if s.len > 0 && s.offset < HEADER_LEN as u64 {
+                return Err(HeaderProblem::Invalid(format!(
+                    "{name} section overlaps the header"
+                )));
+            }
+        }
+        if h.payload.offset % PAYLOAD_ALIGN != 0 {
+            return bad("payload offset is not 4 KiB aligned");
+        }
+        match h.entry_count.checked_mul(entry_kind.width() as u64) {
+            Some(n) if n == h.payload.len => {}
+            _ => return bad("payload length does not equal entry count times entry width"),
+        }
+        match index_kind {
+            IndexKind::Ranking => {
+                if h.index.len != 0 || h.keys.len != 0 {
+                    return bad("a ranking-indexed table carries perfect-hash sections");
+                }
+            }
+            IndexKind::PerfectHash => {
+                if h.keys.len != h.entry_count.saturating_mul(8) || h.keys.offset % 8 != 0 {
+                    return bad("key section does not hold one aligned u64 key per entry");
+                }
+                if h.index.len == 0 || h.index.offset % 8 != 0 {
+                    return bad("perfect-hash table without an aligned index section");
+                }
+            }
+        }
+        Ok(h)
+    }
+}
+
+/// Self-description of a table, stored as JSON (see ARCHITECTURE.md for why
+/// JSON). Object keys serialise in sorted order, so the bytes are
+/// deterministic.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableMeta {
+    pub game: String,
+    pub table: String,
+    pub params: serde_json::Value,
+    /// Name of the closed-form ranking, or "perfect-hash".
+    pub index: String,
+    /// What one entry means, for `nimrod info` readers.
+    pub entry: String,
+    pub tool_version: String,
+    #[serde(default)]
+    pub stats: serde_json::Value,
+}

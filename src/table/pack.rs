@@ -1,0 +1,248 @@
+//! Packed tables in the zstd seekable format: the raw file cut into
+//! independent zstd frames, followed by a skippable frame holding the seek
+//! table. Plain `zstd -d` ignores the seek table and restores the raw file
+//! byte for byte; `PackedFile` decompresses only the frames a read touches.
+//!
+//! Seek table (zstd contrib/seekable_format): skippable-frame magic
+//! 0x184D2A5E, frame size, one (compressed size, decompressed size, low 32
+//! bits of XXH64 of the decompressed frame) triple per frame, then the
+//! footer: frame count, descriptor (bit 7: checksums present), magic
+//! 0x8F92EAB1.
+
+use super::source::{out_of_range, ByteSource};
+use super::writer::{sync_parent, tmp_path};
+use rayon::prelude::*;
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+const SKIPPABLE_MAGIC: u32 = 0x184D_2A5E;
+const SEEKABLE_MAGIC: u32 = 0x8F92_EAB1;
+const FOOTER_LEN: usize = 9;
+const CHECKSUM_FLAG: u8 = 0x80;
+/// Small enough that one query decompresses little, large enough for a good ratio.
+pub const DEFAULT_FRAME_SIZE: usize = 256 << 10;
+pub const DEFAULT_LEVEL: i32 = 9;
+const CACHE_FRAMES: usize = 8;
+
+fn frame_checksum(data: &[u8]) -> u32 {
+    xxhash_rust::xxh64::xxh64(data, 0) as u32
+}
+
+fn invalid(what: impl Into<String>) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.into())
+}
+
+/// Compresses `raw` into the seekable format; frames are compressed in
+/// parallel but laid out in order, so the bytes do not depend on threads.
+pub fn pack_bytes(raw: &[u8], level: i32, frame_size: usize) -> io::Result<Vec<u8>> {
+    let frames: Vec<(Vec<u8>, u32, u32)> = raw
+        .par_chunks(frame_size.max(1))
+        .map(|chunk| -> io::Result<_> {
+            let mut c = zstd::bulk::Compressor::new(level)?;
+            c.include_checksum(true)?;
+            c.include_contentsize(true)?;
+            let z = c.compress(chunk)?;
+            Ok((z, chunk.len() as u32, frame_checksum(chunk)))
+        })
+        .collect::<io::Result<_>>()?;
+    let mut out = Vec::with_capacity(raw.len() / 3);
+    for (z, _, _) in &frames {
+        out.extend_from_slice(z);
+    }
+    let n = frames.len() as u32;
+    out.extend_from_slice(&SKIPPABLE_MAGIC.to_le_bytes());
+    out.extend_from_slice(&(n * 12 + FOOTER_LEN as u32).to_le_bytes());
+    for (z, dlen, sum) in &frames {
+        out.extend_from_slice(&(z.len() as u32).to_le_bytes());
+        out.extend_from_slice(&dlen.to_le_bytes());
+        out.extend_from_slice(&sum.to_le_bytes());
+    }
+    out.extend_from_slice(&n.to_le_bytes());
+    out.push(CHECKSUM_FLAG);
+    out.extend_from_slice(&SEEKABLE_MAGIC.to_le_bytes());
+    Ok(out)
+}
+
+/// Writes `bytes` to `path` atomically (tmp, fsync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = tmp_path(path);
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    sync_parent(path);
+    Ok(())
+}
+
+struct Frame {
+    compressed_at: usize,
+    compressed_len: usize,
+    raw_at: u64,
+    raw_len: usize,
+    checksum: Option<u32>,
+}
+
+/// Random access to a packed table through a small cache of decompressed frames.
+pub struct PackedFile<B: AsRef<[u8]> + Send + Sync> {
+    bytes: B,
+    frames: Vec<Frame>,
+    raw_len: u64,
+    cache: Mutex<Vec<(usize, Arc<Vec<u8>>)>>,
+}
+
+impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
+    pub fn new(bytes: B) -> io::Result<Self> {
+        let b = bytes.as_ref();
+        if b.len() < FOOTER_LEN + 8 {
+            return Err(invalid("packed file too short to hold a seek table"));
+        }
+        let foot = &b[b.len() - FOOTER_LEN..];
+        let u32_at = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap());
+        if u32_at(foot, 5) != SEEKABLE_MAGIC {
+            return Err(invalid(
+                "zstd file without a seek table (not written by `nimrod pack`)",
+            ));
+        }
+        let count = u32_at(foot, 0) as usize;
+        let descriptor = foot[4];
+        if descriptor & 0x7f != 0 {
+            return Err(invalid("seek table descriptor has reserved bits set"));
+        }
+        let entry = if descriptor & CHECKSUM_FLAG != 0 { 12 } else { 8 };
+        let table_len = count
+            .checked_mul(entry)
+            .and_then(|t| t.checked_add(FOOTER_LEN))
+            .filter(|&t| t + 8 <= b.len())
+            .ok_or_else(|| invalid("seek table larger than the file"))?;
+        let skip_at = b.len() - table_len - 8;
+        if u32_at(b, skip_at) != SKIPPABLE_MAGIC || u32_at(b, skip_at + 4) as usize != table_len {
+            return Err(invalid("seek table frame header is damaged"));
+        }
+        let mut frames = Vec::with_capacity(count);
+        let (mut c_at, mut r_at) = (0usize, 0u64);
+        for i in 0..count {
+            let e = &b[skip_at + 8 + i * entry..];
+            let (clen, rlen) = (u32_at(e, 0) as usize, u32_at(e, 4) as usize);
+            frames.push(Frame {
+                compressed_at: c_at,
+                compressed_len: clen,
+                raw_at: r_at,
+                raw_len: rlen,
+                checksum: (entry == 12).then(|| u32_at(e, 8)),
+            });
+            c_at = c_at
+                .checked_add(clen)
+                .ok_or_else(|| invalid("seek table sizes overflow"))?;
+            r_at += rlen as u64;
+        }
+        if c_at != skip_at {
+            return Err(invalid(format!(
+                "seek table describes {c_at} compressed bytes, the file holds {skip_at}"
+            )));
+        }
+        Ok(PackedFile {
+            bytes,
+            frames,
+            raw_len: r_at,
+            cache: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn frame_count(&self) -> usize {
+        self.frames.len()
+    }
+
+    fn frame(&self, i: usize) -> io::Result<Arc<Vec<u8>>> {
+        {
+            let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(pos) = cache.iter().position(|(f, _)| *f == i) {
+                let hit = cache.remove(pos);
+                let data = hit.1.clone();
+                cache.insert(0, hit);
+                return Ok(data);
+            }
+        }
+        let f = &self.frames[i];
+        let z = &self.bytes.as_ref()[f.compressed_at..f.compressed_at + f.compressed_len];
+        let data = zstd::bulk::decompress(z, f.raw_len)
+            .map_err(|e| invalid(format!("frame {i} does not decompress: {e}")))?;
+        if data.len() != f.raw_len {
+            return Err(invalid(format!("frame {i} has the wrong decompressed size")));
+        }
+        if f.checksum.is_some_and(|c| c != frame_checksum(&data)) {
+            return Err(invalid(format!("frame {i} checksum mismatch")));
+        }
+        let data = Arc::new(data);
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        cache.insert(0, (i, data.clone()));
+        cache.truncate(CACHE_FRAMES);
+        Ok(data)
+    }
+
+    /// The whole raw file, frame by frame (used by `unpack`).
+    pub fn unpack_all(&self) -> io::Result<Vec<u8>> {
+        let mut out = vec![0u8; self.raw_len as usize];
+        self.read_at(0, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
+    fn len(&self) -> u64 {
+        self.raw_len
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        let end = offset
+            .checked_add(buf.len() as u64)
+            .filter(|&e| e <= self.raw_len)
+            .ok_or_else(|| out_of_range(offset, buf.len()))?;
+        let mut pos = offset;
+        while pos < end {
+            let i = self.frames.partition_point(|f| f.raw_at + f.raw_len as u64 <= pos);
+            let f = &self.frames[i];
+            let data = self.frame(i)?;
+            let from = (pos - f.raw_at) as usize;
+            let n = ((end - pos) as usize).min(f.raw_len - from);
+            let dst = (pos - offset) as usize;
+            buf[dst..dst + n].copy_from_slice(&data[from..from + n]);
+            pos += n as u64;
+        }
+        Ok(())
+    }
+    fn describe(&self) -> &'static str {
+        "packed (zstd seekable)"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_reads_match_the_raw_bytes() {
+        let raw: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let packed = pack_bytes(&raw, 3, 4096).unwrap();
+        let p = PackedFile::new(packed.clone()).unwrap();
+        assert_eq!(p.len(), raw.len() as u64);
+        for (off, len) in [(0u64, 10usize), (4090, 20), (123_456, 9000), (299_990, 10)] {
+            let mut buf = vec![0u8; len];
+            p.read_at(off, &mut buf).unwrap();
+            assert_eq!(&buf[..], &raw[off as usize..off as usize + len]);
+        }
+        assert!(p.read_at(299_995, &mut [0u8; 10]).is_err());
+        // A standard zstd decoder ignores the seek table.
+        assert_eq!(zstd::stream::decode_all(&packed[..]).unwrap(), raw);
+    }
+
+    #[test]
+    fn damaged_frames_are_errors() {
+        let raw = vec![42u8; 100_000];
+        let mut packed = pack_bytes(&raw, 3, 8192).unwrap();
+        packed[20] ^= 0xff;
+        let p = PackedFile::new(packed).unwrap();
+        assert!(p.read_at(0, &mut [0u8; 100]).is_err());
+    }
+}

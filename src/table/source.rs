@@ -1,0 +1,67 @@
+//! Where a table's bytes come from: memory (tests, fuzzing), a read-only
+//! memory map (raw files) or a packed file decompressed frame by frame.
+
+use std::io;
+
+pub trait ByteSource: Send + Sync {
+    fn len(&self) -> u64;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Fills `buf` from `offset`; an error if the range is out of bounds or
+    /// the underlying data cannot be decoded.
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
+    /// The whole file as one slice, when it is available without copying.
+    fn as_slice(&self) -> Option<&[u8]> {
+        None
+    }
+    /// Short description for `nimrod info`.
+    fn describe(&self) -> &'static str;
+}
+
+fn slice_read(data: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<()> {
+    let start = usize::try_from(offset).map_err(|_| out_of_range(offset, buf.len()))?;
+    let end = start
+        .checked_add(buf.len())
+        .filter(|&e| e <= data.len())
+        .ok_or_else(|| out_of_range(offset, buf.len()))?;
+    buf.copy_from_slice(&data[start..end]);
+    Ok(())
+}
+
+pub(crate) fn out_of_range(offset: u64, len: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!("read of {len} bytes at offset {offset} is past the end of the data"),
+    )
+}
+
+impl ByteSource for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        slice_read(self, offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+    fn describe(&self) -> &'static str {
+        "memory"
+    }
+}
+
+impl ByteSource for memmap2::Mmap {
+    fn len(&self) -> u64 {
+        self[..].len() as u64
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        slice_read(self, offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+    fn describe(&self) -> &'static str {
+        "raw (memory-mapped)"
+    }
+}

@@ -1,0 +1,198 @@
+//! Writes a table atomically: everything goes to `<name>.tmp`, which is
+//! fsynced and renamed over the final name only once complete.
+
+use super::error::TableError;
+use super::format::{
+    EntryKind, Header, IndexKind, Section, TableMeta, FORMAT_VERSION, HEADER_LEN, PAYLOAD_ALIGN,
+};
+use super::mph;
+use std::fs::{self, File};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
+
+/// A fixed-width payload entry. Tables are little-endian; the zero-copy read
+/// path is only enabled on little-endian hosts.
+pub trait Entry: bytemuck::Pod {
+    const KIND: EntryKind;
+}
+macro_rules! entry {
+    ($($t:ty => $k:ident),*) => { $(impl Entry for $t { const KIND: EntryKind = EntryKind::$k; })* };
+}
+entry!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16, i32 => I32,
+       i64 => I64, f32 => F32, f64 => F64);
+
+/// The temporary name a table is written under before its rename.
+pub fn tmp_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+pub struct TableWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: BufWriter<File>,
+    kind: EntryKind,
+    index_kind: IndexKind,
+    index: Vec<u8>,
+    keys: Vec<u8>,
+    payload_at: u64,
+    payload_len: u64,
+    hasher: Xxh3,
+}
+
+impl TableWriter {
+    /// A table whose slots come from a closed-form ranking.
+    pub fn create(path: &Path, kind: EntryKind) -> Result<Self, TableError> {
+        Self::start(path, kind, IndexKind::Ranking, Vec::new(), Vec::new())
+    }
+
+    /// A table over a sparse key set. Returns the slot of each key (input
+    /// order); entries must then be written in slot order.
+    pub fn create_hashed(
+        path: &Path,
+        kind: EntryKind,
+        keys: &[u64],
+    ) -> Result<(Self, Vec<u64>), TableError> {
+        let built = mph::build(keys, mph::DEFAULT_SEED)
+            .map_err(|e| TableError::corrupt(path, format!("cannot index keys: {e}")))?;
+        let mut by_slot = vec![0u64; keys.len()];
+        for (k, &s) in keys.iter().zip(&built.slots) {
+            by_slot[s as usize] = *k;
+        }
+        let key_bytes = bytemuck::cast_slice::<u64, u8>(&by_slot).to_vec();
+        let w = Self::start(path, kind, IndexKind::PerfectHash, built.section, key_bytes)?;
+        Ok((w, built.slots))
+    }
+
+    fn start(
+        path: &Path,
+        kind: EntryKind,
+        index_kind: IndexKind,
+        index: Vec<u8>,
+        keys: Vec<u8>,
+    ) -> Result<Self, TableError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
+        }
+        let tmp = tmp_path(path);
+        let file = File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let keys_at = (HEADER_LEN as u64 + index.len() as u64).next_multiple_of(8);
+        let payload_at = (keys_at + keys.len() as u64).next_multiple_of(PAYLOAD_ALIGN);
+        let mut prefix = vec![0u8; payload_at as usize];
+        prefix[HEADER_LEN..HEADER_LEN + index.len()].copy_from_slice(&index);
+        prefix[keys_at as usize..keys_at as usize + keys.len()].copy_from_slice(&keys);
+        out.write_all(&prefix).map_err(|e| TableError::io(&tmp, e))?;
+        Ok(TableWriter {
+            path: path.to_path_buf(),
+            tmp,
+            out,
+            kind,
+            index_kind,
+            index,
+            keys,
+            payload_at,
+            payload_len: 0,
+            hasher: Xxh3::new(),
+        })
+    }
+
+    pub fn write_entries<T: Entry>(&mut self, entries: &[T]) -> Result<(), TableError> {
+        assert_eq!(T::KIND, self.kind, "entry type must match the table's kind");
+        let bytes: &[u8] = bytemuck::cast_slice(entries);
+        self.hasher.update(bytes);
+        self.payload_len += bytes.len() as u64;
+        self.out
+            .write_all(bytes)
+            .map_err(|e| TableError::io(&self.tmp, e))
+    }
+
+    /// Completes the file (metadata, header), fsyncs it and renames it into
+    /// place. Until this returns, no file exists under the final name.
+    pub fn finish(mut self, meta: &TableMeta, param_hash: u64) -> Result<(), TableError> {
+        let io = |e| TableError::io(&self.tmp, e);
+        let entry_count = self.payload_len / self.kind.width() as u64;
+        let meta_bytes = serde_json::to_vec_pretty(meta).expect("metadata serialises");
+        let payload_end = self.payload_at + self.payload_len;
+        let meta_at = payload_end.next_multiple_of(8);
+        self.out
+            .write_all(&vec![0u8; (meta_at - payload_end) as usize])
+            .map_err(io)?;
+        self.out.write_all(&meta_bytes).map_err(io)?;
+        let mut aux = Xxh3::new();
+        aux.update(&meta_bytes);
+        aux.update(&self.index);
+        aux.update(&self.keys);
+        let keys_at = (HEADER_LEN as u64 + self.index.len() as u64).next_multiple_of(8);
+        let section = |offset: u64, len: usize| Section {
+            offset: if len == 0 { 0 } else { offset },
+            len: len as u64,
+        };
+        let header = Header {
+            version: FORMAT_VERSION,
+            entry_kind: self.kind,
+            index_kind: self.index_kind,
+            entry_count,
+            meta: section(meta_at, meta_bytes.len()),
+            index: section(HEADER_LEN as u64, self.index.len()),
+            keys: section(keys_at, self.keys.len()),
+            payload: Section {
+                offset: self.payload_at,
+                len: self.payload_len,
+            },
+            param_hash,
+            payload_checksum: self.hasher.digest(),
+            aux_checksum: aux.digest(),
+        };
+        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&header.encode()).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        drop(file);
+        fs::rename(&self.tmp, &self.path).map_err(|e| TableError::io(&self.path, e))?;
+        sync_parent(&self.path);
+        Ok(())
+    }
+}
+
+/// Makes a rename durable. Failure only weakens crash durability, not
+/// correctness (a lost rename means the table is rebuilt), so it is ignored.
+pub fn sync_parent(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+}
+
+/// Writes a whole ranking-indexed table in one call.
+pub fn write_ranked<T: Entry>(
+    path: &Path,
+    entries: &[T],
+    meta: &TableMeta,
+    param_hash: u64,
+) -> Result<(), TableError> {
+    let mut w = TableWriter::create(path, T::KIND)?;
+    w.write_entries(entries)?;
+    w.finish(meta, param_hash)
+}
+
+/// Writes a whole perfect-hash table: `values[i]` belongs to `keys[i]`.
+pub fn write_hashed<T: Entry>(
+    path: &Path,
+    keys: &[u64],
+    values: &[T],
+    meta: &TableMeta,
+    param_hash: u64,
+) -> Result<(), TableError> {
+    assert_eq!(keys.len(), values.len());
+    let (mut w, slots) = TableWriter::create_hashed(path, T::KIND, keys)?;
+    let mut by_slot = vec![T::zeroed(); values.len()];
+    for (v, &s) in values.iter().zip(&slots) {
+        by_slot[s as usize] = *v;
+    }
+    w.write_entries(&by_slot)?;
+    w.finish(meta, param_hash)
+}
