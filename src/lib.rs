@@ -5,7 +5,9 @@
 //! `get`/`read_range`/`entries`, look up sparse keys with `get_by_key`.
 
 #[cfg(target_endian = "big")]
-compile_error!("nimrod's table files are little-endian and read zero-copy; big-endian hosts are not supported");
+compile_error!(
+    "nimrod's table files are little-endian and read zero-copy; big-endian hosts are not supported"
+);
 
 pub mod games;
 pub mod pipeline;

@@ -14,14 +14,17 @@ fn table_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&d).with_context(|| format!("cannot read directory {}", d.display()))?;
+        let entries = std::fs::read_dir(&d)
+            .with_context(|| format!("cannot read directory {}", d.display()))?;
         for e in entries {
-            let p = e.with_context(|| format!("cannot read directory {}", d.display()))?.path();
+            let p = e
+                .with_context(|| format!("cannot read directory {}", d.display()))?
+                .path();
             let name = p.to_string_lossy();
             if p.is_dir() {
                 stack.push(p);
-            } else if name.ends_with(".nmt") || name.ends_with(".nmt.zst") || name.ends_with(".tmp") {
+            } else if name.ends_with(".nmt") || name.ends_with(".nmt.zst") || name.ends_with(".tmp")
+            {
                 out.push(p);
             }
         }
@@ -32,14 +35,21 @@ fn table_files(dir: &Path) -> Result<Vec<PathBuf>> {
 
 pub fn list(data: &Path, json: bool) -> Result<ExitCode> {
     if !data.is_dir() {
-        bail!("data directory {} does not exist (run nimrod build first)", data.display());
+        bail!(
+            "data directory {} does not exist (run nimrod build first)",
+            data.display()
+        );
     }
     let mut text = String::new();
     let mut rows = Vec::new();
     for p in table_files(data)? {
         let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
         let (state, what, entries) = if p.to_string_lossy().ends_with(".tmp") {
-            ("partial".to_string(), "unfinished write (removed by the next build)".to_string(), 0)
+            (
+                "partial".to_string(),
+                "unfinished write (removed by the next build)".to_string(),
+                0,
+            )
         } else {
             match Table::open(&p) {
                 Ok(t) => (
@@ -51,8 +61,12 @@ pub fn list(data: &Path, json: bool) -> Result<ExitCode> {
             }
         };
         let rel = p.strip_prefix(data).unwrap_or(&p).display().to_string();
-        text.push_str(&format!("{rel:<32} {size:>12} B  {state:<8} {entries:>12} entries  {what}\n"));
-        rows.push(json!({"path": rel, "bytes": size, "state": state, "entries": entries, "detail": what}));
+        text.push_str(&format!(
+            "{rel:<32} {size:>12} B  {state:<8} {entries:>12} entries  {what}\n"
+        ));
+        rows.push(
+            json!({"path": rel, "bytes": size, "state": state, "entries": entries, "detail": what}),
+        );
     }
     if rows.is_empty() {
         text.push_str("no tables\n");
@@ -111,7 +125,11 @@ fn verify_one(p: &Path) -> Result<()> {
 }
 
 pub fn verify(paths: Vec<PathBuf>, data: &Path, json: bool) -> Result<ExitCode> {
-    let roots = if paths.is_empty() { vec![data.to_path_buf()] } else { paths };
+    let roots = if paths.is_empty() {
+        vec![data.to_path_buf()]
+    } else {
+        paths
+    };
     let mut files = Vec::new();
     for r in roots {
         if r.is_dir() {
@@ -143,9 +161,17 @@ pub fn verify(paths: Vec<PathBuf>, data: &Path, json: bool) -> Result<ExitCode> 
             }
         }
     }
-    text.push_str(&format!("{} of {} tables verified\n", files.len() - bad, files.len()));
+    text.push_str(&format!(
+        "{} of {} tables verified\n",
+        files.len() - bad,
+        files.len()
+    ));
     emit(json, &json!({"ok": bad == 0, "tables": rows}), &text);
-    Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 pub fn pack(files: &[PathBuf], level: i32, remove: bool, json: bool) -> Result<ExitCode> {
@@ -201,7 +227,12 @@ pub fn unpack(files: &[PathBuf], json: bool) -> Result<ExitCode> {
         let t = Table::from_bytes(&out, raw.clone())?;
         t.verify()?;
         write_atomic(&out, &raw).with_context(|| format!("cannot write {}", out.display()))?;
-        text.push_str(&format!("unpacked {} -> {} ({} bytes)\n", f.display(), out.display(), raw.len()));
+        text.push_str(&format!(
+            "unpacked {} -> {} ({} bytes)\n",
+            f.display(),
+            out.display(),
+            raw.len()
+        ));
         rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw.len()}));
     }
     emit(json, &json!(rows), &text);

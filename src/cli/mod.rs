@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "nimrod", version, about = "Exact game solutions as precomputed lookup tables")]
+#[command(
+    name = "nimrod",
+    version,
+    about = "Exact game solutions as precomputed lookup tables"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -90,7 +94,10 @@ enum Command {
 /// Prints an answer: JSON on request, text otherwise.
 fn emit(json: bool, value: &serde_json::Value, text: &str) {
     if json {
-        println!("{}", serde_json::to_string_pretty(value).expect("JSON value"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(value).expect("JSON value")
+        );
     } else {
         print!("{text}");
     }

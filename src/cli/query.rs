@@ -33,12 +33,18 @@ pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
             .iter()
             .map(|g| format!("{:<8} {}\n", g.name(), g.summary()))
             .collect();
-        let v = json!(games::registry().iter().map(|g| json!({"game": g.name(), "summary": g.summary()})).collect::<Vec<_>>());
+        let v = json!(games::registry()
+            .iter()
+            .map(|g| json!({"game": g.name(), "summary": g.summary()}))
+            .collect::<Vec<_>>());
         emit(json, &v, &text);
         return Ok(ExitCode::SUCCESS);
     }
     let Some(g) = games::find(game) else {
-        bail!("unknown game {game:?} (known: {})", games::names().join(", "));
+        bail!(
+            "unknown game {game:?} (known: {})",
+            games::names().join(", ")
+        );
     };
     let answer = g.query(&args, &QueryContext { data_dir })?;
     emit(json, &answer.json, &answer.text);

@@ -25,12 +25,7 @@ pub trait Game: Sync + Send {
     }
 }
 
-static REGISTRY: &[&dyn Game] = &[
-    &grundy::Grundy,
-    &octal::Octal,
-    &nim::Nim,
-    &nim::half::Half,
-];
+static REGISTRY: &[&dyn Game] = &[&grundy::Grundy, &octal::Octal, &nim::Nim, &nim::half::Half];
 
 pub fn registry() -> &'static [&'static dyn Game] {
     REGISTRY

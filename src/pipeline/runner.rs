@@ -62,7 +62,11 @@ pub fn plan(config: &Config) -> Result<Vec<Job>> {
     for j in &jobs {
         for d in &j.deps {
             if !seen.contains(d) {
-                bail!("{}: job {} needs {d}, which the config does not build", config.source, j.id);
+                bail!(
+                    "{}: job {} needs {d}, which the config does not build",
+                    config.source,
+                    j.id
+                );
             }
         }
     }
@@ -87,7 +91,10 @@ fn select(jobs: Vec<Job>, only: &[String]) -> Result<Vec<Job>> {
         if matches.is_empty() {
             bail!(
                 "--only {o}: no such job (jobs: {})",
-                jobs.iter().map(|j| j.id.as_str()).collect::<Vec<_>>().join(", ")
+                jobs.iter()
+                    .map(|j| j.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         stack.extend(matches.into_iter().map(String::from));
@@ -97,7 +104,10 @@ fn select(jobs: Vec<Job>, only: &[String]) -> Result<Vec<Job>> {
             stack.extend(by_id[id.as_str()].deps.iter().cloned());
         }
     }
-    Ok(jobs.into_iter().filter(|j| wanted.contains(&j.id)).collect())
+    Ok(jobs
+        .into_iter()
+        .filter(|j| wanted.contains(&j.id))
+        .collect())
 }
 
 /// Groups jobs into waves: every job's dependencies are in earlier waves.
@@ -112,7 +122,11 @@ fn waves(jobs: Vec<Job>) -> Result<Vec<Vec<Job>>> {
         if ready.is_empty() {
             bail!(
                 "dependency cycle among jobs: {}",
-                blocked.iter().map(|j| j.id.as_str()).collect::<Vec<_>>().join(", ")
+                blocked
+                    .iter()
+                    .map(|j| j.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         done.extend(ready.iter().map(|j| j.id.clone()));

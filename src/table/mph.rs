@@ -103,7 +103,12 @@ pub fn build(keys: &[u64], seed: u64) -> Result<Built, BuildError> {
         .collect();
     let mut section = Vec::new();
     section.extend_from_slice(&SECTION_MAGIC);
-    for v in [seed, keys.len() as u64, levels.len() as u64, words.len() as u64] {
+    for v in [
+        seed,
+        keys.len() as u64,
+        levels.len() as u64,
+        words.len() as u64,
+    ] {
         section.extend_from_slice(&v.to_le_bytes());
     }
     for (first, bits) in &levels {
@@ -184,7 +189,9 @@ impl PerfectHash {
             let first = u64::from_le_bytes(b[0..8].try_into().unwrap());
             let bits = u64::from_le_bytes(b[8..16].try_into().unwrap());
             if first != next_bit || bits == 0 || bits % 64 != 0 {
-                return Err(invalid(format!("perfect-hash level {l} has a bad geometry")));
+                return Err(invalid(format!(
+                    "perfect-hash level {l} has a bad geometry"
+                )));
             }
             next_bit = first + bits;
             levels.push((first, bits));

@@ -111,7 +111,11 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         if descriptor & 0x7f != 0 {
             return Err(invalid("seek table descriptor has reserved bits set"));
         }
-        let entry = if descriptor & CHECKSUM_FLAG != 0 { 12 } else { 8 };
+        let entry = if descriptor & CHECKSUM_FLAG != 0 {
+            12
+        } else {
+            8
+        };
         let table_len = count
             .checked_mul(entry)
             .and_then(|t| t.checked_add(FOOTER_LEN))
@@ -170,7 +174,9 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         let data = zstd::bulk::decompress(z, f.raw_len)
             .map_err(|e| invalid(format!("frame {i} does not decompress: {e}")))?;
         if data.len() != f.raw_len {
-            return Err(invalid(format!("frame {i} has the wrong decompressed size")));
+            return Err(invalid(format!(
+                "frame {i} has the wrong decompressed size"
+            )));
         }
         if f.checksum.is_some_and(|c| c != frame_checksum(&data)) {
             return Err(invalid(format!("frame {i} checksum mismatch")));
@@ -201,7 +207,9 @@ impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
             .ok_or_else(|| out_of_range(offset, buf.len()))?;
         let mut pos = offset;
         while pos < end {
-            let i = self.frames.partition_point(|f| f.raw_at + f.raw_len as u64 <= pos);
+            let i = self
+                .frames
+                .partition_point(|f| f.raw_at + f.raw_len as u64 <= pos);
             let f = &self.frames[i];
             let data = self.frame(i)?;
             let from = (pos - f.raw_at) as usize;

@@ -88,7 +88,10 @@ impl Table {
             HeaderProblem::Invalid(what) => TableError::corrupt(path, what),
         })?;
         if header.meta.len > MAX_META_LEN {
-            return Err(TableError::corrupt(path, "metadata section is implausibly large"));
+            return Err(TableError::corrupt(
+                path,
+                "metadata section is implausibly large",
+            ));
         }
         let mut meta_bytes = vec![0u8; header.meta.len as usize];
         src.read_at(header.meta.offset, &mut meta_bytes)

@@ -84,7 +84,8 @@ impl TableWriter {
         let mut prefix = vec![0u8; payload_at as usize];
         prefix[HEADER_LEN..HEADER_LEN + index.len()].copy_from_slice(&index);
         prefix[keys_at as usize..keys_at as usize + keys.len()].copy_from_slice(&keys);
-        out.write_all(&prefix).map_err(|e| TableError::io(&tmp, e))?;
+        out.write_all(&prefix)
+            .map_err(|e| TableError::io(&tmp, e))?;
         Ok(TableWriter {
             path: path.to_path_buf(),
             tmp,

@@ -50,7 +50,13 @@ fn default_misere_bound() -> u64 {
     70
 }
 
-fn meta(table: &str, params: serde_json::Value, index: &str, entry: &str, stats: serde_json::Value) -> TableMeta {
+fn meta(
+    table: &str,
+    params: serde_json::Value,
+    index: &str,
+    entry: &str,
+    stats: serde_json::Value,
+) -> TableMeta {
     TableMeta {
         game: "grundy".into(),
         table: table.into(),
@@ -146,7 +152,12 @@ struct GrundyQuery {
     all: bool,
 }
 
-fn build_values(ctx: &JobContext, params: &serde_json::Value, mode: &str, window: u64) -> Result<()> {
+fn build_values(
+    ctx: &JobContext,
+    params: &serde_json::Value,
+    mode: &str,
+    window: u64,
+) -> Result<()> {
     let bound = params["bound"].as_u64().expect("bound");
     let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
     let entry = "u16 Sprague-Grundy value G(n) of a heap of n";
@@ -200,7 +211,8 @@ fn build_rare(ctx: &JobContext) -> Result<()> {
             vals.push(v);
         }
     })?;
-    let stats = json!({"rare_count": keys.len(), "last_rare_heap": keys.last(), "bound": values.len() - 1});
+    let stats =
+        json!({"rare_count": keys.len(), "last_rare_heap": keys.last(), "bound": values.len() - 1});
     write_hashed(
         &ctx.output,
         &keys,
@@ -300,13 +312,23 @@ fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
     if value == 0 {
         text.push_str("  no split reaches a zero position\n");
     } else {
-        text.push_str(&format!("  winning splits (to a zero position): {}\n", splits.len()));
-        let shown = if all { splits.len() } else { splits.len().min(20) };
+        text.push_str(&format!(
+            "  winning splits (to a zero position): {}\n",
+            splits.len()
+        ));
+        let shown = if all {
+            splits.len()
+        } else {
+            splits.len().min(20)
+        };
         for (a, b) in &splits[..shown] {
             text.push_str(&format!("    {heap} -> {a} + {b}\n"));
         }
         if shown < splits.len() {
-            text.push_str(&format!("    … {} more (--all lists them)\n", splits.len() - shown));
+            text.push_str(&format!(
+                "    … {} more (--all lists them)\n",
+                splits.len() - shown
+            ));
         }
     }
     Ok(Answer {
@@ -345,7 +367,11 @@ fn verify_values(t: &Table) -> Result<()> {
     let naive = naive::values(check as usize - 1);
     let head = t.read_range::<u16>(0, check)?;
     if let Some(n) = (0..check as usize).find(|&i| naive[i] != head[i]) {
-        bail!("G({n}) = {} in the table, the naive mex gives {}", head[n], naive[n]);
+        bail!(
+            "G({n}) = {} in the table, the naive mex gives {}",
+            head[n],
+            naive[n]
+        );
     }
     let mut s = GrundyStats {
         scan_steps: stored.scan_steps,
@@ -367,14 +393,21 @@ fn verify_values(t: &Table) -> Result<()> {
             s.last_rare_heap = n;
         }
     })?;
-    ensure!(s == stored, "statistics {stored:?} do not match the values ({s:?})");
+    ensure!(
+        s == stored,
+        "statistics {stored:?} do not match the values ({s:?})"
+    );
     Ok(())
 }
 
 fn verify_rare(t: &Table) -> Result<()> {
     for slot in 0..t.len() {
         let v = t.get::<u16>(slot)?;
-        ensure!(is_rare_value(v), "heap {} stored as rare with common value {v}", t.key_at(slot)?);
+        ensure!(
+            is_rare_value(v),
+            "heap {} stored as rare with common value {v}",
+            t.key_at(slot)?
+        );
     }
     Ok(())
 }

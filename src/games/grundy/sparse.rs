@@ -41,6 +41,14 @@ pub struct SparseState {
     rare_heaps: Vec<u64>,
     rare_values: Vec<u16>,
     value_bits: u32,
+    /// Split parts to try first, ordered so that consecutive ones have
+    /// different values (round robin over values): sequential small parts
+    /// repeat the same option values, diverse ones cover the targets in far
+    /// fewer steps. Holds parts below `order_limit`.
+    scan_order: Vec<u32>,
+    order_limit: u64,
+    lanes: Vec<u64>,
+    need: Vec<u64>,
     pub stats: GrundyStats,
 }
 
@@ -57,6 +65,10 @@ impl SparseState {
             rare_heaps: Vec::new(),
             rare_values: Vec::new(),
             value_bits: 6,
+            scan_order: Vec::new(),
+            order_limit: 0,
+            lanes: Vec::new(),
+            need: Vec::new(),
             stats: GrundyStats::default(),
         }
     }
@@ -70,7 +82,11 @@ impl SparseState {
     /// scan that would pass it is an error, never a guess.
     #[inline]
     pub fn next(&mut self, n: u64, g: impl Fn(u64) -> u16, scan_limit: u64) -> Result<u16> {
-        let value = if n < 3 { 0 } else { self.mex(n, &g, scan_limit)? };
+        let value = if n < 3 {
+            0
+        } else {
+            self.mex(n, &g, scan_limit)?
+        };
         self.record(n, value)?;
         Ok(value)
     }
@@ -104,60 +120,156 @@ impl SparseState {
         if self.seen.len() < words {
             self.seen.resize(words, 0);
         }
+
         Ok(())
     }
 
     #[inline]
     fn mex(&mut self, n: u64, g: &impl Fn(u64) -> u16, scan_limit: u64) -> Result<u16> {
-        let seen = &mut self.seen;
-        seen.iter_mut().for_each(|w| *w = 0);
-        let mark = |seen: &mut [u64], v: u16| seen[(v >> 6) as usize] |= 1u64 << (v & 63);
+        let want = ((n - 1) / 2)
+            .min(MAX_ORDERED_PART)
+            .min(scan_limit.saturating_sub(1));
+        if want >= 2 * self.order_limit.max(32) {
+            self.rebuild_order(want, g);
+        }
+        self.seen.fill(0);
+        let words = self.seen.len();
+        let lanes = &mut self.lanes;
+        lanes.resize(LANES * words, 0);
+        lanes.fill(0);
+        // Marks go to LANES interleaved bitsets and are OR-ed afterwards, so
+        // consecutive marks do not wait on each other's read-modify-write.
+        let mark = |lanes: &mut [u64], j: usize, v: u16| {
+            lanes[(j % LANES) * words + (v >> 6) as usize] |= 1u64 << (v & 63)
+        };
         // Step 1: every split with a rare-valued part.
-        for (&r, &gr) in self.rare_heaps.iter().zip(&self.rare_values) {
+        for (j, (&r, &gr)) in self.rare_heaps.iter().zip(&self.rare_values).enumerate() {
             if r >= n {
                 break;
             }
             if 2 * r != n {
-                mark(seen, gr ^ g(n - r));
+                mark(lanes, j, gr ^ g(n - r));
             }
         }
+        let seen = &mut self.seen;
+        fold_lanes(lanes, seen);
         let limit = 1u32 << self.value_bits;
         let is_set = |seen: &[u64], v: u32| seen[(v >> 6) as usize] >> (v & 63) & 1 != 0;
-        let common = (0..limit)
-            .find(|&v| !is_rare_value(v as u16) && !is_set(seen, v))
+        let common = (0..words)
+            .find_map(|w| {
+                let free = !seen[w] & !rare_mask(w);
+                (free != 0).then(|| w as u32 * 64 + free.trailing_zeros())
+            })
             .unwrap_or(limit);
-        let mut missing = (0..common.min(limit))
-            .filter(|&v| is_rare_value(v as u16) && !is_set(seen, v))
-            .count();
-        if missing == 0 {
+        // Rare values below `common` that must still be seen as options.
+        let need = &mut self.need;
+        need.clear();
+        need.extend((0..words).map(|w| {
+            let lo = w as u32 * 64;
+            let below = if common >= lo + 64 {
+                u64::MAX
+            } else if common <= lo {
+                0
+            } else {
+                (1u64 << (common - lo)) - 1
+            };
+            rare_mask(w) & below
+        }));
+        let covered = |seen: &[u64]| need.iter().zip(seen).all(|(r, s)| r & !s == 0);
+        if covered(seen) {
             return Ok(common as u16);
         }
-        // Step 2: scan splits until every rare value below `common` is seen.
+        // Step 2a: parts in diverse-value order (all are ≤ (n-1)/2 and
+        // inside the streaming window, see `rebuild_order`).
+        for block in self.scan_order.chunks(SCAN_BLOCK) {
+            for (j, &a) in block.iter().enumerate() {
+                mark(lanes, j, g(a as u64) ^ g(n - a as u64));
+            }
+            fold_lanes(lanes, seen);
+            self.stats.scan_steps += block.len() as u64;
+            if covered(seen) {
+                return Ok(common as u16);
+            }
+        }
+        // Step 2b: every split, in order (exact fallback).
         let half = (n - 1) / 2;
         let mut a = 1;
         while a <= half {
-            if a >= scan_limit {
+            let end = (a + SCAN_BLOCK as u64 - 1).min(half);
+            if end >= scan_limit {
                 bail!(
                     "heap {n}: the split scan needs heap sizes beyond the streaming window of {scan_limit}; raise `window`"
                 );
             }
-            let v = g(a) ^ g(n - a);
-            let (w, bit) = ((v >> 6) as usize, 1u64 << (v & 63));
-            if seen[w] & bit == 0 {
-                seen[w] |= bit;
-                if (v as u32) < common && is_rare_value(v) {
-                    missing -= 1;
-                    if missing == 0 {
-                        self.stats.scan_steps += a;
-                        return Ok(common as u16);
-                    }
-                }
+            for b in a..=end {
+                mark(lanes, b as usize, g(b) ^ g(n - b));
             }
-            a += 1;
+            fold_lanes(lanes, seen);
+            self.stats.scan_steps += end + 1 - a;
+            if covered(seen) {
+                return Ok(common as u16);
+            }
+            a = end + 1;
         }
-        self.stats.scan_steps += half;
         self.stats.full_scans += 1;
         Ok((0..limit).find(|&v| !is_set(seen, v)).unwrap_or(limit) as u16)
+    }
+}
+
+const LANES: usize = 4;
+/// Bit b set when value b is rare. For v = 64w + b, the bits of v above the
+/// lowest are those of b above the lowest plus those of w, so the rare values
+/// of word w are RARE_MASK when w has even parity and its complement when odd.
+const RARE_MASK: u64 = {
+    let mut m = 0u64;
+    let mut b = 0;
+    while b < 64 {
+        if ((b >> 1) as u32).count_ones() % 2 == 0 {
+            m |= 1 << b;
+        }
+        b += 1;
+    }
+    m
+};
+
+fn rare_mask(word: usize) -> u64 {
+    if word.count_ones() % 2 == 0 {
+        RARE_MASK
+    } else {
+        !RARE_MASK
+    }
+}
+const SCAN_BLOCK: usize = 32;
+
+/// ORs the interleaved lanes into `seen` and clears them.
+fn fold_lanes(lanes: &mut [u64], seen: &mut [u64]) {
+    let words = seen.len();
+    for (w, s) in seen.iter_mut().enumerate() {
+        for l in 0..LANES {
+            *s |= std::mem::take(&mut lanes[l * words + w]);
+        }
+    }
+}
+
+/// Largest split part placed in the diverse scan order.
+const MAX_ORDERED_PART: u64 = 1 << 16;
+
+impl SparseState {
+    fn rebuild_order(&mut self, limit: u64, g: &impl Fn(u64) -> u16) {
+        let mut by_value: Vec<Vec<u32>> = vec![Vec::new(); 1 << self.value_bits];
+        for a in 1..=limit {
+            by_value[g(a) as usize].push(a as u32);
+        }
+        self.scan_order.clear();
+        let rounds = by_value.iter().map(Vec::len).max().unwrap_or(0);
+        for r in 0..rounds {
+            for heaps in &by_value {
+                if let Some(&a) = heaps.get(r) {
+                    self.scan_order.push(a);
+                }
+            }
+        }
+        self.order_limit = limit;
     }
 }
 
@@ -256,10 +368,12 @@ mod tests {
 
     #[test]
     fn stream_matches_full() {
-        let bound = 50_000;
+        // Rare heaps run to 82,860, so the window must exceed that; the bound
+        // is large enough for the recent-values window to be compacted.
+        let bound = 300_000;
         let (full, stats) = values(bound, |_| {}).unwrap();
         let mut got = Vec::new();
-        let s2 = stream(bound, 8192, |c| {
+        let s2 = stream(bound, 1 << 17, |c| {
             got.extend_from_slice(c);
             Ok(())
         })

@@ -34,7 +34,9 @@ impl Outcomes {
 pub fn solve(piles: usize, max: u64, k: usize, misere: bool) -> Outcomes {
     let radix = max as usize + 1;
     let total = radix.pow(piles as u32);
-    let stride: Vec<usize> = (0..piles).map(|i| radix.pow((piles - 1 - i) as u32)).collect();
+    let stride: Vec<usize> = (0..piles)
+        .map(|i| radix.pow((piles - 1 - i) as u32))
+        .collect();
     let subsets: Vec<u32> = (1u32..1 << piles)
         .filter(|t| t.count_ones() as usize <= k)
         .collect();
@@ -50,7 +52,10 @@ pub fn solve(piles: usize, max: u64, k: usize, misere: bool) -> Outcomes {
             }
             // A move on exactly the heaps of t reduces each by at least one.
             if (0..piles).all(|i| t >> i & 1 == 0 || digits[i] > 0) {
-                let off: usize = (0..piles).filter(|&i| t >> i & 1 == 1).map(|i| stride[i]).sum();
+                let off: usize = (0..piles)
+                    .filter(|&i| t >> i & 1 == 1)
+                    .map(|i| stride[i])
+                    .sum();
                 n_pos = below[s][idx - off];
             }
         }

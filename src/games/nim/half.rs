@@ -143,7 +143,11 @@ impl Game for Half {
         };
         let mut text = format!(
             "take at most half, pile {n} ({rule})\n  {}\n",
-            if safe { "safe: the player to move loses" } else { "unsafe: the player to move wins" }
+            if safe {
+                "safe: the player to move loses"
+            } else {
+                "unsafe: the player to move wins"
+            }
         );
         if e == u32::MAX {
             text.push_str("  no move is possible, so the player to move has already won\n");
@@ -168,7 +172,11 @@ impl Game for Half {
         let brute = brute_force(check as u64 - 1, conv);
         for n in 0..check {
             let safe = stored[n] == 0;
-            ensure!(safe == brute[n], "pile {n}: table says safe={safe}, search says {}", brute[n]);
+            ensure!(
+                safe == brute[n],
+                "pile {n}: table says safe={safe}, search says {}",
+                brute[n]
+            );
         }
         Ok(())
     }

@@ -39,12 +39,17 @@ impl Game for Nim {
         "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves"
     }
     fn plan(&self, source: &str, _section: &toml::Table) -> Result<Vec<Job>> {
-        bail!("{source}: [nim] has nothing to build: Nim is answered by formula (nimrod query nim …)")
+        bail!(
+            "{source}: [nim] has nothing to build: Nim is answered by formula (nimrod query nim …)"
+        )
     }
 
     fn query(&self, args: &[String], _ctx: &QueryContext) -> Result<Answer> {
         let q: NimQuery = parse_args("nim", args)?;
-        ensure!(q.heaps.len() <= MAX_HEAPS, "query nim: at most {MAX_HEAPS} heaps");
+        ensure!(
+            q.heaps.len() <= MAX_HEAPS,
+            "query nim: at most {MAX_HEAPS} heaps"
+        );
         ensure!(q.k >= 1, "query nim: --k must be at least 1");
         let heaps = &q.heaps;
         let list = |h: &[u64]| h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
@@ -55,7 +60,11 @@ impl Game for Nim {
             let mut text = format!(
                 "Nim {} ({play} play)\n  {}\n",
                 list(heaps),
-                if safe { "safe (P): the player to move loses" } else { "unsafe (N): the player to move wins" }
+                if safe {
+                    "safe (P): the player to move loses"
+                } else {
+                    "unsafe (N): the player to move wins"
+                }
             );
             for &(i, to) in &moves {
                 text.push_str(&format!(
@@ -73,17 +82,28 @@ impl Game for Nim {
                 }),
             })
         } else {
-            ensure!(!q.misere, "query nim: misère play is only supported for k = 1");
+            ensure!(
+                !q.misere,
+                "query nim: misère play is only supported for k = 1"
+            );
             let safe = moore::is_p(heaps, q.k);
             let mv = moore::winning_move(heaps, q.k);
             let mut text = format!(
                 "Moore's Nim_{} {}\n  {}\n",
                 q.k,
                 list(heaps),
-                if safe { "safe (P): the player to move loses" } else { "unsafe (N): the player to move wins" }
+                if safe {
+                    "safe (P): the player to move loses"
+                } else {
+                    "unsafe (N): the player to move wins"
+                }
             );
             if let Some(new) = &mv {
-                text.push_str(&format!("  winning move: {} -> {}\n", list(heaps), list(new)));
+                text.push_str(&format!(
+                    "  winning move: {} -> {}\n",
+                    list(heaps),
+                    list(new)
+                ));
             }
             Ok(Answer {
                 text,

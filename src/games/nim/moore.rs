@@ -18,10 +18,16 @@ pub fn winning_move(heaps: &[u64], k: usize) -> Option<Vec<u64>> {
     let m = k + 1;
     let mut new = heaps.to_vec();
     let mut free = vec![false; heaps.len()];
-    let top = heaps.iter().map(|h| 64 - h.leading_zeros()).max().unwrap_or(0);
+    let top = heaps
+        .iter()
+        .map(|h| 64 - h.leading_zeros())
+        .max()
+        .unwrap_or(0);
     for bit in (0..top).rev() {
         let b = 1u64 << bit;
-        let ones = (0..heaps.len()).filter(|&i| !free[i] && heaps[i] & b != 0).count();
+        let ones = (0..heaps.len())
+            .filter(|&i| !free[i] && heaps[i] & b != 0)
+            .count();
         let r = ones % m;
         let nfree = free.iter().filter(|&&f| f).count();
         // Free heaps start the digit at 0.

@@ -48,8 +48,15 @@ impl OctalCode {
 
     /// Canonical spelling, also the table name ("0.137").
     pub fn canonical(&self) -> String {
-        let tail: String = self.digits[1..].iter().map(|d| char::from(b'0' + d)).collect();
-        format!("{}.{}", self.digits[0], if tail.is_empty() { "0".into() } else { tail })
+        let tail: String = self.digits[1..]
+            .iter()
+            .map(|d| char::from(b'0' + d))
+            .collect();
+        format!(
+            "{}.{}",
+            self.digits[0],
+            if tail.is_empty() { "0".into() } else { tail }
+        )
     }
 }
 

@@ -75,7 +75,10 @@ impl Game for Octal {
         );
         let stored: Option<Period> = serde_json::from_value(table.meta().stats["period"].clone())
             .context("period statistics are malformed")?;
-        ensure!(stored == period::find(&g, code.max_removal()), "stored period is not the one the values prove");
+        ensure!(
+            stored == period::find(&g, code.max_removal()),
+            "stored period is not the one the values prove"
+        );
         Ok(())
     }
 }
@@ -127,13 +130,20 @@ fn query(code: &OctalCode, heap: u64, ctx: &QueryContext) -> Result<Answer> {
     } else {
         bail!("heap {heap} is beyond the {id} table (bound {bound}) and no period is proved; raise [octal] bound");
     };
-    let mut text = format!("octal game {}, heap {heap}\n  value    G({heap}) = {value}", code.canonical());
+    let mut text = format!(
+        "octal game {}, heap {heap}\n  value    G({heap}) = {value}",
+        code.canonical()
+    );
     if let Some(m) = via {
         text.push_str(&format!("  (= G({m}) by the proved period)"));
     }
     text.push_str(&format!(
         "\n  outcome  {}\n",
-        if value == 0 { "P (previous player wins)" } else { "N (next player wins)" }
+        if value == 0 {
+            "P (previous player wins)"
+        } else {
+            "N (next player wins)"
+        }
     ));
     match &period {
         Some(p) => text.push_str(&format!(

@@ -50,6 +50,6 @@ mod tests {
         let p = find(&g, 2).unwrap();
         assert_eq!((p.period, p.preperiod), (3, 11));
         assert!(p.certified_with_values_to <= 199);
-        assert_eq!(find(&g[..30], 2), None);
+        assert_eq!(find(&g[..28], 2), None);
     }
 }

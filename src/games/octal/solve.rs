@@ -30,7 +30,10 @@ pub fn values(code: &OctalCode, bound: usize, mut on_heap: impl FnMut()) -> Vec<
             }
         }
         let mut v = 0u16;
-        while seen.get((v >> 6) as usize).is_some_and(|w| w >> (v & 63) & 1 != 0) {
+        while seen
+            .get((v >> 6) as usize)
+            .is_some_and(|w| w >> (v & 63) & 1 != 0)
+        {
             v += 1;
         }
         g[n] = v;
