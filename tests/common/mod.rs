@@ -1,0 +1,68 @@
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn nimrod() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nimrod"))
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+pub fn run(args: &[&str]) -> Output {
+    nimrod().args(args).output().expect("nimrod runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs and expects success; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(o.status.success(), "nimrod {args:?} failed:\n{}\n{}", stdout(&o), stderr(&o));
+    stdout(&o)
+}
+
+/// Runs and expects a clean failure: non-zero exit, one `error:` line, no panic.
+pub fn fails(args: &[&str]) -> String {
+    let o = run(args);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "nimrod {args:?} should fail");
+    assert!(!err.contains("panicked"), "nimrod {args:?} panicked: {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "expected one error line, got {lines:?}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    lines[0].to_string()
+}
+
+pub fn build_small(dir: &Path) {
+    ok(&["build", "--config", fixture("small.toml").to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+}
+
+/// Every table file under `dir` with its bytes, sorted by relative path.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "nmt") {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
