@@ -15,7 +15,9 @@ fn solvers(c: &mut Criterion) {
     g.bench_function("sparse 2^16 heaps", |b| {
         b.iter(|| sparse::values(black_box(1 << 16), |_| {}).unwrap())
     });
-    g.bench_function("naive 2^12 heaps", |b| b.iter(|| naive::values(black_box(1 << 12))));
+    g.bench_function("naive 2^12 heaps", |b| {
+        b.iter(|| naive::values(black_box(1 << 12)))
+    });
     g.bench_function("sparse 2^12 heaps", |b| {
         b.iter(|| sparse::values(black_box(1 << 12), |_| {}).unwrap())
     });
@@ -37,14 +39,21 @@ fn probes(c: &mut Criterion) {
     };
     write_ranked(&path, &values, &meta, 0).unwrap();
     let raw = Table::open(&path).unwrap();
-    let packed_bytes = pack_bytes(&std::fs::read(&path).unwrap(), DEFAULT_LEVEL, DEFAULT_FRAME_SIZE).unwrap();
+    let packed_bytes = pack_bytes(
+        &std::fs::read(&path).unwrap(),
+        DEFAULT_LEVEL,
+        DEFAULT_FRAME_SIZE,
+    )
+    .unwrap();
     let packed = Table::from_bytes(&path, packed_bytes).unwrap();
     let mut i = 0u64;
     let mut next = move || {
         i = (i + 7_919) % (1 << 20);
         i
     };
-    c.bench_function("probe raw (mmap)", |b| b.iter(|| raw.get::<u16>(next()).unwrap()));
+    c.bench_function("probe raw (mmap)", |b| {
+        b.iter(|| raw.get::<u16>(next()).unwrap())
+    });
     let mut j = 0u64;
     c.bench_function("probe packed (frame cache)", |b| {
         b.iter(|| {

@@ -33,9 +33,14 @@ fn grundy_queries_answer_from_the_tables() {
     let g = nimrod::games::grundy::naive::values(1000);
     assert_eq!(v["value"], g[1000]);
     let splits = v["winning_splits"].as_array().unwrap();
-    let expect: Vec<u64> = (1..500).filter(|&a| g[a as usize] == g[1000 - a as usize]).collect();
+    let expect: Vec<u64> = (1..500)
+        .filter(|&a| g[a as usize] == g[1000 - a as usize])
+        .collect();
     assert_eq!(splits.len(), expect.len());
-    assert_eq!(v["rare"], nimrod::games::grundy::sparse::is_rare_value(g[1000]));
+    assert_eq!(
+        v["rare"],
+        nimrod::games::grundy::sparse::is_rare_value(g[1000])
+    );
     // A misère query: the winning split must lead to a P-position.
     let v = q(&["grundy", "20", "--misere"]);
     if v["outcome"] == "N" {
@@ -80,7 +85,11 @@ fn list_info_and_verify_report_on_the_tables() {
     let rows = json(&out);
     assert_eq!(rows.as_array().unwrap().len(), 7);
     assert!(rows.as_array().unwrap().iter().all(|r| r["state"] == "ok"));
-    let v = json(&ok(&["info", data().join("grundy/values.nmt").to_str().unwrap(), "--json"]));
+    let v = json(&ok(&[
+        "info",
+        data().join("grundy/values.nmt").to_str().unwrap(),
+        "--json",
+    ]));
     assert_eq!(v["entries"], 20001);
     assert_eq!(v["meta"]["stats"]["last_zero_heap"], 1222);
     let out = ok(&["verify", "--data", data().to_str().unwrap()]);
@@ -104,14 +113,25 @@ fn packed_tables_answer_queries_and_unpack_byte_for_byte() {
     ok(&["pack", raw.to_str().unwrap(), "--remove"]);
     let packed = d.path().join("grundy/values.nmt.zst");
     assert!(!raw.exists() && packed.exists());
-    let v = json(&ok(&["query", "grundy", "19999", "--json", "--data", d.path().to_str().unwrap()]));
+    let v = json(&ok(&[
+        "query",
+        "grundy",
+        "19999",
+        "--json",
+        "--data",
+        d.path().to_str().unwrap(),
+    ]));
     let g = nimrod::games::grundy::naive::values(19999);
     assert_eq!(v["value"], g[19999]);
     ok(&["verify", packed.to_str().unwrap()]);
     // A standard zstd decoder restores the raw file.
     let plain = zstd_decode(&std::fs::read(&packed).unwrap());
     assert_eq!(plain, original);
-    if let Ok(o) = std::process::Command::new("zstd").args(["-d", "-c", "-q"]).arg(&packed).output() {
+    if let Ok(o) = std::process::Command::new("zstd")
+        .args(["-d", "-c", "-q"])
+        .arg(&packed)
+        .output()
+    {
         if o.status.success() {
             assert_eq!(o.stdout, original, "zstd -d output differs");
         }
@@ -142,9 +162,29 @@ fn damaged_files_are_clear_errors() {
         ("empty.nmt", vec![], "empty"),
         ("short.nmt", good[..100].to_vec(), "truncated"),
         ("cut.nmt", good[..good.len() - 5000].to_vec(), "truncated"),
-        ("foreign.nmt", b"PK\x03\x04 this is a zip file, not a table".to_vec(), "not a nimrod table"),
-        ("version.nmt", { let mut b = good.clone(); b[8] = 9; b }, "version"),
-        ("header.nmt", { let mut b = good.clone(); b[30] ^= 1; b }, "corrupt"),
+        (
+            "foreign.nmt",
+            b"PK\x03\x04 this is a zip file, not a table".to_vec(),
+            "not a nimrod table",
+        ),
+        (
+            "version.nmt",
+            {
+                let mut b = good.clone();
+                b[8] = 9;
+                b
+            },
+            "version",
+        ),
+        (
+            "header.nmt",
+            {
+                let mut b = good.clone();
+                b[30] ^= 1;
+                b
+            },
+            "corrupt",
+        ),
     ];
     for (name, bytes, expect) in cases {
         let p = d.path().join(name);
@@ -183,8 +223,17 @@ fn bad_queries_and_configs_are_clear_errors() {
     let e = fails(&["query", "nim", "1", "2", "--k", "0", "--data", dd]);
     assert!(e.contains("--k"), "{e}");
     let empty = tempfile::tempdir().unwrap();
-    let e = fails(&["query", "grundy", "5", "--data", empty.path().to_str().unwrap()]);
-    assert!(e.contains("grundy/values") && e.contains("not found"), "{e}");
+    let e = fails(&[
+        "query",
+        "grundy",
+        "5",
+        "--data",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("grundy/values") && e.contains("not found"),
+        "{e}"
+    );
 
     let cfg = empty.path().join("bad.toml");
     for (text, expect) in [
@@ -195,7 +244,13 @@ fn bad_queries_and_configs_are_clear_errors() {
         ("[grundy\n", "invalid TOML"),
     ] {
         std::fs::write(&cfg, text).unwrap();
-        let e = fails(&["build", "--config", cfg.to_str().unwrap(), "--data", empty.path().to_str().unwrap()]);
+        let e = fails(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            empty.path().to_str().unwrap(),
+        ]);
         assert!(e.contains(expect) && e.contains("bad.toml"), "{text}: {e}");
     }
 }

@@ -11,30 +11,78 @@ fn grundy_sparse_space_equals_naive_mex_to_20000() {
     let slow = naive::values(20_000);
     assert_eq!(fast, slow);
     assert_eq!(stats.last_zero_heap, 1222);
-    assert_eq!(stats.zero_count as usize, slow.iter().filter(|&&v| v == 0).count());
+    assert_eq!(
+        stats.zero_count as usize,
+        slow.iter().filter(|&&v| v == 0).count()
+    );
 }
 
 #[test]
 fn grundy_matches_published_values() {
     // OEIS A002188, first 105 terms.
     let a002188 = [
-        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3,
-        1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1,
-        3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3,
-        7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3,
+        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
+        3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
+        2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3,
+        7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3,
     ];
     let (g, _) = sparse::values(300, |_| {}).unwrap();
     assert_eq!(&g[..a002188.len()], &a002188[..]);
     // Flammenkamp's list of sparse ("rare") values, first entries.
     let rare: Vec<(usize, u16)> = vec![
-        (0, 0), (1, 0), (2, 0), (3, 1), (4, 0), (6, 1), (7, 0), (9, 1), (10, 0), (12, 1), (15, 1),
-        (20, 0), (23, 0), (26, 0), (28, 1), (31, 1), (34, 1), (37, 1), (40, 1), (43, 1), (46, 1),
-        (49, 1), (50, 0), (52, 1), (53, 0), (55, 1), (58, 1), (61, 1), (87, 7), (90, 7), (93, 7),
-        (146, 6), (149, 6), (152, 6), (158, 11), (161, 11), (164, 11), (167, 11), (176, 7),
-        (179, 7), (181, 12), (182, 7), (185, 7), (188, 7), (190, 12), (193, 12), (196, 10),
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 1),
+        (4, 0),
+        (6, 1),
+        (7, 0),
+        (9, 1),
+        (10, 0),
+        (12, 1),
+        (15, 1),
+        (20, 0),
+        (23, 0),
+        (26, 0),
+        (28, 1),
+        (31, 1),
+        (34, 1),
+        (37, 1),
+        (40, 1),
+        (43, 1),
+        (46, 1),
+        (49, 1),
+        (50, 0),
+        (52, 1),
+        (53, 0),
+        (55, 1),
+        (58, 1),
+        (61, 1),
+        (87, 7),
+        (90, 7),
+        (93, 7),
+        (146, 6),
+        (149, 6),
+        (152, 6),
+        (158, 11),
+        (161, 11),
+        (164, 11),
+        (167, 11),
+        (176, 7),
+        (179, 7),
+        (181, 12),
+        (182, 7),
+        (185, 7),
+        (188, 7),
+        (190, 12),
+        (193, 12),
+        (196, 10),
         (231, 10),
     ];
-    let ours: Vec<(usize, u16)> = (0..=231).filter(|&n| sparse::is_rare_value(g[n])).map(|n| (n, g[n])).collect();
+    let ours: Vec<(usize, u16)> = (0..=231)
+        .filter(|&n| sparse::is_rare_value(g[n]))
+        .map(|n| (n, g[n]))
+        .collect();
     assert_eq!(ours, rare);
 }
 
@@ -46,7 +94,12 @@ fn multiset_grundy(code: &OctalCode, pos: Vec<u32>, memo: &mut HashMap<Vec<u32>,
     }
     let mut options = Vec::new();
     for (idx, &h) in pos.iter().enumerate() {
-        let rest: Vec<u32> = pos.iter().enumerate().filter(|&(j, _)| j != idx).map(|(_, &x)| x).collect();
+        let rest: Vec<u32> = pos
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != idx)
+            .map(|(_, &x)| x)
+            .collect();
         for (i, &d) in code.digits.iter().enumerate() {
             let i = i as u32;
             let mut push = |mut next: Vec<u32>| {
@@ -71,7 +124,10 @@ fn multiset_grundy(code: &OctalCode, pos: Vec<u32>, memo: &mut HashMap<Vec<u32>,
             }
         }
     }
-    let vals: Vec<u32> = options.into_iter().map(|o| multiset_grundy(code, o, memo)).collect();
+    let vals: Vec<u32> = options
+        .into_iter()
+        .map(|o| multiset_grundy(code, o, memo))
+        .collect();
     let v = (0..).find(|v| !vals.contains(v)).unwrap();
     memo.insert(pos, v);
     v
@@ -84,13 +140,25 @@ fn octal_values_match_a_sum_free_reference() {
         let g = solve::values(&code, 16, || {});
         let mut memo = HashMap::new();
         for n in 0..=16u32 {
-            assert_eq!(g[n as usize] as u32, multiset_grundy(&code, vec![n].into_iter().filter(|&x| x > 0).collect(), &mut memo), "{c} heap {n}");
+            assert_eq!(
+                g[n as usize] as u32,
+                multiset_grundy(
+                    &code,
+                    vec![n].into_iter().filter(|&x| x > 0).collect(),
+                    &mut memo
+                ),
+                "{c} heap {n}"
+            );
         }
         // Two-heap positions confirm the XOR rule the fast solver relies on.
         for (x, y) in [(3u32, 5u32), (4, 4), (6, 9)] {
             let mut p = vec![x, y];
             p.sort_unstable();
-            assert_eq!((g[x as usize] ^ g[y as usize]) as u32, multiset_grundy(&code, p, &mut memo), "{c} {x}+{y}");
+            assert_eq!(
+                (g[x as usize] ^ g[y as usize]) as u32,
+                multiset_grundy(&code, p, &mut memo),
+                "{c} {x}+{y}"
+            );
         }
     }
 }
@@ -123,7 +191,10 @@ fn moore_nim_k_rule_and_move_finder_match_brute_force() {
                     let changed = heaps.iter().zip(&new).filter(|(a, b)| a != b).count();
                     assert!((1..=k).contains(&changed), "k={k} {heaps:?} -> {new:?}");
                     assert!(heaps.iter().zip(&new).all(|(a, b)| b <= a));
-                    assert!(b.is_p(&new), "k={k} {heaps:?} -> {new:?} is not a P-position");
+                    assert!(
+                        b.is_p(&new),
+                        "k={k} {heaps:?} -> {new:?} is not a P-position"
+                    );
                 }
             }
         }
@@ -136,7 +207,11 @@ fn bouton_lists_exactly_the_winning_moves() {
         let b = brute::solve(4, 15, 1, misere);
         for idx in 0..b.p.len() {
             let heaps = b.heaps(idx);
-            assert_eq!(bouton::is_p(&heaps, misere), b.p[idx], "{heaps:?} misere={misere}");
+            assert_eq!(
+                bouton::is_p(&heaps, misere),
+                b.p[idx],
+                "{heaps:?} misere={misere}"
+            );
             let mut expect = Vec::new();
             for i in 0..heaps.len() {
                 for to in 0..heaps[i] {
@@ -169,8 +244,14 @@ fn half_game_table_matches_search_and_known_safe_positions() {
         let safe: Vec<u64> = (0..=5000u64).filter(|&n| t[n as usize] == 0).collect();
         // Derived from the table, then compared with the classical forms.
         let form: Vec<u64> = match conv {
-            LastMoverWins => (0..13).map(|k| (1u64 << k) - 1).filter(|&n| n <= 5000).collect(),
-            LastMoverLoses => (0..12).map(|k| 3 * (1u64 << k) - 1).filter(|&n| n <= 5000).collect(),
+            LastMoverWins => (0..13)
+                .map(|k| (1u64 << k) - 1)
+                .filter(|&n| n <= 5000)
+                .collect(),
+            LastMoverLoses => (0..12)
+                .map(|k| 3 * (1u64 << k) - 1)
+                .filter(|&n| n <= 5000)
+                .collect(),
         };
         assert_eq!(safe, form, "{conv:?}");
     }

@@ -12,10 +12,23 @@ fn one_and_two_threads_give_identical_bytes() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let cfg = fixture("small.toml");
     for (dir, t) in [(a.path(), "1"), (b.path(), "2")] {
-        ok(&["build", "--config", cfg.to_str().unwrap(), "--data", dir.to_str().unwrap(), "--threads", t]);
+        ok(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            dir.to_str().unwrap(),
+            "--threads",
+            t,
+        ]);
     }
     let (sa, sb) = (snapshot(a.path()), snapshot(b.path()));
-    assert_eq!(sa.len(), 7, "{:?}", sa.iter().map(|x| &x.0).collect::<Vec<_>>());
+    assert_eq!(
+        sa.len(),
+        7,
+        "{:?}",
+        sa.iter().map(|x| &x.0).collect::<Vec<_>>()
+    );
     assert_eq!(sa, sb);
 }
 
@@ -23,10 +36,34 @@ fn one_and_two_threads_give_identical_bytes() {
 fn rerun_skips_current_tables_and_force_rebuilds_them() {
     let d = tempfile::tempdir().unwrap();
     build_small(d.path());
-    let again = ok(&["build", "--config", fixture("small.toml").to_str().unwrap(), "--data", d.path().to_str().unwrap(), "--json"]);
+    let again = ok(&[
+        "build",
+        "--config",
+        fixture("small.toml").to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--json",
+    ]);
     let v = json(&again);
-    assert!(v["jobs"].as_array().unwrap().iter().all(|j| j["state"] == "skipped"), "{again}");
-    let forced = ok(&["build", "--config", fixture("small.toml").to_str().unwrap(), "--data", d.path().to_str().unwrap(), "--json", "--force", "--only", "octal/0.77"]);
+    assert!(
+        v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|j| j["state"] == "skipped"),
+        "{again}"
+    );
+    let forced = ok(&[
+        "build",
+        "--config",
+        fixture("small.toml").to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--json",
+        "--force",
+        "--only",
+        "octal/0.77",
+    ]);
     let v = json(&forced);
     assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
     assert_eq!(v["jobs"][0]["state"], "built");
@@ -35,8 +72,22 @@ fn rerun_skips_current_tables_and_force_rebuilds_them() {
 #[test]
 fn only_pulls_in_dependencies() {
     let d = tempfile::tempdir().unwrap();
-    let out = ok(&["build", "--config", fixture("small.toml").to_str().unwrap(), "--data", d.path().to_str().unwrap(), "--only", "grundy/rare", "--json"]);
-    let ids: Vec<String> = json(&out)["jobs"].as_array().unwrap().iter().map(|j| j["job"].as_str().unwrap().to_string()).collect();
+    let out = ok(&[
+        "build",
+        "--config",
+        fixture("small.toml").to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--only",
+        "grundy/rare",
+        "--json",
+    ]);
+    let ids: Vec<String> = json(&out)["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["job"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(ids, ["grundy/values", "grundy/rare"]);
 }
 
@@ -45,11 +96,24 @@ fn a_changed_parameter_invalidates_only_its_tables() {
     let d = tempfile::tempdir().unwrap();
     build_small(d.path());
     let cfg = d.path().join("changed.toml");
-    let text = std::fs::read_to_string(fixture("small.toml")).unwrap().replace("bound = 10000", "bound = 10001");
+    let text = std::fs::read_to_string(fixture("small.toml"))
+        .unwrap()
+        .replace("bound = 10000", "bound = 10001");
     std::fs::write(&cfg, text).unwrap();
-    let v = json(&ok(&["build", "--config", cfg.to_str().unwrap(), "--data", d.path().to_str().unwrap(), "--json"]));
+    let v = json(&ok(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--json",
+    ]));
     for j in v["jobs"].as_array().unwrap() {
-        let expect = if j["job"].as_str().unwrap().starts_with("half/") { "built" } else { "skipped" };
+        let expect = if j["job"].as_str().unwrap().starts_with("half/") {
+            "built"
+        } else {
+            "skipped"
+        };
         assert_eq!(j["state"], expect, "{j}");
     }
 }
@@ -63,13 +127,29 @@ fn inode_and_mtime(p: &Path) -> (u64, i64, i64) {
 fn killed_build_resumes_to_identical_tables_without_redoing_finished_ones() {
     let cfg = fixture("slow.toml");
     let reference = tempfile::tempdir().unwrap();
-    ok(&["build", "--config", cfg.to_str().unwrap(), "--data", reference.path().to_str().unwrap(), "--threads", "2"]);
+    ok(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        reference.path().to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
     let expected = snapshot(reference.path());
     assert_eq!(expected.len(), 8);
 
     let d = tempfile::tempdir().unwrap();
     let mut child = nimrod()
-        .args(["build", "--config", cfg.to_str().unwrap(), "--data", d.path().to_str().unwrap(), "--threads", "1"])
+        .args([
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            d.path().to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -82,26 +162,55 @@ fn killed_build_resumes_to_identical_tables_without_redoing_finished_ones() {
         if !done.is_empty() && !values.exists() {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "build never reached a midway state");
-        assert!(child.try_wait().unwrap().is_none() || values.exists(), "build ended too early");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "build never reached a midway state"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none() || values.exists(),
+            "build ended too early"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     // SIGKILL: no chance to clean up.
     child.kill().unwrap();
     child.wait().unwrap();
     let finished = snapshot_names(d.path());
-    assert!(!finished.is_empty() && finished.len() < expected.len(), "killed midway: {finished:?}");
-    let stamps: Vec<_> = finished.iter().map(|n| inode_and_mtime(&d.path().join(n))).collect();
+    assert!(
+        !finished.is_empty() && finished.len() < expected.len(),
+        "killed midway: {finished:?}"
+    );
+    let stamps: Vec<_> = finished
+        .iter()
+        .map(|n| inode_and_mtime(&d.path().join(n)))
+        .collect();
     for (name, bytes) in snapshot(d.path()) {
         // Whatever exists under a final name is complete and correct.
-        assert_eq!(Some(&bytes), expected.iter().find(|e| e.0 == name).map(|e| &e.1), "{name}");
+        assert_eq!(
+            Some(&bytes),
+            expected.iter().find(|e| e.0 == name).map(|e| &e.1),
+            "{name}"
+        );
     }
 
-    let out = ok(&["build", "--config", cfg.to_str().unwrap(), "--data", d.path().to_str().unwrap(), "--threads", "2", "--json"]);
+    let out = ok(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--threads",
+        "2",
+        "--json",
+    ]);
     let v = json(&out);
     for j in v["jobs"].as_array().unwrap() {
         let name = format!("{}.nmt", j["job"].as_str().unwrap());
-        let expect = if finished.contains(&name) { "skipped" } else { "built" };
+        let expect = if finished.contains(&name) {
+            "skipped"
+        } else {
+            "built"
+        };
         assert_eq!(j["state"], expect, "{name}: {out}");
     }
     for (n, s) in finished.iter().zip(&stamps) {

@@ -7,7 +7,9 @@ pub fn nimrod() -> Command {
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 pub fn run(args: &[&str]) -> Output {
@@ -24,7 +26,12 @@ pub fn stderr(o: &Output) -> String {
 /// Runs and expects success; returns stdout.
 pub fn ok(args: &[&str]) -> String {
     let o = run(args);
-    assert!(o.status.success(), "nimrod {args:?} failed:\n{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        o.status.success(),
+        "nimrod {args:?} failed:\n{}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
     stdout(&o)
 }
 
@@ -41,7 +48,13 @@ pub fn fails(args: &[&str]) -> String {
 }
 
 pub fn build_small(dir: &Path) {
-    ok(&["build", "--config", fixture("small.toml").to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+    ok(&[
+        "build",
+        "--config",
+        fixture("small.toml").to_str().unwrap(),
+        "--data",
+        dir.to_str().unwrap(),
+    ]);
 }
 
 /// Every table file under `dir` with its bytes, sorted by relative path.

@@ -10,6 +10,7 @@
 //!      options come from common ⊕ common splits and are abundant, so scan
 //!      splits a = 1, 2, … until every rare value below c has been seen; in
 //!      the rare case the scan runs out, the full scan gives the exact mex.
+//!
 //! Nothing is assumed: every value is the exact mex.
 
 use anyhow::{bail, Result};
