@@ -161,7 +161,7 @@ fn build_values(
     let bound = params["bound"].as_u64().expect("bound");
     let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
     let entry = "u16 Sprague-Grundy value G(n) of a heap of n";
-    let stats = if mode == "streaming" {
+    if mode == "streaming" {
         let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
         let stats = sparse::stream(bound, window, |chunk| {
             stage.inc(chunk.len() as u64);
@@ -171,7 +171,6 @@ fn build_values(
             &meta("values", params.clone(), "heap-size", entry, json!(stats)),
             ctx.param_hash,
         )?;
-        stats
     } else {
         let (g, stats) = sparse::values(bound, |k| stage.inc(k))?;
         write_ranked(
@@ -180,9 +179,7 @@ fn build_values(
             &meta("values", params.clone(), "heap-size", entry, json!(stats)),
             ctx.param_hash,
         )?;
-        stats
-    };
-    let _ = stats;
+    }
     stage.finish();
     Ok(())
 }
