@@ -53,18 +53,11 @@ fn rerun_skips_current_tables_and_force_rebuilds_them() {
             .all(|j| j["state"] == "skipped"),
         "{again}"
     );
-    let forced = ok(&[
-        "build",
-        "--config",
-        fixture("small.toml").to_str().unwrap(),
-        "--data",
-        d.path().to_str().unwrap(),
-        "--json",
-        "--force",
-        "--only",
-        "octal/0.77",
-    ]);
-    let v = json(&forced);
+    let v = build_json(
+        &fixture("small.toml"),
+        d.path(),
+        &["--force", "--only", "octal/0.77"],
+    );
     assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
     assert_eq!(v["jobs"][0]["state"], "built");
 }
@@ -72,17 +65,8 @@ fn rerun_skips_current_tables_and_force_rebuilds_them() {
 #[test]
 fn only_pulls_in_dependencies() {
     let d = tempfile::tempdir().unwrap();
-    let out = ok(&[
-        "build",
-        "--config",
-        fixture("small.toml").to_str().unwrap(),
-        "--data",
-        d.path().to_str().unwrap(),
-        "--only",
-        "grundy/rare",
-        "--json",
-    ]);
-    let ids: Vec<String> = json(&out)["jobs"]
+    let ids: Vec<String> = build_json(&fixture("small.toml"), d.path(), &["--only", "grundy/rare"])
+        ["jobs"]
         .as_array()
         .unwrap()
         .iter()

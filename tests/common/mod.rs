@@ -79,3 +79,17 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
 pub fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
 }
+
+/// `nimrod build --config CFG --data DIR --json EXTRA…`, expected to succeed; the JSON report.
+pub fn build_json(config: &Path, dir: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "build",
+        "--config",
+        config.to_str().unwrap(),
+        "--data",
+        dir.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&ok(&args))
+}
