@@ -10,6 +10,7 @@ compile_error!(
 );
 
 pub mod games;
+pub mod lp;
 pub mod pipeline;
 pub mod table;
 

@@ -1,6 +1,7 @@
 //! One module per game. Each owns its rules, indexing, solver and query; this
 //! file only knows the `Game` trait and the registry (one line per game).
 
+pub mod gops;
 pub mod grundy;
 pub mod nim;
 pub mod octal;
@@ -25,7 +26,13 @@ pub trait Game: Sync + Send {
     }
 }
 
-static REGISTRY: &[&dyn Game] = &[&grundy::Grundy, &octal::Octal, &nim::Nim, &nim::half::Half];
+static REGISTRY: &[&dyn Game] = &[
+    &grundy::Grundy,
+    &gops::Gops,
+    &octal::Octal,
+    &nim::Nim,
+    &nim::half::Half,
+];
 
 pub fn registry() -> &'static [&'static dyn Game] {
     REGISTRY

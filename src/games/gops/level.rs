@@ -1,0 +1,242 @@
+//! One level of the bottom-up solve: every state with k cards per hand,
+//! from the values of level k − 1.
+//!
+//! Layout of a level: slot = prize_rank · patterns + pattern_rank, where the
+//! prize set (a k-subset of 1..N, bit p−1 for prize p) is ranked in the
+//! combinatorial number system and the pattern by `PatternSpace`.
+
+use super::pattern::{Pattern, PatternSpace, MAX_CARDS};
+use crate::lp::{MatrixGame, Method};
+use crate::table::rank::{binomial, rank_subset, unrank_subset};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Shape of one level.
+#[derive(Clone, Debug)]
+pub struct Level {
+    pub cards: usize,
+    pub k: usize,
+    pub patterns: PatternSpace,
+    pub prize_sets: u64,
+}
+
+impl Level {
+    pub fn new(cards: usize, k: usize) -> Level {
+        Level {
+            cards,
+            k,
+            patterns: PatternSpace::new(cards, k),
+            prize_sets: binomial(cards as u64, k as u64).expect("small binomial"),
+        }
+    }
+    pub fn len(&self) -> u64 {
+        self.patterns.len() * self.prize_sets
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    #[inline]
+    pub fn slot(&self, pattern_rank: u64, prizes: u64) -> u64 {
+        rank_subset(prizes) * self.patterns.len() + pattern_rank
+    }
+    /// Slot of any (not necessarily canonical) pattern and whether its
+    /// stored value must be negated.
+    pub fn locate(&self, p: &Pattern, prizes: u64) -> Option<(u64, bool)> {
+        let (canon, neg) = p.canonical();
+        let r = self.patterns.rank(&canon)?;
+        Some((self.slot(r, prizes), neg))
+    }
+}
+
+/// Counters recorded in the table metadata.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelStats {
+    pub states: u64,
+    pub matrix_games: u64,
+    pub saddle_points: u64,
+    pub two_by_two: u64,
+    pub simplex: u64,
+    pub pivots: u64,
+}
+
+impl LevelStats {
+    fn add(mut self, o: LevelStats) -> LevelStats {
+        self.states += o.states;
+        self.matrix_games += o.matrix_games;
+        self.saddle_points += o.saddle_points;
+        self.two_by_two += o.two_by_two;
+        self.simplex += o.simplex;
+        self.pivots += o.pivots;
+        self
+    }
+    fn count(&mut self, m: Method) {
+        self.matrix_games += 1;
+        match m {
+            Method::Saddle => self.saddle_points += 1,
+            Method::TwoByTwo => self.two_by_two += 1,
+            Method::Simplex { pivots } => {
+                self.simplex += 1;
+                self.pivots += pivots as u64;
+            }
+        }
+    }
+}
+
+/// Per pattern and bid pair (i, j): the child pattern's rank in level k−1,
+/// whether its value is negated, and sign(V_i − Y_j).
+#[derive(Clone, Copy, Default)]
+struct Child {
+    rank: u32,
+    negate: bool,
+    sign: i8,
+}
+
+/// The matrix game of one upcard: payoffs to player one.
+pub fn fill_matrix(
+    game: &mut MatrixGame,
+    pattern: &Pattern,
+    prize: u32,
+    child_value: impl Fn(&Pattern) -> f64,
+) {
+    let (one, two) = pattern.positions();
+    let k = pattern.hand_size();
+    for i in 0..k {
+        for j in 0..k {
+            let (a, b) = (one[i] as usize, two[j] as usize);
+            let sign = (a as i32 - b as i32).signum() as f64;
+            game.set(
+                i,
+                j,
+                sign * prize as f64 + child_value(&pattern.without(a, b)),
+            );
+        }
+    }
+}
+
+fn children(pattern: &Pattern, prev: &PatternSpace) -> Vec<Child> {
+    let (one, two) = pattern.positions();
+    let k = pattern.hand_size();
+    let mut out = Vec::with_capacity(k * k);
+    for &a in &one[..k] {
+        for &b in &two[..k] {
+            let (canon, negate) = pattern.without(a as usize, b as usize).canonical();
+            let rank = prev
+                .rank(&canon)
+                .expect("a child of a level-k word is a level-(k-1) word");
+            out.push(Child {
+                rank: rank as u32,
+                negate,
+                sign: (a as i32 - b as i32).signum() as i8,
+            });
+        }
+    }
+    out
+}
+
+/// Values of level k from those of level k − 1 (`prev`, in its layout).
+/// `progress` is called with the number of prize sets done.
+pub fn solve_level(
+    level: &Level,
+    prev: &[f64],
+    progress: &(impl Fn(u64) + Sync),
+) -> (Vec<f64>, LevelStats) {
+    let k = level.k;
+    assert!((1..=MAX_CARDS).contains(&k));
+    let below = Level::new(level.cards, k - 1);
+    assert_eq!(prev.len() as u64, below.len(), "level {} size", k - 1);
+    let np = level.patterns.len() as usize;
+    let prev_np = below.patterns.len() as usize;
+    let kids: Vec<Child> = (0..np as u64)
+        .into_par_iter()
+        .flat_map_iter(|r| children(&level.patterns.unrank(r), &below.patterns))
+        .collect();
+    let mut values = vec![0.0f64; level.len() as usize];
+    let stats = values
+        .par_chunks_mut(np)
+        .enumerate()
+        .map(|(prize_rank, out)| {
+            let mut st = LevelStats::default();
+            let prizes = unrank_subset(prize_rank as u64, k as u32);
+            let mut upcards = [(0u32, 0usize); MAX_CARDS];
+            let mut m = prizes;
+            for u in upcards.iter_mut().take(k) {
+                let bit = m.trailing_zeros();
+                *u = (
+                    bit + 1,
+                    rank_subset(prizes & !(1 << bit)) as usize * prev_np,
+                );
+                m &= m - 1;
+            }
+            let mut game = MatrixGame::new(k, k);
+            for (r, slot) in out.iter_mut().enumerate() {
+                let cells = &kids[r * k * k..(r + 1) * k * k];
+                let mut total = 0.0;
+                for &(prize, base) in &upcards[..k] {
+                    let p = prize as f64;
+                    for (idx, c) in cells.iter().enumerate() {
+                        let v = prev[base + c.rank as usize];
+                        let v = if c.negate { -v } else { v };
+                        game.set(idx / k, idx % k, c.sign as f64 * p + v);
+                    }
+                    let s = game.solve();
+                    st.count(s.method);
+                    total += s.value;
+                }
+                *slot = total / k as f64;
+                st.states += 1;
+            }
+            progress(1);
+            st
+        })
+        .reduce(LevelStats::default, LevelStats::add);
+    (values, stats)
+}
+
+/// Every level 0..=cards in memory (for tests and small N).
+pub fn solve_all(cards: usize) -> Vec<Vec<f64>> {
+    let mut levels = vec![vec![0.0]];
+    for k in 1..=cards {
+        let (v, _) = solve_level(&Level::new(cards, k), &levels[k - 1], &|_| {});
+        levels.push(v);
+    }
+    levels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_card_each() {
+        // Level 1: a tie is worth 0; the higher card wins the prize.
+        let levels = solve_all(4);
+        let l1 = Level::new(4, 1);
+        for prize in 1..=4u32 {
+            for mine in 1..=4u32 {
+                for theirs in 1..=4u32 {
+                    let p = Pattern::from_hands(1 << (mine - 1), 1 << (theirs - 1));
+                    let (slot, neg) = l1.locate(&p, 1 << (prize - 1)).unwrap();
+                    let v = levels[1][slot as usize] * if neg { -1.0 } else { 1.0 };
+                    let expect = (mine as i32 - theirs as i32).signum() as f64 * prize as f64;
+                    assert_eq!(v, expect);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equal_hands_are_worth_nothing() {
+        let levels = solve_all(6);
+        for k in 1..=6 {
+            let l = Level::new(6, k);
+            let all_c = l
+                .patterns
+                .rank(&Pattern::from_hands((1 << k) - 1, (1 << k) - 1));
+            assert_eq!(all_c, Some(0));
+            for prize_rank in 0..l.prize_sets {
+                let v = levels[k][(prize_rank * l.patterns.len()) as usize];
+                assert!(v.abs() < 1e-9, "k={k}: {v}");
+            }
+        }
+    }
+}

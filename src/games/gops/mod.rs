@@ -1,0 +1,192 @@
+//! GOPS (Goofspiel), the expected-score objective, solved bottom-up by hand
+//! size. Level k holds f(V, Y, P) for every canonical hand pattern and every
+//! k-subset P of prizes; each level is one table (and one checkpoint).
+//! Strategies are not stored: a query re-solves the one matrix game per
+//! upcard from the stored values of level k − 1.
+
+pub mod level;
+pub mod pattern;
+mod query;
+
+use super::query::{parse_args, Answer, QueryContext};
+use super::Game;
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext};
+use crate::table::writer::write_ranked;
+use crate::table::{Table, TableMeta};
+use anyhow::{bail, ensure, Context, Result};
+use level::{Level, LevelStats};
+use pattern::{Pattern, MAX_CARDS};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// Bumped whenever the solver's output could change; part of the parameter hash.
+const SOLVER_VERSION: u32 = 1;
+
+pub struct Gops;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GopsParams {
+    /// N: each player holds 1..N and the prize deck is 1..N. Every smaller
+    /// game is a subgame of it, so one chain of levels answers all N' ≤ N.
+    pub cards: usize,
+}
+
+pub fn level_id(cards: usize, k: usize) -> String {
+    format!("gops/n{cards:02}/k{k:02}")
+}
+
+impl Game for Gops {
+    fn name(&self) -> &'static str {
+        "gops"
+    }
+    fn summary(&self) -> &'static str {
+        "GOPS (Goofspiel): expected score difference and optimal mixed bids for every subgame"
+    }
+
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: GopsParams = game_params(source, "gops", section)?;
+        ensure!(
+            (1..=MAX_CARDS).contains(&p.cards),
+            "{source}: [gops] cards = {} is out of range (1 ..= {MAX_CARDS})",
+            p.cards
+        );
+        let cards = p.cards;
+        Ok((1..=cards)
+            .map(|k| Job {
+                id: level_id(cards, k),
+                deps: if k > 1 {
+                    vec![level_id(cards, k - 1)]
+                } else {
+                    vec![]
+                },
+                params: json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
+                run: Box::new(move |ctx| build_level(ctx, cards, k)),
+            })
+            .collect())
+    }
+
+    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+        let q: query::GopsQuery = parse_args("gops", args)?;
+        query::answer(&q, ctx)
+    }
+
+    fn verify(&self, table: &Table) -> Result<()> {
+        verify_level(table)
+    }
+}
+
+/// Values of the level below, from its table (level 0 is the single 0).
+fn load_below(ctx: &JobContext, cards: usize, k: usize) -> Result<(Option<Table>, Vec<f64>)> {
+    if k == 1 {
+        return Ok((None, vec![0.0]));
+    }
+    let id = level_id(cards, k - 1);
+    let t = Table::open(&ctx.table(&id))?;
+    ensure!(
+        t.len() == Level::new(cards, k - 1).len(),
+        "{id} has {} entries, expected {}",
+        t.len(),
+        Level::new(cards, k - 1).len()
+    );
+    if t.entries::<f64>().is_some() {
+        return Ok((Some(t), Vec::new()));
+    }
+    let owned = t.read_range::<f64>(0, t.len())?;
+    Ok((None, owned))
+}
+
+fn build_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
+    let level = Level::new(cards, k);
+    let stage = ctx
+        .progress
+        .stage(ctx.id, "matrix games by prize set", level.prize_sets);
+    let (mapped, owned) = load_below(ctx, cards, k)?;
+    let prev: &[f64] = match &mapped {
+        Some(t) => t
+            .entries::<f64>()
+            .context("level below is not an f64 table")?,
+        None => &owned,
+    };
+    let (values, stats) = level::solve_level(&level, prev, &|n| stage.inc(n));
+    drop(mapped);
+    let full_hands = (1u32 << k) - 1;
+    let all_prizes = (1u64 << cards) - 1;
+    let stats_json = json!({
+        "cards": cards,
+        "k": k,
+        "patterns": level.patterns.len(),
+        "prize_sets": level.prize_sets,
+        "solve": stats,
+        "full_game_value": (k == cards).then(|| {
+            let (slot, _) = level.locate(&Pattern::from_hands(full_hands, full_hands), all_prizes).expect("full game");
+            values[slot as usize]
+        }),
+    });
+    write_ranked(
+        &ctx.output,
+        &values,
+        &TableMeta {
+            game: "gops".into(),
+            table: format!("level{k:02}"),
+            params: json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
+            index: "prize_rank * patterns + pattern_rank: prize set ranked in the combinatorial number system (bit p-1 = prize p), canonical hand pattern ranked by m = unshared cards, then C^j A w by j and the lexicographic rank of w".into(),
+            entry: "f64 expected score difference (player one minus player two) before the upcard, both playing optimally".into(),
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            stats: stats_json,
+        },
+        ctx.param_hash,
+    )?;
+    stage.finish();
+    Ok(())
+}
+
+fn verify_level(t: &Table) -> Result<()> {
+    let params = &t.meta().params;
+    let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
+        (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
+            (c as usize, k as usize)
+        }
+        _ => bail!("GOPS table parameters {params} are malformed"),
+    };
+    let level = Level::new(cards, k);
+    ensure!(
+        t.len() == level.len(),
+        "{} entries, expected {} for N = {cards}, k = {k}",
+        t.len(),
+        level.len()
+    );
+    let np = level.patterns.len();
+    let stored: LevelStats = serde_json::from_value(t.meta().stats["solve"].clone())
+        .context("GOPS solve statistics are malformed")?;
+    ensure!(
+        stored.states == level.len() && stored.matrix_games == level.len() * k as u64,
+        "statistics count {} states and {} games, the level has {} and {}",
+        stored.states,
+        stored.matrix_games,
+        level.len(),
+        level.len() * k as u64
+    );
+    for prize_rank in 0..level.prize_sets {
+        let prizes = crate::table::rank::unrank_subset(prize_rank, k as u32);
+        let total: u32 = (0..cards as u32)
+            .filter(|b| prizes >> b & 1 == 1)
+            .map(|b| b + 1)
+            .sum();
+        let row = t.read_range::<f64>(prize_rank * np, np)?;
+        for (r, &v) in row.iter().enumerate() {
+            ensure!(
+                v.is_finite() && v.abs() <= total as f64 + 1e-9,
+                "pattern {} with prizes {prizes:#b}: value {v} outside ±{total}",
+                level.patterns.unrank(r as u64)
+            );
+        }
+        ensure!(
+            row[0].abs() < 1e-9,
+            "equal hands with prizes {prizes:#b} are worth {} (must be 0)",
+            row[0]
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,274 @@
+//! `nimrod query gops`: the value of any subgame and both players' optimal
+//! mixed bids per upcard, re-solved from the stored values of the level below.
+
+use super::level::Level;
+use super::pattern::{Pattern, MAX_CARDS};
+use super::{level_id, Gops};
+use crate::games::query::{open_table, Answer, QueryContext};
+use crate::games::Game;
+use crate::lp::{MatrixGame, Solution};
+use crate::pipeline::job::table_path;
+use crate::table::Table;
+use anyhow::{bail, ensure, Result};
+use serde_json::json;
+use std::fmt::Write;
+
+#[derive(clap::Parser)]
+#[command(about = "GOPS: value and optimal mixed bids of a subgame")]
+pub struct GopsQuery {
+    /// N: both hands and the prize deck start as 1..N.
+    #[arg(long)]
+    cards: usize,
+    /// Player one's first-move strategy: a table bid × upcard.
+    #[arg(long)]
+    first_move: bool,
+    /// Player one's hand, e.g. 2,5,9.
+    #[arg(long, value_delimiter = ',')]
+    mine: Vec<u32>,
+    /// Player two's hand.
+    #[arg(long, value_delimiter = ',')]
+    theirs: Vec<u32>,
+    /// Prizes still in the deck (including the one about to be turned up).
+    #[arg(long, value_delimiter = ',')]
+    prizes: Vec<u32>,
+    /// Only this upcard (default: every remaining prize).
+    #[arg(long)]
+    upcard: Option<u32>,
+}
+
+/// A set of cards 1..=cards as a bitmask (bit v−1), with a clear error for
+/// duplicates and cards out of range.
+fn card_set(what: &str, cards: &[u32], n: usize) -> Result<u32> {
+    let mut mask = 0u32;
+    for &c in cards {
+        ensure!(
+            (1..=n as u32).contains(&c),
+            "query gops: --{what} card {c} is outside 1..={n}"
+        );
+        ensure!(
+            mask >> (c - 1) & 1 == 0,
+            "query gops: --{what} lists card {c} twice"
+        );
+        mask |= 1 << (c - 1);
+    }
+    Ok(mask)
+}
+
+fn members(mask: u32) -> Vec<u32> {
+    (0..32)
+        .filter(|b| mask >> b & 1 == 1)
+        .map(|b| b + 1)
+        .collect()
+}
+
+/// The tables that answer a game of `cards` cards at hand size k: those of
+/// the smallest built N ≥ cards (every smaller game is a subgame).
+struct Tables {
+    built_for: usize,
+    level: Table,
+    below: Option<Table>,
+}
+
+fn find_tables(ctx: &QueryContext, cards: usize, k: usize) -> Result<Tables> {
+    for built_for in cards..=MAX_CARDS {
+        let id = level_id(built_for, k);
+        let raw = table_path(&ctx.data_dir, &id);
+        let packed = raw.with_extension("nmt.zst");
+        if raw.exists() || packed.exists() {
+            let level = open_table(&ctx.data_dir, &id)?;
+            let below = if k > 1 {
+                Some(open_table(&ctx.data_dir, &level_id(built_for, k - 1))?)
+            } else {
+                None
+            };
+            return Ok(Tables {
+                built_for,
+                level,
+                below,
+            });
+        }
+    }
+    bail!(
+        "no GOPS table covers N = {cards} with {k} cards per hand in {}; set [gops] cards = {cards} (or more) in the config and run: nimrod build --only gops --data {}",
+        ctx.data_dir.display(),
+        ctx.data_dir.display()
+    )
+}
+
+fn stored(table: &Table, level: &Level, p: &Pattern, prizes: u32) -> Result<f64> {
+    let Some((slot, negate)) = level.locate(p, prizes as u64) else {
+        bail!("pattern {p} is not in {}", table.path().display());
+    };
+    let v = table.get::<f64>(slot)?;
+    Ok(if negate { -v } else { v })
+}
+
+/// The matrix game after `upcard` is turned, payoffs to player one.
+fn upcard_game(t: &Tables, mine: u32, theirs: u32, prizes: u32, upcard: u32) -> Result<MatrixGame> {
+    let (my, their) = (members(mine), members(theirs));
+    let k = my.len();
+    let mut g = MatrixGame::new(k, k);
+    let rest = prizes & !(1 << (upcard - 1));
+    let below = Level::new(t.built_for, k - 1);
+    for (i, &v) in my.iter().enumerate() {
+        for (j, &y) in their.iter().enumerate() {
+            let child = match &t.below {
+                None => 0.0,
+                Some(table) => stored(
+                    table,
+                    &below,
+                    &Pattern::from_hands(mine & !(1 << (v - 1)), theirs & !(1 << (y - 1))),
+                    rest,
+                )?,
+            };
+            let sign = (v as i32 - y as i32).signum() as f64;
+            g.set(i, j, sign * upcard as f64 + child);
+        }
+    }
+    Ok(g)
+}
+
+fn strategy_json(cards: &[u32], probs: &[f64]) -> serde_json::Value {
+    json!(cards
+        .iter()
+        .zip(probs)
+        .map(|(c, p)| json!({"card": c, "probability": p}))
+        .collect::<Vec<_>>())
+}
+
+fn strategy_text(cards: &[u32], probs: &[f64]) -> String {
+    let parts: Vec<String> = cards
+        .iter()
+        .zip(probs)
+        .filter(|(_, &p)| p > 5e-5)
+        .map(|(c, p)| format!("{c}: {p:.4}"))
+        .collect();
+    parts.join("  ")
+}
+
+pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
+    ensure!(
+        (1..=MAX_CARDS).contains(&q.cards),
+        "query gops: --cards {} is out of range (1..={MAX_CARDS})",
+        q.cards
+    );
+    let n = q.cards;
+    let full = ((1u64 << n) - 1) as u32;
+    let (mine, theirs, prizes) = if q.first_move {
+        ensure!(
+            q.mine.is_empty() && q.theirs.is_empty() && q.prizes.is_empty(),
+            "query gops: --first-move takes no --mine/--theirs/--prizes"
+        );
+        (full, full, full)
+    } else {
+        ensure!(
+            !q.mine.is_empty(),
+            "query gops: give --first-move or --mine, --theirs and --prizes"
+        );
+        (
+            card_set("mine", &q.mine, n)?,
+            card_set("theirs", &q.theirs, n)?,
+            card_set("prizes", &q.prizes, n)?,
+        )
+    };
+    let k = mine.count_ones() as usize;
+    ensure!(
+        theirs.count_ones() as usize == k && prizes.count_ones() as usize == k,
+        "query gops: hands and prizes must have the same size (mine {k}, theirs {}, prizes {})",
+        theirs.count_ones(),
+        prizes.count_ones()
+    );
+    let upcards: Vec<u32> = match q.upcard {
+        Some(u) => {
+            ensure!(
+                (1..=n as u32).contains(&u) && prizes >> (u - 1) & 1 == 1,
+                "query gops: --upcard {u} is not among the prizes"
+            );
+            vec![u]
+        }
+        None => members(prizes),
+    };
+    let t = find_tables(ctx, n, k)?;
+    let level = Level::new(t.built_for, k);
+    let value = stored(&t.level, &level, &Pattern::from_hands(mine, theirs), prizes)?;
+    let (my, their) = (members(mine), members(theirs));
+    let mut solved: Vec<(u32, Solution)> = Vec::new();
+    for &u in &upcards {
+        solved.push((u, upcard_game(&t, mine, theirs, prizes, u)?.solve()));
+    }
+    if q.upcard.is_none() {
+        let mean = solved.iter().map(|(_, s)| s.value).sum::<f64>() / k as f64;
+        ensure!(
+            (mean - value).abs() < 1e-7 * (1.0 + value.abs()),
+            "the stored value {value} disagrees with its re-solved upcard games ({mean}); run nimrod verify"
+        );
+    }
+    let json_upcards: Vec<_> = solved
+        .iter()
+        .map(|(u, s)| {
+            json!({
+                "upcard": u,
+                "value": s.value,
+                "player_one": strategy_json(&my, &s.row[..k]),
+                "player_two": strategy_json(&their, &s.col[..k]),
+            })
+        })
+        .collect();
+    let json = json!({
+        "game": Gops.name(), "objective": "score", "cards": n, "tables_for": t.built_for,
+        "mine": my, "theirs": their, "prizes": members(prizes), "value": value,
+        "upcards": json_upcards,
+    });
+    let mut text = String::new();
+    if q.first_move {
+        let _ = writeln!(
+            text,
+            "GOPS, N = {n}, first move (tables for N = {}): value {value:+.4}",
+            t.built_for
+        );
+        let _ = writeln!(
+            text,
+            "probability that player one bids each card (rows) for each upcard (columns)"
+        );
+        let _ = write!(text, "bid\\up");
+        for (u, _) in &solved {
+            let _ = write!(text, " {u:>7}");
+        }
+        text.push('\n');
+        for (i, bid) in my.iter().enumerate() {
+            let _ = write!(text, "{bid:>6}");
+            for (_, s) in &solved {
+                let _ = write!(text, " {:>7.4}", s.row[i]);
+            }
+            text.push('\n');
+        }
+        return Ok(Answer { text, json });
+    }
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+    let _ = writeln!(
+        text,
+        "GOPS, N = {n} (tables for N = {}), {k} cards each",
+        t.built_for
+    );
+    let _ = writeln!(text, "  mine    {}", list(&my));
+    let _ = writeln!(text, "  theirs  {}", list(&their));
+    let _ = writeln!(text, "  prizes  {}", list(&members(prizes)));
+    let _ = writeln!(
+        text,
+        "  value   {value:+.6}  (expected score difference, mine minus theirs, before the upcard)"
+    );
+    for (u, s) in &solved {
+        let _ = writeln!(text, "upcard {u}: value {:+.6}", s.value);
+        let _ = writeln!(
+            text,
+            "  player one bids  {}",
+            strategy_text(&my, &s.row[..k])
+        );
+        let _ = writeln!(
+            text,
+            "  player two bids  {}",
+            strategy_text(&their, &s.col[..k])
+        );
+    }
+    Ok(Answer { text, json })
+}
