@@ -98,84 +98,117 @@ impl MatrixGame {
 
     /// Value and both optimal strategies.
     pub fn solve(&self) -> Solution {
+        self.solve_with(&mut Workspace::new())
+    }
+
+    /// As `solve`, reusing a workspace (no per-call initialisation of the
+    /// tableau beyond the cells this game uses).
+    pub fn solve_with(&self, ws: &mut Workspace) -> Solution {
         let mut s = Solution {
             value: 0.0,
             row: [0.0; MAX_DIM],
             col: [0.0; MAX_DIM],
             method: Method::Saddle,
         };
+        s.method = self.run(ws, |o| match o {
+            Outcome::Saddle(i, j) => {
+                s.row[i] = 1.0;
+                s.col[j] = 1.0;
+            }
+            Outcome::Mixed(row, col) => {
+                s.row[..self.rows].copy_from_slice(&row[..self.rows]);
+                s.col[..self.cols].copy_from_slice(&col[..self.cols]);
+            }
+            Outcome::Value(v) => s.value = v,
+        });
+        s
+    }
+
+    /// The value alone and how it was found; the same arithmetic as `solve`,
+    /// without extracting strategies.
+    #[inline]
+    pub fn value_with(&self, ws: &mut Workspace) -> (f64, Method) {
+        let mut value = 0.0;
+        let m = self.run(ws, |o| {
+            if let Outcome::Value(v) = o {
+                value = v
+            }
+        });
+        (value, m)
+    }
+
+    #[inline]
+    pub fn value(&self) -> f64 {
+        self.value_with(&mut Workspace::new()).0
+    }
+
+    #[inline]
+    fn run(&self, ws: &mut Workspace, mut out: impl FnMut(Outcome)) -> Method {
         if let Some((i, j)) = self.saddle() {
-            s.value = self.a[i][j];
-            s.row[i] = 1.0;
-            s.col[j] = 1.0;
-            return s;
+            out(Outcome::Value(self.a[i][j]));
+            out(Outcome::Saddle(i, j));
+            return Method::Saddle;
         }
         if self.rows == 2 && self.cols == 2 {
             let [a, b] = [self.a[0][0], self.a[0][1]];
             let [c, d] = [self.a[1][0], self.a[1][1]];
             // No saddle point, so the denominator is bounded away from zero.
             let den = a - b - c + d;
-            s.row[0] = (d - c) / den;
-            s.row[1] = 1.0 - s.row[0];
-            s.col[0] = (d - b) / den;
-            s.col[1] = 1.0 - s.col[0];
-            s.value = (a * d - b * c) / den;
-            s.method = Method::TwoByTwo;
-            return s;
+            let x = (d - c) / den;
+            let y = (d - b) / den;
+            out(Outcome::Value((a * d - b * c) / den));
+            let mut row = [0.0; MAX_DIM];
+            let mut col = [0.0; MAX_DIM];
+            row[0] = x;
+            row[1] = 1.0 - x;
+            col[0] = y;
+            col[1] = 1.0 - y;
+            out(Outcome::Mixed(&row, &col));
+            return Method::TwoByTwo;
         }
-        self.simplex(&mut s);
-        s
-    }
-
-    /// The value alone (same arithmetic as `solve`).
-    #[inline]
-    pub fn value(&self) -> f64 {
-        self.solve().value
+        self.simplex(ws, out)
     }
 
     /// A pure saddle point: an entry that is the minimum of its row and the
     /// maximum of its column.
+    #[inline]
     fn saddle(&self) -> Option<(usize, usize)> {
-        let mut best_row = 0;
+        let (m, n) = (self.rows, self.cols);
+        // Branch-free passes first (they vectorise); the argmin/argmax is
+        // only looked for when there is a saddle point.
+        let mut col_max = [f64::NEG_INFINITY; MAX_DIM];
         let mut maximin = f64::NEG_INFINITY;
-        let mut best_col = 0;
-        for i in 0..self.rows {
-            let (mut m, mut at) = (f64::INFINITY, 0);
-            for j in 0..self.cols {
-                if self.a[i][j] < m {
-                    m = self.a[i][j];
-                    at = j;
-                }
+        for row in &self.a[..m] {
+            let mut lo = f64::INFINITY;
+            for (cm, &v) in col_max[..n].iter_mut().zip(&row[..n]) {
+                *cm = cm.max(v);
+                lo = lo.min(v);
             }
-            if m > maximin {
-                maximin = m;
-                best_row = i;
-                best_col = at;
-            }
+            maximin = maximin.max(lo);
         }
-        let minimax = (0..self.cols)
-            .map(|j| {
-                (0..self.rows)
-                    .map(|i| self.a[i][j])
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .fold(f64::INFINITY, f64::min);
-        (minimax - maximin <= EPS * (1.0 + maximin.abs())).then_some((best_row, best_col))
+        let minimax = col_max[..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+        if minimax - maximin > EPS * (1.0 + maximin.abs()) {
+            return None;
+        }
+        let row_min = |i: usize| self.a[i][..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+        let i = (0..m).find(|&i| row_min(i) == maximin)?;
+        let j = (0..n).find(|&j| self.a[i][j] == maximin)?;
+        Some((i, j))
     }
 
     /// The compact-tableau simplex for games (Ferguson, Game Theory II.4.5):
     /// shift payoffs positive, maximise Σu subject to A'u ≤ 1, u ≥ 0.
-    fn simplex(&self, s: &mut Solution) {
+    fn simplex(&self, ws: &mut Workspace, mut out: impl FnMut(Outcome)) -> Method {
         let (m, n) = (self.rows, self.cols);
         let lo = self.a[..m]
             .iter()
             .flat_map(|r| r[..n].iter())
             .fold(f64::INFINITY, |a, &b| a.min(b));
         let shift = 1.0 - lo;
-        // t[i][j] for i < m, j < n: payoffs; column n: right-hand side;
+        // Row i < m: shifted payoffs, then the right-hand side in column n;
         // row m: reduced costs. Labels: >= 0 is a row strategy index (x_i),
         // < 0 is !j for a column strategy index (y_j).
-        let mut t = [[0.0f64; MAX_DIM + 1]; MAX_DIM + 1];
+        let t = &mut ws.t;
         for i in 0..m {
             for j in 0..n {
                 t[i][j] = self.a[i][j] + shift;
@@ -185,6 +218,7 @@ impl MatrixGame {
         for j in 0..n {
             t[m][j] = -1.0;
         }
+        t[m][n] = 0.0;
         let mut row_label = [0i32; MAX_DIM];
         let mut col_label = [0i32; MAX_DIM];
         for (i, l) in row_label[..m].iter_mut().enumerate() {
@@ -232,45 +266,73 @@ impl MatrixGame {
             if pr == usize::MAX {
                 break;
             }
-            let p = t[pr][pc];
+            let inv = 1.0 / t[pr][pc];
+            let mut pivot_row = [0.0; W];
+            for (p, &v) in pivot_row[..=n].iter_mut().zip(&t[pr][..=n]) {
+                *p = v * inv;
+            }
             for i in 0..=m {
                 if i == pr {
                     continue;
                 }
-                let c = t[i][pc];
-                if c != 0.0 {
-                    let f = c / p;
-                    for j in 0..=n {
-                        if j != pc {
-                            t[i][j] -= t[pr][j] * f;
-                        }
+                let f = t[i][pc];
+                if f != 0.0 {
+                    // Whole-row update (vectorises); the pivot column is
+                    // then overwritten with its exchange-rule value.
+                    for (x, &p) in t[i][..=n].iter_mut().zip(&pivot_row[..=n]) {
+                        *x -= f * p;
                     }
-                    t[i][pc] = -f;
+                    t[i][pc] = -f * inv;
                 }
             }
-            for j in 0..=n {
-                if j != pc {
-                    t[pr][j] /= p;
-                }
-            }
-            t[pr][pc] = 1.0 / p;
+            t[pr][..=n].copy_from_slice(&pivot_row[..=n]);
+            t[pr][pc] = inv;
             std::mem::swap(&mut row_label[pr], &mut col_label[pc]);
             pivots += 1;
         }
         let corner = t[m][n];
-        s.value = 1.0 / corner - shift;
+        out(Outcome::Value(1.0 / corner - shift));
+        let mut row = [0.0; MAX_DIM];
+        let mut col = [0.0; MAX_DIM];
         for j in 0..n {
             if col_label[j] >= 0 {
-                s.row[col_label[j] as usize] = t[m][j] / corner;
+                row[col_label[j] as usize] = t[m][j] / corner;
             }
         }
         for i in 0..m {
             if row_label[i] < 0 {
-                s.col[!row_label[i] as usize] = t[i][n] / corner;
+                col[!row_label[i] as usize] = t[i][n] / corner;
             }
         }
-        s.method = Method::Simplex { pivots };
+        out(Outcome::Mixed(&row, &col));
+        Method::Simplex { pivots }
     }
+}
+
+/// Tableau width: up to MAX_DIM columns plus the right-hand side.
+const W: usize = MAX_DIM + 1;
+
+/// Scratch space for the simplex, reusable across games.
+pub struct Workspace {
+    t: [[f64; W]; W],
+}
+
+impl Workspace {
+    pub fn new() -> Workspace {
+        Workspace { t: [[0.0; W]; W] }
+    }
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+enum Outcome<'a> {
+    Value(f64),
+    Saddle(usize, usize),
+    Mixed(&'a [f64; MAX_DIM], &'a [f64; MAX_DIM]),
 }
 
 #[cfg(test)]

@@ -3,4 +3,4 @@
 
 pub mod matrix_game;
 
-pub use matrix_game::{MatrixGame, Method, Solution, MAX_DIM};
+pub use matrix_game::{MatrixGame, Method, Solution, Workspace, MAX_DIM};

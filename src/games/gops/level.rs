@@ -6,7 +6,7 @@
 //! combinatorial number system and the pattern by `PatternSpace`.
 
 use super::pattern::{Pattern, PatternSpace, MAX_CARDS};
-use crate::lp::{MatrixGame, Method};
+use crate::lp::{MatrixGame, Method, Workspace};
 use crate::table::rank::{binomial, rank_subset, unrank_subset};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -168,19 +168,22 @@ pub fn solve_level(
                 m &= m - 1;
             }
             let mut game = MatrixGame::new(k, k);
+            let mut ws = Workspace::new();
             for (r, slot) in out.iter_mut().enumerate() {
                 let cells = &kids[r * k * k..(r + 1) * k * k];
                 let mut total = 0.0;
                 for &(prize, base) in &upcards[..k] {
                     let p = prize as f64;
-                    for (idx, c) in cells.iter().enumerate() {
-                        let v = prev[base + c.rank as usize];
-                        let v = if c.negate { -v } else { v };
-                        game.set(idx / k, idx % k, c.sign as f64 * p + v);
+                    for (i, row) in cells.chunks_exact(k).enumerate() {
+                        for (j, c) in row.iter().enumerate() {
+                            let v = prev[base + c.rank as usize];
+                            let v = if c.negate { -v } else { v };
+                            game.set(i, j, c.sign as f64 * p + v);
+                        }
                     }
-                    let s = game.solve();
-                    st.count(s.method);
-                    total += s.value;
+                    let (value, method) = game.value_with(&mut ws);
+                    st.count(method);
+                    total += value;
                 }
                 *slot = total / k as f64;
                 st.states += 1;
