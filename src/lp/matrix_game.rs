@@ -6,11 +6,15 @@
 //! strategies from one tableau.
 //!
 //! Tie-break, so that the same matrix always gives the same strategies:
-//! the saddle point is the lowest row among maximin rows, then the lowest
-//! column among its minimising columns; the simplex enters the column with
+//! a pure saddle point is the lowest maximin row against the lowest minimax
+//! column; the simplex enters the column with
 //! the most negative reduced cost (lowest index on ties) and leaves the row
 //! with the smallest ratio (lowest index on ties). After `BLAND_AFTER`
 //! pivots it switches to Bland's rule, which cannot cycle.
+
+// Tableau arithmetic reads best with explicit indices (rows and columns
+// of the same tableau are addressed together).
+#![allow(clippy::needless_range_loop)]
 
 /// Largest number of rows or columns.
 pub const MAX_DIM: usize = 16;
@@ -191,8 +195,9 @@ impl MatrixGame {
             return None;
         }
         let row_min = |i: usize| self.a[i][..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+        // A maximin row against a minimax column: each guarantees the value.
         let i = (0..m).find(|&i| row_min(i) == maximin)?;
-        let j = (0..n).find(|&j| self.a[i][j] == maximin)?;
+        let j = (0..n).find(|&j| col_max[j] == minimax)?;
         Some((i, j))
     }
 

@@ -100,9 +100,9 @@ pub fn fill_matrix(
 ) {
     let (one, two) = pattern.positions();
     let k = pattern.hand_size();
-    for i in 0..k {
-        for j in 0..k {
-            let (a, b) = (one[i] as usize, two[j] as usize);
+    for (i, &a) in one[..k].iter().enumerate() {
+        for (j, &b) in two[..k].iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
             let sign = (a as i32 - b as i32).signum() as f64;
             game.set(
                 i,
@@ -230,14 +230,14 @@ mod tests {
     #[test]
     fn equal_hands_are_worth_nothing() {
         let levels = solve_all(6);
-        for k in 1..=6 {
+        for (k, values) in levels.iter().enumerate().skip(1) {
             let l = Level::new(6, k);
             let all_c = l
                 .patterns
                 .rank(&Pattern::from_hands((1 << k) - 1, (1 << k) - 1));
             assert_eq!(all_c, Some(0));
             for prize_rank in 0..l.prize_sets {
-                let v = levels[k][(prize_rank * l.patterns.len()) as usize];
+                let v = values[(prize_rank * l.patterns.len()) as usize];
                 assert!(v.abs() < 1e-9, "k={k}: {v}");
             }
         }

@@ -1,0 +1,348 @@
+//! GOPS and its matrix-game solver against independent references: a
+//! general LP solver (good_lp with the pure-Rust microlp backend), and a
+//! plain solve over (V, Y, P) triples without the pattern reduction.
+
+mod common;
+use common::*;
+use good_lp::{microlp, variable, Expression, ProblemVariables, Solution as _, SolverModel};
+use nimrod::games::gops::level::{fill_matrix, solve_all, Level};
+use nimrod::games::gops::pattern::Pattern;
+use nimrod::lp::MatrixGame;
+use std::collections::HashMap;
+
+/// Value of the row player's game by the textbook LP: max v subject to
+/// Σ_i x_i a_ij ≥ v for every column j, Σ x = 1, x ≥ 0.
+fn lp_value(g: &MatrixGame) -> f64 {
+    let mut vars = ProblemVariables::new();
+    let v = vars.add(variable());
+    let x: Vec<_> = (0..g.rows())
+        .map(|_| vars.add(variable().min(0.0)))
+        .collect();
+    let mut model = vars.maximise(v).using(microlp);
+    for j in 0..g.cols() {
+        let e: Expression = x.iter().enumerate().map(|(i, &xi)| g.get(i, j) * xi).sum();
+        model = model.with(e.geq(v));
+    }
+    let total: Expression = x.iter().sum();
+    model = model.with(total.eq(1.0));
+    model.solve().expect("LP solves").value(v)
+}
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Our value equals the LP's, and both returned strategies guarantee it
+/// (each is a certificate of optimality on its own).
+fn check_game(g: &MatrixGame, what: &str) {
+    let s = g.solve();
+    let lp = lp_value(g);
+    let tol = 1e-9 * (1.0 + lp.abs());
+    assert!(
+        (s.value - lp).abs() <= tol,
+        "{what}: ours {} LP {lp}",
+        s.value
+    );
+    let (m, n) = (g.rows(), g.cols());
+    for (name, probs) in [("row", &s.row[..m]), ("col", &s.col[..n])] {
+        assert!(
+            probs.iter().all(|&p| p >= -1e-12),
+            "{what}: {name} {probs:?}"
+        );
+        assert!(
+            (probs.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+            "{what}: {name} sum"
+        );
+    }
+    assert!(
+        (g.row_guarantee(&s.row) - lp).abs() <= tol,
+        "{what}: row strategy not optimal"
+    );
+    assert!(
+        (g.col_guarantee(&s.col) - lp).abs() <= tol,
+        "{what}: column strategy not optimal"
+    );
+}
+
+#[test]
+fn matrix_solver_agrees_with_good_lp_on_random_games() {
+    let mut rng = SplitMix(2012);
+    for case in 0..600 {
+        let (m, n) = if case % 3 == 0 {
+            let k = 2 + (case / 3) % 12;
+            (k as usize, k as usize)
+        } else {
+            (1 + rng.below(13) as usize, 1 + rng.below(13) as usize)
+        };
+        let mut g = MatrixGame::new(m, n);
+        // Thirds: continuous payoffs, small integers (ties, degenerate
+        // pivots), and {-1, 0, 1} (heavily degenerate).
+        for i in 0..m {
+            for j in 0..n {
+                let v = match case % 3 {
+                    0 => (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 40.0 - 20.0,
+                    1 => rng.below(9) as f64 - 4.0,
+                    _ => rng.below(3) as f64 - 1.0,
+                };
+                g.set(i, j, v);
+            }
+        }
+        check_game(&g, &format!("random game {case} ({m}x{n})"));
+    }
+}
+
+#[test]
+fn every_matrix_game_of_seven_cards_agrees_with_good_lp() {
+    let cards = 7;
+    let levels = solve_all(cards);
+    let mut games = 0;
+    for k in 1..=cards {
+        let (level, below) = (Level::new(cards, k), Level::new(cards, k - 1));
+        for prize_rank in 0..level.prize_sets {
+            let prizes = nimrod::table::rank::unrank_subset(prize_rank, k as u32);
+            for r in 0..level.patterns.len() {
+                let pattern = level.patterns.unrank(r);
+                let mut sum = 0.0;
+                for bit in (0..cards).filter(|b| prizes >> b & 1 == 1) {
+                    let rest = prizes & !(1 << bit);
+                    let mut g = MatrixGame::new(k, k);
+                    fill_matrix(&mut g, &pattern, bit as u32 + 1, |child| {
+                        let (slot, neg) = below.locate(child, rest).unwrap();
+                        let v = levels[k - 1][slot as usize];
+                        if neg {
+                            -v
+                        } else {
+                            v
+                        }
+                    });
+                    check_game(
+                        &g,
+                        &format!("{pattern} prizes {prizes:#b} upcard {}", bit + 1),
+                    );
+                    sum += g.solve().value;
+                    games += 1;
+                }
+                let stored = levels[k][level.slot(r, prizes) as usize];
+                assert!(
+                    (stored - sum / k as f64).abs() < 1e-9,
+                    "{pattern} {prizes:#b}"
+                );
+            }
+        }
+    }
+    let expect: u64 = (1..=cards)
+        .map(|k| Level::new(cards, k).len() * k as u64)
+        .sum();
+    assert_eq!(games, expect);
+}
+
+/// f(V, Y, P) over plain bitmask triples, every matrix game solved by the LP.
+fn plain_value(v: u32, y: u32, p: u32, memo: &mut HashMap<(u32, u32, u32), f64>) -> f64 {
+    if p == 0 {
+        return 0.0;
+    }
+    if let Some(&f) = memo.get(&(v, y, p)) {
+        return f;
+    }
+    let cards = |m: u32| {
+        (0..32)
+            .filter(move |b| m >> b & 1 == 1)
+            .collect::<Vec<u32>>()
+    };
+    let (vs, ys) = (cards(v), cards(y));
+    let k = vs.len();
+    let mut total = 0.0;
+    for up in cards(p) {
+        let mut g = MatrixGame::new(k, k);
+        for (i, &a) in vs.iter().enumerate() {
+            for (j, &b) in ys.iter().enumerate() {
+                let child = plain_value(v & !(1 << a), y & !(1 << b), p & !(1 << up), memo);
+                g.set(
+                    i,
+                    j,
+                    (a as i32 - b as i32).signum() as f64 * (up + 1) as f64 + child,
+                );
+            }
+        }
+        total += lp_value(&g);
+    }
+    let f = total / k as f64;
+    memo.insert((v, y, p), f);
+    f
+}
+
+#[test]
+fn pattern_reduction_agrees_with_plain_triples() {
+    for cards in [4usize, 6] {
+        let levels = solve_all(cards);
+        let mut memo = HashMap::new();
+        let subsets = |k: usize| (0u32..1 << cards).filter(move |m| m.count_ones() as usize == k);
+        let mut checked = 0;
+        for (k, values) in levels.iter().enumerate().skip(1) {
+            let level = Level::new(cards, k);
+            for v in subsets(k) {
+                for y in subsets(k) {
+                    for p in subsets(k) {
+                        let plain = plain_value(v, y, p, &mut memo);
+                        let (slot, neg) =
+                            level.locate(&Pattern::from_hands(v, y), p as u64).unwrap();
+                        let ours = values[slot as usize] * if neg { -1.0 } else { 1.0 };
+                        assert!(
+                            (plain - ours).abs() < 1e-8,
+                            "N={cards}: V={v:#b} Y={y:#b} P={p:#b}: plain {plain}, table {ours}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        let expect: u64 = (1..=cards as u64)
+            .map(|k| {
+                nimrod::table::rank::binomial(cards as u64, k)
+                    .unwrap()
+                    .pow(3)
+            })
+            .sum();
+        assert_eq!(checked, expect);
+    }
+}
+
+fn built() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let cfg = d.path().join("gops.toml");
+        std::fs::write(&cfg, "[gops]\ncards = 6\n").unwrap();
+        build_json(&cfg, d.path(), &[]);
+        d
+    })
+    .path()
+}
+
+fn query(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["query", "gops"];
+    a.extend_from_slice(args);
+    a.extend_from_slice(&["--json", "--data", built().to_str().unwrap()]);
+    json(&ok(&a))
+}
+
+fn probabilities(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["probability"].as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn first_move_query_gives_a_strategy_per_upcard() {
+    for cards in [3, 5, 6] {
+        let n = cards.to_string();
+        let v = query(&["--cards", &n, "--first-move"]);
+        assert!(v["value"].as_f64().unwrap().abs() < 1e-9);
+        let ups = v["upcards"].as_array().unwrap();
+        assert_eq!(ups.len(), cards);
+        for u in ups {
+            for side in ["player_one", "player_two"] {
+                let p = probabilities(&u[side]);
+                assert_eq!(p.len(), cards);
+                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            }
+            // Equal hands: the upcard game is symmetric, worth the upcard's
+            // share of nothing.
+            assert!(u["value"].as_f64().unwrap().abs() < 1e-9);
+        }
+        let text = ok(&[
+            "query",
+            "gops",
+            "--cards",
+            &n,
+            "--first-move",
+            "--data",
+            built().to_str().unwrap(),
+        ]);
+        assert!(text.contains("bid\\up"), "{text}");
+    }
+}
+
+#[test]
+fn state_query_matches_the_plain_solve() {
+    // Hands {2,5,6} and {1,3,6}, prizes {1,4,5} in a 6-card game.
+    let v = query(&[
+        "--cards", "6", "--mine", "2,5,6", "--theirs", "1,3,6", "--prizes", "1,4,5",
+    ]);
+    let mask = |c: &[u32]| c.iter().fold(0u32, |m, &x| m | 1 << (x - 1));
+    let plain = plain_value(
+        mask(&[2, 5, 6]),
+        mask(&[1, 3, 6]),
+        mask(&[1, 4, 5]),
+        &mut HashMap::new(),
+    );
+    let value = v["value"].as_f64().unwrap();
+    assert!((value - plain).abs() < 1e-9, "{value} vs {plain}");
+    let ups = v["upcards"].as_array().unwrap();
+    let mean = ups
+        .iter()
+        .map(|u| u["value"].as_f64().unwrap())
+        .sum::<f64>()
+        / 3.0;
+    assert!((mean - value).abs() < 1e-9);
+    // A 4-card game is a subgame of the 6-card tables.
+    let v4 = query(&[
+        "--cards", "4", "--mine", "1,4", "--theirs", "2,3", "--prizes", "3,4", "--upcard", "4",
+    ]);
+    assert_eq!(v4["tables_for"], 6);
+    assert_eq!(v4["upcards"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn bad_gops_queries_are_clear_errors() {
+    let d = built().to_str().unwrap();
+    let base = ["query", "gops", "--data", d];
+    for (args, expect) in [
+        (
+            vec![
+                "--cards", "6", "--mine", "1,1", "--theirs", "2,3", "--prizes", "1,2",
+            ],
+            "twice",
+        ),
+        (
+            vec![
+                "--cards", "6", "--mine", "1,7", "--theirs", "2,3", "--prizes", "1,2",
+            ],
+            "outside 1..=6",
+        ),
+        (
+            vec![
+                "--cards", "6", "--mine", "1", "--theirs", "2,3", "--prizes", "1,2",
+            ],
+            "same size",
+        ),
+        (
+            vec![
+                "--cards", "6", "--mine", "1,2", "--theirs", "2,3", "--prizes", "1,2", "--upcard",
+                "5",
+            ],
+            "--upcard 5",
+        ),
+        (vec!["--cards", "0", "--first-move"], "out of range"),
+        (vec!["--cards", "8", "--first-move"], "nimrod build"),
+        (vec!["--cards", "6"], "--first-move or --mine"),
+        (vec!["--cards", "6", "--mine", "x"], "x"),
+    ] {
+        let mut a = base.to_vec();
+        a.extend_from_slice(&args);
+        let e = fails(&a);
+        assert!(e.contains(expect), "{args:?}: {e}");
+    }
+}
