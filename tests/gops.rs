@@ -7,6 +7,7 @@ use common::*;
 use good_lp::{microlp, variable, Expression, ProblemVariables, Solution as _, SolverModel};
 use nimrod::games::gops::level::{fill_matrix, solve_all, Level};
 use nimrod::games::gops::pattern::Pattern;
+use nimrod::games::gops::win::{self, WinLevel};
 use nimrod::lp::MatrixGame;
 use std::collections::HashMap;
 
@@ -345,4 +346,99 @@ fn bad_gops_queries_are_clear_errors() {
         let e = fails(&a);
         assert!(e.contains(expect), "{args:?}: {e}");
     }
+}
+
+/// W(V, Y, P, d) over plain triples and the difference, by the LP.
+fn plain_win(v: u32, y: u32, p: u32, d: i32, memo: &mut HashMap<(u32, u32, u32, i32), f64>) -> f64 {
+    if p == 0 {
+        return d.signum() as f64;
+    }
+    if let Some(&f) = memo.get(&(v, y, p, d)) {
+        return f;
+    }
+    let cards = |m: u32| {
+        (0..32)
+            .filter(move |b| m >> b & 1 == 1)
+            .collect::<Vec<u32>>()
+    };
+    let (vs, ys) = (cards(v), cards(y));
+    let k = vs.len();
+    let mut total = 0.0;
+    for up in cards(p) {
+        let mut g = MatrixGame::new(k, k);
+        for (i, &a) in vs.iter().enumerate() {
+            for (j, &b) in ys.iter().enumerate() {
+                let nd = d + (a as i32 - b as i32).signum() * (up as i32 + 1);
+                g.set(
+                    i,
+                    j,
+                    plain_win(v & !(1 << a), y & !(1 << b), p & !(1 << up), nd, memo),
+                );
+            }
+        }
+        total += lp_value(&g);
+    }
+    let f = total / k as f64;
+    memo.insert((v, y, p, d), f);
+    f
+}
+
+#[test]
+fn win_objective_agrees_with_plain_triples() {
+    let cards = 5;
+    let levels = win::solve_all(cards);
+    let mut memo = HashMap::new();
+    let subsets = |k: usize| (0u32..1 << cards).filter(move |m| m.count_ones() as usize == k);
+    let mut checked = 0;
+    for (k, values) in levels.iter().enumerate().skip(1) {
+        let level = WinLevel::new(cards, k);
+        assert_eq!(values.len() as u64, level.len());
+        for v in subsets(k) {
+            for y in subsets(k) {
+                for p in subsets(k) {
+                    let sum = win::prize_sum(p as u64);
+                    // One step past the stored range on each side: decided.
+                    for d in -sum - 1..=sum + 1 {
+                        let plain = plain_win(v, y, p, d, &mut memo);
+                        let ours = level
+                            .value(
+                                |s| values[s as usize],
+                                &Pattern::from_hands(v, y),
+                                p as u64,
+                                d,
+                            )
+                            .unwrap();
+                        assert!(
+                            (plain - ours).abs() < 1e-8,
+                            "V={v:#b} Y={y:#b} P={p:#b} d={d}: plain {plain}, table {ours}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    let expect: u64 = (1..=cards)
+        .map(|k| {
+            let hands = subsets(k).count() as u64;
+            hands
+                * hands
+                * subsets(k)
+                    .map(|p| 2 * win::prize_sum(p as u64) as u64 + 3)
+                    .sum::<u64>()
+        })
+        .sum();
+    assert_eq!(checked, expect);
+    // Equal hands, nothing played yet: a symmetric game is worth 0.
+    let full = (1u32 << cards) - 1;
+    let top = WinLevel::new(cards, cards);
+    let v = top
+        .value(
+            |s| levels[cards][s as usize],
+            &Pattern::from_hands(full, full),
+            full as u64,
+            0,
+        )
+        .unwrap();
+    assert!(v.abs() < 1e-9);
 }

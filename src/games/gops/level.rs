@@ -60,7 +60,7 @@ pub struct LevelStats {
 }
 
 impl LevelStats {
-    fn add(mut self, o: LevelStats) -> LevelStats {
+    pub(super) fn add(mut self, o: LevelStats) -> LevelStats {
         self.states += o.states;
         self.matrix_games += o.matrix_games;
         self.saddle_points += o.saddle_points;
@@ -69,7 +69,7 @@ impl LevelStats {
         self.pivots += o.pivots;
         self
     }
-    fn count(&mut self, m: Method) {
+    pub(super) fn count(&mut self, m: Method) {
         self.matrix_games += 1;
         match m {
             Method::Saddle => self.saddle_points += 1,
@@ -85,10 +85,10 @@ impl LevelStats {
 /// Per pattern and bid pair (i, j): the child pattern's rank in level k−1,
 /// whether its value is negated, and sign(V_i − Y_j).
 #[derive(Clone, Copy, Default)]
-struct Child {
-    rank: u32,
-    negate: bool,
-    sign: i8,
+pub(super) struct Child {
+    pub rank: u32,
+    pub negate: bool,
+    pub sign: i8,
 }
 
 /// The matrix game of one upcard: payoffs to player one.
@@ -113,7 +113,7 @@ pub fn fill_matrix(
     }
 }
 
-fn children(pattern: &Pattern, prev: &PatternSpace) -> Vec<Child> {
+pub(super) fn children(pattern: &Pattern, prev: &PatternSpace) -> Vec<Child> {
     let (one, two) = pattern.positions();
     let k = pattern.hand_size();
     let mut out = Vec::with_capacity(k * k);

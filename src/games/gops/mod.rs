@@ -7,6 +7,7 @@
 pub mod level;
 pub mod pattern;
 mod query;
+pub mod win;
 
 use super::query::{parse_args, Answer, QueryContext};
 use super::Game;
@@ -31,10 +32,18 @@ pub struct GopsParams {
     /// N: each player holds 1..N and the prize deck is 1..N. Every smaller
     /// game is a subgame of it, so one chain of levels answers all N' ≤ N.
     pub cards: usize,
+    /// N for the win-probability objective (absent: not built). Its tables
+    /// carry the score difference, so they are far larger per N.
+    #[serde(default)]
+    pub win_cards: Option<usize>,
 }
 
 pub fn level_id(cards: usize, k: usize) -> String {
     format!("gops/n{cards:02}/k{k:02}")
+}
+
+pub fn win_level_id(cards: usize, k: usize) -> String {
+    format!("gops/win-n{cards:02}/k{k:02}")
 }
 
 impl Game for Gops {
@@ -53,7 +62,7 @@ impl Game for Gops {
             p.cards
         );
         let cards = p.cards;
-        Ok((1..=cards)
+        let mut jobs: Vec<Job> = (1..=cards)
             .map(|k| Job {
                 id: level_id(cards, k),
                 deps: if k > 1 {
@@ -64,7 +73,24 @@ impl Game for Gops {
                 params: json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
                 run: Box::new(move |ctx| build_level(ctx, cards, k)),
             })
-            .collect())
+            .collect();
+        if let Some(wc) = p.win_cards {
+            ensure!(
+                (1..=MAX_CARDS).contains(&wc),
+                "{source}: [gops] win_cards = {wc} is out of range (1 ..= {MAX_CARDS})"
+            );
+            jobs.extend((1..=wc).map(|k| Job {
+                id: win_level_id(wc, k),
+                deps: if k > 1 {
+                    vec![win_level_id(wc, k - 1)]
+                } else {
+                    vec![]
+                },
+                params: json!({"cards": wc, "k": k, "objective": "win", "solver": SOLVER_VERSION}),
+                run: Box::new(move |ctx| build_win_level(ctx, wc, k)),
+            }));
+        }
+        Ok(jobs)
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
@@ -142,7 +168,62 @@ fn build_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
     Ok(())
 }
 
+fn build_win_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
+    let level = win::WinLevel::new(cards, k);
+    let stage = ctx.progress.stage(
+        ctx.id,
+        "win-objective games by prize set",
+        level.base.prize_sets,
+    );
+    let below = if k > 1 {
+        let id = win_level_id(cards, k - 1);
+        let t = Table::open(&ctx.table(&id))?;
+        let expect = win::WinLevel::new(cards, k - 1).len();
+        ensure!(
+            t.len() == expect,
+            "{id} has {} entries, expected {expect}",
+            t.len()
+        );
+        t.read_range::<f64>(0, t.len())?
+    } else {
+        Vec::new()
+    };
+    let (values, stats) = win::solve_level(&level, &below, &|n| stage.inc(n));
+    drop(below);
+    let all = (1u64 << cards) - 1;
+    let full = (1u32 << k) - 1;
+    let stats_json = json!({
+        "cards": cards,
+        "k": k,
+        "patterns": level.base.patterns.len(),
+        "prize_sets": level.base.prize_sets,
+        "solve": stats,
+        "full_game_value": (k == cards).then(|| {
+            level.value(|s| values[s as usize], &Pattern::from_hands(full, full), all, 0)
+        }),
+    });
+    write_ranked(
+        &ctx.output,
+        &values,
+        &TableMeta {
+            game: "gops".into(),
+            table: format!("win-level{k:02}"),
+            params: json!({"cards": cards, "k": k, "objective": "win", "solver": SOLVER_VERSION}),
+            index: "per prize set (rank order) a block of patterns x (2*sum(P)+1): slot = block + pattern_rank*(2S+1) + (d+S); states with |d| > S are decided (sign d) and not stored".into(),
+            entry: "f64 P(player one wins) - P(player two wins) under optimal play for that objective".into(),
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            stats: stats_json,
+        },
+        ctx.param_hash,
+    )?;
+    stage.finish();
+    Ok(())
+}
+
 fn verify_level(t: &Table) -> Result<()> {
+    if t.meta().params["objective"] == "win" {
+        return verify_win_level(t);
+    }
     let params = &t.meta().params;
     let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
         (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
@@ -187,6 +268,37 @@ fn verify_level(t: &Table) -> Result<()> {
             "equal hands with prizes {prizes:#b} are worth {} (must be 0)",
             row[0]
         );
+    }
+    Ok(())
+}
+
+fn verify_win_level(t: &Table) -> Result<()> {
+    let params = &t.meta().params;
+    let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
+        (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
+            (c as usize, k as usize)
+        }
+        _ => bail!("GOPS table parameters {params} are malformed"),
+    };
+    let level = win::WinLevel::new(cards, k);
+    ensure!(
+        t.len() == level.len(),
+        "{} entries, expected {} for the win objective at N = {cards}, k = {k}",
+        t.len(),
+        level.len()
+    );
+    const CHUNK: u64 = 1 << 20;
+    let mut start = 0;
+    while start < t.len() {
+        let n = CHUNK.min(t.len() - start);
+        for (i, v) in t.read_range::<f64>(start, n)?.into_iter().enumerate() {
+            ensure!(
+                v.is_finite() && v.abs() <= 1.0 + 1e-9,
+                "slot {}: win value {v} outside [-1, 1]",
+                start + i as u64
+            );
+        }
+        start += n;
     }
     Ok(())
 }

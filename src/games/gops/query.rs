@@ -3,7 +3,8 @@
 
 use super::level::Level;
 use super::pattern::{Pattern, MAX_CARDS};
-use super::{level_id, Gops};
+use super::win::{WinLevel, WinLookup};
+use super::{level_id, win_level_id, Gops};
 use crate::games::query::{open_table, Answer, QueryContext};
 use crate::games::Game;
 use crate::lp::{MatrixGame, Solution};
@@ -34,6 +35,19 @@ pub struct GopsQuery {
     /// Only this upcard (default: every remaining prize).
     #[arg(long)]
     upcard: Option<u32>,
+    /// score: maximise the expected score difference; win: maximise
+    /// P(win) − P(loss) of the whole game.
+    #[arg(long, value_enum, default_value_t = Objective::Score)]
+    objective: Objective,
+    /// Score difference so far, mine minus theirs (win objective only).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    diff: i32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Objective {
+    Score,
+    Win,
 }
 
 /// A set of cards 1..=cards as a bitmask (bit v−1), with a clear error for
@@ -54,6 +68,15 @@ fn card_set(what: &str, cards: &[u32], n: usize) -> Result<u32> {
     Ok(mask)
 }
 
+/// Rounding noise below the printed precision shown as 0, not -0.0000.
+fn shown(v: f64) -> f64 {
+    if v.abs() < 1e-12 {
+        0.0
+    } else {
+        v
+    }
+}
+
 fn members(mask: u32) -> Vec<u32> {
     (0..32)
         .filter(|b| mask >> b & 1 == 1)
@@ -69,7 +92,11 @@ struct Tables {
     below: Option<Table>,
 }
 
-fn find_tables(ctx: &QueryContext, cards: usize, k: usize) -> Result<Tables> {
+fn find_tables(ctx: &QueryContext, objective: Objective, cards: usize, k: usize) -> Result<Tables> {
+    let level_id = match objective {
+        Objective::Score => level_id,
+        Objective::Win => win_level_id,
+    };
     for built_for in cards..=MAX_CARDS {
         let id = level_id(built_for, k);
         let raw = table_path(&ctx.data_dir, &id);
@@ -88,8 +115,12 @@ fn find_tables(ctx: &QueryContext, cards: usize, k: usize) -> Result<Tables> {
             });
         }
     }
+    let key = match objective {
+        Objective::Score => "cards",
+        Objective::Win => "win_cards",
+    };
     bail!(
-        "no GOPS table covers N = {cards} with {k} cards per hand in {}; set [gops] cards = {cards} (or more) in the config and run: nimrod build --only gops --data {}",
+        "no GOPS table covers N = {cards} with {k} cards per hand in {}; set [gops] {key} = {cards} (or more) in the config and run: nimrod build --only gops --data {}",
         ctx.data_dir.display(),
         ctx.data_dir.display()
     )
@@ -101,6 +132,60 @@ fn stored(table: &Table, level: &Level, p: &Pattern, prizes: u32) -> Result<f64>
     };
     let v = table.get::<f64>(slot)?;
     Ok(if negate { -v } else { v })
+}
+
+fn stored_win(
+    table: Option<&Table>,
+    level: &WinLevel,
+    p: &Pattern,
+    prizes: u32,
+    d: i32,
+) -> Result<f64> {
+    match level.locate(p, prizes as u64, d) {
+        None => bail!("pattern {p} is not in the win tables"),
+        Some(WinLookup::Decided(v)) => Ok(v),
+        Some(WinLookup::Stored { slot, negate }) => {
+            let Some(t) = table else {
+                bail!("no win table holds pattern {p}");
+            };
+            let v = t.get::<f64>(slot)?;
+            Ok(if negate { -v } else { v })
+        }
+    }
+}
+
+/// The win-objective matrix game after `upcard` is turned.
+fn upcard_win_game(
+    t: &Tables,
+    mine: u32,
+    theirs: u32,
+    prizes: u32,
+    d: i32,
+    upcard: u32,
+) -> Result<MatrixGame> {
+    let (my, their) = (members(mine), members(theirs));
+    let k = my.len();
+    let mut g = MatrixGame::new(k, k);
+    let rest = prizes & !(1 << (upcard - 1));
+    let below = WinLevel::new(t.built_for, k - 1);
+    for (i, &v) in my.iter().enumerate() {
+        for (j, &y) in their.iter().enumerate() {
+            let sign = (v as i32 - y as i32).signum();
+            let child = Pattern::from_hands(mine & !(1 << (v - 1)), theirs & !(1 << (y - 1)));
+            g.set(
+                i,
+                j,
+                stored_win(
+                    t.below.as_ref(),
+                    &below,
+                    &child,
+                    rest,
+                    d + sign * upcard as i32,
+                )?,
+            );
+        }
+    }
+    Ok(g)
 }
 
 /// The matrix game after `upcard` is turned, payoffs to player one.
@@ -188,14 +273,44 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
         }
         None => members(prizes),
     };
-    let t = find_tables(ctx, n, k)?;
-    let level = Level::new(t.built_for, k);
-    let value = stored(&t.level, &level, &Pattern::from_hands(mine, theirs), prizes)?;
+    ensure!(
+        q.objective == Objective::Win || q.diff == 0,
+        "query gops: --diff applies to --objective win only"
+    );
+    let t = find_tables(ctx, q.objective, n, k)?;
+    let pattern = Pattern::from_hands(mine, theirs);
+    let value = match q.objective {
+        Objective::Score => stored(&t.level, &Level::new(t.built_for, k), &pattern, prizes)?,
+        Objective::Win => stored_win(
+            Some(&t.level),
+            &WinLevel::new(t.built_for, k),
+            &pattern,
+            prizes,
+            q.diff,
+        )?,
+    };
     let (my, their) = (members(mine), members(theirs));
     let mut solved: Vec<(u32, Solution)> = Vec::new();
     for &u in &upcards {
-        solved.push((u, upcard_game(&t, mine, theirs, prizes, u)?.solve()));
+        let game = match q.objective {
+            Objective::Score => upcard_game(&t, mine, theirs, prizes, u)?,
+            Objective::Win => upcard_win_game(&t, mine, theirs, prizes, q.diff, u)?,
+        };
+        solved.push((u, game.solve()));
     }
+    let objective = match q.objective {
+        Objective::Score => "score",
+        Objective::Win => "win",
+    };
+    let meaning = match q.objective {
+        Objective::Score => {
+            "expected score difference, mine minus theirs, before the upcard".to_string()
+        }
+        Objective::Win => format!(
+            "P(I win) - P(they win), score difference so far {:+}",
+            q.diff
+        ),
+    };
     if q.upcard.is_none() {
         let mean = solved.iter().map(|(_, s)| s.value).sum::<f64>() / k as f64;
         ensure!(
@@ -215,7 +330,7 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
         })
         .collect();
     let json = json!({
-        "game": Gops.name(), "objective": "score", "cards": n, "tables_for": t.built_for,
+        "game": Gops.name(), "objective": objective, "diff": q.diff, "cards": n, "tables_for": t.built_for,
         "mine": my, "theirs": their, "prizes": members(prizes), "value": value,
         "upcards": json_upcards,
     });
@@ -223,8 +338,9 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.first_move {
         let _ = writeln!(
             text,
-            "GOPS, N = {n}, first move (tables for N = {}): value {value:+.4}",
-            t.built_for
+            "GOPS, N = {n}, first move, objective {objective} (tables for N = {}): value {:+.4}",
+            t.built_for,
+            shown(value)
         );
         let _ = writeln!(
             text,
@@ -253,12 +369,9 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
     let _ = writeln!(text, "  mine    {}", list(&my));
     let _ = writeln!(text, "  theirs  {}", list(&their));
     let _ = writeln!(text, "  prizes  {}", list(&members(prizes)));
-    let _ = writeln!(
-        text,
-        "  value   {value:+.6}  (expected score difference, mine minus theirs, before the upcard)"
-    );
+    let _ = writeln!(text, "  value   {:+.6}  ({meaning})", shown(value));
     for (u, s) in &solved {
-        let _ = writeln!(text, "upcard {u}: value {:+.6}", s.value);
+        let _ = writeln!(text, "upcard {u}: value {:+.6}", shown(s.value));
         let _ = writeln!(
             text,
             "  player one bids  {}",

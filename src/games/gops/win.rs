@@ -1,0 +1,189 @@
+//! The second objective: maximise the chance of winning the whole game.
+//! Payoff +1 / 0 / −1 on the sign of the final score difference, so the
+//! state carries the difference d so far: W(V, Y, P, d). A state whose
+//! outcome is decided (|d| > ΣP: the remaining prizes cannot change the sign)
+//! is not stored, its value is sign(d).
+//!
+//! Layout of a level: for each prize set (in rank order) a block of
+//! patterns × (2ΣP + 1) values, d running from −ΣP to ΣP fastest.
+//! Swapping the players maps (pattern, d) to (swapped, −d) and negates W.
+
+use super::level::{children, Child, Level, LevelStats};
+use super::pattern::{Pattern, MAX_CARDS};
+use crate::lp::{MatrixGame, Workspace};
+use crate::table::rank::{rank_subset, unrank_subset};
+use rayon::prelude::*;
+
+pub fn prize_sum(prizes: u64) -> i32 {
+    (0..64)
+        .filter(|b| prizes >> b & 1 == 1)
+        .map(|b| b + 1)
+        .sum()
+}
+
+/// Shape of one level of the win objective.
+#[derive(Clone, Debug)]
+pub struct WinLevel {
+    pub base: Level,
+    /// Start of each prize set's block; one extra entry holds the length.
+    offsets: Vec<u64>,
+}
+
+impl WinLevel {
+    pub fn new(cards: usize, k: usize) -> WinLevel {
+        let base = Level::new(cards, k);
+        let np = base.patterns.len();
+        let mut offsets = Vec::with_capacity(base.prize_sets as usize + 1);
+        let mut at = 0;
+        for r in 0..base.prize_sets {
+            offsets.push(at);
+            at += np * (2 * prize_sum(unrank_subset(r, k as u32)) as u64 + 1);
+        }
+        offsets.push(at);
+        WinLevel { base, offsets }
+    }
+    pub fn len(&self) -> u64 {
+        *self.offsets.last().expect("offsets")
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Where W(p, prizes, d) lives, or its value when the state is decided.
+    pub fn locate(&self, p: &Pattern, prizes: u64, d: i32) -> Option<WinLookup> {
+        let sum = prize_sum(prizes);
+        if d.abs() > sum || prizes == 0 {
+            return Some(WinLookup::Decided(d.signum() as f64));
+        }
+        let (canon, negate) = p.canonical();
+        let r = self.base.patterns.rank(&canon)?;
+        let d = if negate { -d } else { d };
+        let width = 2 * sum as u64 + 1;
+        let slot = self.offsets[rank_subset(prizes) as usize] + r * width + (d + sum) as u64;
+        Some(WinLookup::Stored { slot, negate })
+    }
+
+    /// W for any pattern, prizes and difference (decided states included).
+    pub fn value(
+        &self,
+        values: impl Fn(u64) -> f64,
+        p: &Pattern,
+        prizes: u64,
+        d: i32,
+    ) -> Option<f64> {
+        Some(match self.locate(p, prizes, d)? {
+            WinLookup::Decided(v) => v,
+            WinLookup::Stored { slot, negate } => {
+                let v = values(slot);
+                if negate {
+                    -v
+                } else {
+                    v
+                }
+            }
+        })
+    }
+}
+
+pub enum WinLookup {
+    Decided(f64),
+    Stored { slot: u64, negate: bool },
+}
+
+/// Level k of the win objective from level k − 1 (`prev`, in its layout).
+pub fn solve_level(
+    level: &WinLevel,
+    prev: &[f64],
+    progress: &(impl Fn(u64) + Sync),
+) -> (Vec<f64>, LevelStats) {
+    let k = level.base.k;
+    let cards = level.base.cards;
+    assert!((1..=MAX_CARDS).contains(&k));
+    let below = WinLevel::new(cards, k - 1);
+    if k > 1 {
+        assert_eq!(prev.len() as u64, below.len(), "level {} size", k - 1);
+    }
+    let np = level.base.patterns.len();
+    let kids: Vec<Child> = (0..np)
+        .into_par_iter()
+        .flat_map_iter(|r| children(&level.base.patterns.unrank(r), &below.base.patterns))
+        .collect();
+    let mut values = vec![0.0f64; level.len() as usize];
+    let mut blocks: Vec<(u64, &mut [f64])> = Vec::new();
+    let mut rest: &mut [f64] = &mut values;
+    for r in 0..level.base.prize_sets {
+        let size = (level.offsets[r as usize + 1] - level.offsets[r as usize]) as usize;
+        let (block, tail) = rest.split_at_mut(size);
+        blocks.push((r, block));
+        rest = tail;
+    }
+    let stats = blocks
+        .into_par_iter()
+        .map(|(prize_rank, out)| {
+            let mut st = LevelStats::default();
+            let prizes = unrank_subset(prize_rank, k as u32);
+            let sum = prize_sum(prizes);
+            let width = 2 * sum as usize + 1;
+            // Per upcard: its value, the remaining prizes' sum, and the
+            // offset of their block in level k − 1.
+            let mut upcards = [(0i32, 0i32, 0u64); MAX_CARDS];
+            let mut m = prizes;
+            for u in upcards.iter_mut().take(k) {
+                let bit = m.trailing_zeros();
+                let rest = prizes & !(1 << bit);
+                let off = if k > 1 {
+                    below.offsets[rank_subset(rest) as usize]
+                } else {
+                    0
+                };
+                *u = (bit as i32 + 1, prize_sum(rest), off);
+                m &= m - 1;
+            }
+            let mut game = MatrixGame::new(k, k);
+            let mut ws = Workspace::new();
+            for r in 0..np as usize {
+                let cells = &kids[r * k * k..(r + 1) * k * k];
+                for di in 0..width {
+                    let d = di as i32 - sum;
+                    let mut total = 0.0;
+                    for &(p, rest_sum, off) in &upcards[..k] {
+                        let rest_width = 2 * rest_sum as u64 + 1;
+                        for (i, row) in cells.chunks_exact(k).enumerate() {
+                            for (j, c) in row.iter().enumerate() {
+                                let nd = d + c.sign as i32 * p;
+                                let v = if nd.abs() > rest_sum || k == 1 {
+                                    nd.signum() as f64
+                                } else {
+                                    let (nd, s) = if c.negate { (-nd, -1.0) } else { (nd, 1.0) };
+                                    s * prev[(off
+                                        + c.rank as u64 * rest_width
+                                        + (nd + rest_sum) as u64)
+                                        as usize]
+                                };
+                                game.set(i, j, v);
+                            }
+                        }
+                        let (value, method) = game.value_with(&mut ws);
+                        st.count(method);
+                        total += value;
+                    }
+                    out[r * width + di] = total / k as f64;
+                    st.states += 1;
+                }
+            }
+            progress(1);
+            st
+        })
+        .reduce(LevelStats::default, LevelStats::add);
+    (values, stats)
+}
+
+/// Every level 0..=cards in memory (tests, small N).
+pub fn solve_all(cards: usize) -> Vec<Vec<f64>> {
+    let mut levels = vec![vec![]];
+    for k in 1..=cards {
+        let (v, _) = solve_level(&WinLevel::new(cards, k), &levels[k - 1], &|_| {});
+        levels.push(v);
+    }
+    levels
+}
