@@ -223,7 +223,7 @@ fn built() -> &'static std::path::Path {
     DIR.get_or_init(|| {
         let d = tempfile::tempdir().unwrap();
         let cfg = d.path().join("gops.toml");
-        std::fs::write(&cfg, "[gops]\ncards = 6\n").unwrap();
+        std::fs::write(&cfg, "[gops]\ncards = 6\nwin_cards = 5\n").unwrap();
         build_json(&cfg, d.path(), &[]);
         d
     })
@@ -441,4 +441,63 @@ fn win_objective_agrees_with_plain_triples() {
         )
         .unwrap();
     assert!(v.abs() < 1e-9);
+}
+
+#[test]
+fn win_objective_queries() {
+    let one = |mine: &str, theirs: &str, diff: &str| {
+        let v = query(&[
+            "--cards",
+            "5",
+            "--mine",
+            mine,
+            "--theirs",
+            theirs,
+            "--prizes",
+            "3",
+            "--objective",
+            "win",
+            "--diff",
+            diff,
+        ]);
+        v["value"].as_f64().unwrap()
+    };
+    // Last round, prize 3: the higher card takes it.
+    assert_eq!(one("2", "1", "-1"), 1.0);
+    assert_eq!(one("1", "2", "-1"), -1.0);
+    assert_eq!(one("1", "2", "3"), 0.0);
+    assert_eq!(one("1", "2", "5"), 1.0);
+    assert_eq!(one("2", "2", "0"), 0.0);
+    let v = query(&["--cards", "5", "--first-move", "--objective", "win"]);
+    assert!(v["value"].as_f64().unwrap().abs() < 1e-9);
+    assert_eq!(v["objective"], "win");
+    for u in v["upcards"].as_array().unwrap() {
+        let p = probabilities(&u["player_one"]);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+    let d = built().to_str().unwrap();
+    let e = fails(&[
+        "query",
+        "gops",
+        "--data",
+        d,
+        "--cards",
+        "6",
+        "--first-move",
+        "--objective",
+        "win",
+    ]);
+    assert!(e.contains("win_cards"), "{e}");
+    let e = fails(&[
+        "query",
+        "gops",
+        "--data",
+        d,
+        "--cards",
+        "5",
+        "--first-move",
+        "--diff",
+        "2",
+    ]);
+    assert!(e.contains("--diff"), "{e}");
 }
