@@ -12,6 +12,7 @@ compile_error!(
 pub mod games;
 pub mod lp;
 pub mod pipeline;
+pub mod rng;
 pub mod table;
 
 pub use table::Table;

@@ -89,6 +89,12 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Play against a stored strategy: nimrod play GAME ARGS… [--data DIR]
+    Play {
+        game: String,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// Prints an answer: JSON on request, text otherwise.
@@ -124,5 +130,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => files::pack(&files, level, remove, json),
         Command::Unpack { files, json } => files::unpack(&files, json),
         Command::Query { game, args } => query::run(&game, args),
+        Command::Play { game, args } => query::play(&game, args),
     }
 }

@@ -40,13 +40,28 @@ pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
         emit(json, &v, &text);
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(g) = games::find(game) else {
-        bail!(
-            "unknown game {game:?} (known: {})",
-            games::names().join(", ")
-        );
-    };
+    let g = find(game)?;
     let answer = g.query(&args, &QueryContext { data_dir })?;
     emit(json, &answer.json, &answer.text);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn find(game: &str) -> Result<&'static dyn games::Game> {
+    match games::find(game) {
+        Some(g) => Ok(g),
+        None => bail!(
+            "unknown game {game:?} (known: {})",
+            games::names().join(", ")
+        ),
+    }
+}
+
+pub fn play(game: &str, args: Vec<String>) -> Result<ExitCode> {
+    let (args, _json, data_dir) = split_common(args)?;
+    let g = find(game)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    g.play(&args, &QueryContext { data_dir }, &mut input, &mut output)?;
     Ok(ExitCode::SUCCESS)
 }

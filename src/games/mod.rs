@@ -20,6 +20,17 @@ pub trait Game: Sync + Send {
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>>;
     /// Answers `nimrod query NAME ARGS…`.
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer>;
+    /// `nimrod play NAME ARGS…`: an interactive game on `input`/`output`
+    /// against the stored strategy.
+    fn play(
+        &self,
+        _args: &[String],
+        _ctx: &QueryContext,
+        _input: &mut dyn std::io::BufRead,
+        _output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        anyhow::bail!("{} has no interactive play", self.name())
+    }
     /// Game-specific invariants checked by `nimrod verify` (beyond checksums).
     fn verify(&self, _table: &Table) -> Result<()> {
         Ok(())

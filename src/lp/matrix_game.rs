@@ -148,11 +148,14 @@ impl MatrixGame {
 
     #[inline]
     fn run(&self, ws: &mut Workspace, mut out: impl FnMut(Outcome)) -> Method {
-        if let Some((i, j)) = self.saddle() {
-            out(Outcome::Value(self.a[i][j]));
-            out(Outcome::Saddle(i, j));
-            return Method::Saddle;
-        }
+        let lowest = match self.saddle() {
+            Ok((i, j)) => {
+                out(Outcome::Value(self.a[i][j]));
+                out(Outcome::Saddle(i, j));
+                return Method::Saddle;
+            }
+            Err(lowest) => lowest,
+        };
         if self.rows == 2 && self.cols == 2 {
             let [a, b] = [self.a[0][0], self.a[0][1]];
             let [c, d] = [self.a[1][0], self.a[1][1]];
@@ -170,18 +173,20 @@ impl MatrixGame {
             out(Outcome::Mixed(&row, &col));
             return Method::TwoByTwo;
         }
-        self.simplex(ws, out)
+        self.simplex(ws, lowest, out)
     }
 
     /// A pure saddle point: an entry that is the minimum of its row and the
     /// maximum of its column.
     #[inline]
-    fn saddle(&self) -> Option<(usize, usize)> {
+    /// Otherwise Err(smallest payoff), which the simplex needs for its shift.
+    fn saddle(&self) -> Result<(usize, usize), f64> {
         let (m, n) = (self.rows, self.cols);
         // Branch-free passes first (they vectorise); the argmin/argmax is
         // only looked for when there is a saddle point.
         let mut col_max = [f64::NEG_INFINITY; MAX_DIM];
         let mut maximin = f64::NEG_INFINITY;
+        let mut lowest = f64::INFINITY;
         for row in &self.a[..m] {
             let mut lo = f64::INFINITY;
             for (cm, &v) in col_max[..n].iter_mut().zip(&row[..n]) {
@@ -189,27 +194,24 @@ impl MatrixGame {
                 lo = lo.min(v);
             }
             maximin = maximin.max(lo);
+            lowest = lowest.min(lo);
         }
         let minimax = col_max[..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
         if minimax - maximin > EPS * (1.0 + maximin.abs()) {
-            return None;
+            return Err(lowest);
         }
         let row_min = |i: usize| self.a[i][..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
         // A maximin row against a minimax column: each guarantees the value.
-        let i = (0..m).find(|&i| row_min(i) == maximin)?;
-        let j = (0..n).find(|&j| col_max[j] == minimax)?;
-        Some((i, j))
+        let i = (0..m).find(|&i| row_min(i) == maximin).unwrap_or(0);
+        let j = (0..n).find(|&j| col_max[j] == minimax).unwrap_or(0);
+        Ok((i, j))
     }
 
     /// The compact-tableau simplex for games (Ferguson, Game Theory II.4.5):
     /// shift payoffs positive, maximise Σu subject to A'u ≤ 1, u ≥ 0.
-    fn simplex(&self, ws: &mut Workspace, mut out: impl FnMut(Outcome)) -> Method {
+    fn simplex(&self, ws: &mut Workspace, lowest: f64, mut out: impl FnMut(Outcome)) -> Method {
         let (m, n) = (self.rows, self.cols);
-        let lo = self.a[..m]
-            .iter()
-            .flat_map(|r| r[..n].iter())
-            .fold(f64::INFINITY, |a, &b| a.min(b));
-        let shift = 1.0 - lo;
+        let shift = 1.0 - lowest;
         // Row i < m: shifted payoffs, then the right-hand side in column n;
         // row m: reduced costs. Labels: >= 0 is a row strategy index (x_i),
         // < 0 is !j for a column strategy index (y_j).
@@ -250,18 +252,34 @@ impl MatrixGame {
                 break;
             }
             let mut pr = usize::MAX;
-            let mut ratio = f64::INFINITY;
-            for i in 0..m {
-                if t[i][pc] > EPS {
-                    let r = t[i][n] / t[i][pc];
-                    let better = r < ratio - EPS
-                        || (bland
-                            && r <= ratio + EPS
-                            && pr != usize::MAX
-                            && row_label[i] < row_label[pr]);
-                    if pr == usize::MAX || better {
-                        pr = i;
-                        ratio = r;
+            if bland {
+                let mut ratio = f64::INFINITY;
+                for i in 0..m {
+                    if t[i][pc] > EPS {
+                        let r = t[i][n] / t[i][pc];
+                        let better = r < ratio - EPS
+                            || (r <= ratio + EPS
+                                && pr != usize::MAX
+                                && row_label[i] < row_label[pr]);
+                        if pr == usize::MAX || better {
+                            pr = i;
+                            ratio = r;
+                        }
+                    }
+                }
+            } else {
+                // Smallest ratio b/a, compared as b·den < num·a (a, den > 0)
+                // to keep divisions out of the loop; same EPS margin.
+                let (mut num, mut den) = (f64::INFINITY, 1.0);
+                for i in 0..m {
+                    let a = t[i][pc];
+                    if a > EPS {
+                        let b = t[i][n];
+                        if pr == usize::MAX || b * den < (num - EPS * den) * a {
+                            pr = i;
+                            num = b;
+                            den = a;
+                        }
                     }
                 }
             }

@@ -6,6 +6,7 @@
 
 pub mod level;
 pub mod pattern;
+mod play;
 mod query;
 pub mod win;
 
@@ -96,6 +97,16 @@ impl Game for Gops {
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
         let q: query::GopsQuery = parse_args("gops", args)?;
         query::answer(&q, ctx)
+    }
+
+    fn play(
+        &self,
+        args: &[String],
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(args, ctx, input, output)
     }
 
     fn verify(&self, table: &Table) -> Result<()> {

@@ -77,7 +77,7 @@ fn shown(v: f64) -> f64 {
     }
 }
 
-fn members(mask: u32) -> Vec<u32> {
+pub(super) fn members(mask: u32) -> Vec<u32> {
     (0..32)
         .filter(|b| mask >> b & 1 == 1)
         .map(|b| b + 1)
@@ -86,13 +86,13 @@ fn members(mask: u32) -> Vec<u32> {
 
 /// The tables that answer a game of `cards` cards at hand size k: those of
 /// the smallest built N ≥ cards (every smaller game is a subgame).
-struct Tables {
+pub(super) struct Tables {
     built_for: usize,
     level: Table,
     below: Option<Table>,
 }
 
-fn find_tables(ctx: &QueryContext, objective: Objective, cards: usize, k: usize) -> Result<Tables> {
+pub(super) fn find_tables(ctx: &QueryContext, objective: Objective, cards: usize, k: usize) -> Result<Tables> {
     let level_id = match objective {
         Objective::Score => level_id,
         Objective::Win => win_level_id,
@@ -155,7 +155,7 @@ fn stored_win(
 }
 
 /// The win-objective matrix game after `upcard` is turned.
-fn upcard_win_game(
+pub(super) fn upcard_win_game(
     t: &Tables,
     mine: u32,
     theirs: u32,
@@ -189,7 +189,7 @@ fn upcard_win_game(
 }
 
 /// The matrix game after `upcard` is turned, payoffs to player one.
-fn upcard_game(t: &Tables, mine: u32, theirs: u32, prizes: u32, upcard: u32) -> Result<MatrixGame> {
+pub(super) fn upcard_game(t: &Tables, mine: u32, theirs: u32, prizes: u32, upcard: u32) -> Result<MatrixGame> {
     let (my, their) = (members(mine), members(theirs));
     let k = my.len();
     let mut g = MatrixGame::new(k, k);
