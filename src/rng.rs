@@ -81,6 +81,9 @@ mod tests {
             counts[r.pick(&probs)] += 1;
         }
         assert_eq!(counts[1], 0);
-        assert!((counts[0] as f64 / 40_000.0 - 0.25).abs() < 0.01, "{counts:?}");
+        assert!(
+            (counts[0] as f64 / 40_000.0 - 0.25).abs() < 0.01,
+            "{counts:?}"
+        );
     }
 }

@@ -92,7 +92,12 @@ pub(super) struct Tables {
     below: Option<Table>,
 }
 
-pub(super) fn find_tables(ctx: &QueryContext, objective: Objective, cards: usize, k: usize) -> Result<Tables> {
+pub(super) fn find_tables(
+    ctx: &QueryContext,
+    objective: Objective,
+    cards: usize,
+    k: usize,
+) -> Result<Tables> {
     let level_id = match objective {
         Objective::Score => level_id,
         Objective::Win => win_level_id,
@@ -189,7 +194,13 @@ pub(super) fn upcard_win_game(
 }
 
 /// The matrix game after `upcard` is turned, payoffs to player one.
-pub(super) fn upcard_game(t: &Tables, mine: u32, theirs: u32, prizes: u32, upcard: u32) -> Result<MatrixGame> {
+pub(super) fn upcard_game(
+    t: &Tables,
+    mine: u32,
+    theirs: u32,
+    prizes: u32,
+    upcard: u32,
+) -> Result<MatrixGame> {
     let (my, their) = (members(mine), members(theirs));
     let k = my.len();
     let mut g = MatrixGame::new(k, k);
