@@ -6,6 +6,7 @@ pub mod grundy;
 pub mod nim;
 pub mod octal;
 pub mod query;
+pub mod ttt;
 
 use crate::pipeline::Job;
 use crate::table::Table;
@@ -43,6 +44,7 @@ static REGISTRY: &[&dyn Game] = &[
     &octal::Octal,
     &nim::Nim,
     &nim::half::Half,
+    &ttt::Ttt,
 ];
 
 pub fn registry() -> &'static [&'static dyn Game] {

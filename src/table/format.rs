@@ -282,3 +282,25 @@ pub struct TableMeta {
     #[serde(default)]
     pub stats: serde_json::Value,
 }
+
+impl TableMeta {
+    /// Metadata stamped with this tool's version.
+    pub fn new(
+        game: &str,
+        table: &str,
+        params: serde_json::Value,
+        index: &str,
+        entry: &str,
+        stats: serde_json::Value,
+    ) -> TableMeta {
+        TableMeta {
+            game: game.into(),
+            table: table.into(),
+            params,
+            index: index.into(),
+            entry: entry.into(),
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            stats,
+        }
+    }
+}

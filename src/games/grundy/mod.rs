@@ -50,24 +50,6 @@ fn default_misere_bound() -> u64 {
     70
 }
 
-fn meta(
-    table: &str,
-    params: serde_json::Value,
-    index: &str,
-    entry: &str,
-    stats: serde_json::Value,
-) -> TableMeta {
-    TableMeta {
-        game: "grundy".into(),
-        table: table.into(),
-        params,
-        index: index.into(),
-        entry: entry.into(),
-        tool_version: env!("CARGO_PKG_VERSION").into(),
-        stats,
-    }
-}
-
 impl Game for Grundy {
     fn name(&self) -> &'static str {
         "grundy"
@@ -160,25 +142,26 @@ fn build_values(
 ) -> Result<()> {
     let bound = params["bound"].as_u64().expect("bound");
     let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
-    let entry = "u16 Sprague-Grundy value G(n) of a heap of n";
+    let meta = |stats: &GrundyStats| {
+        TableMeta::new(
+            "grundy",
+            "values",
+            params.clone(),
+            "heap-size",
+            "u16 Sprague-Grundy value G(n) of a heap of n",
+            json!(stats),
+        )
+    };
     if mode == "streaming" {
         let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
         let stats = sparse::stream(bound, window, |chunk| {
             stage.inc(chunk.len() as u64);
             Ok(w.write_entries(chunk)?)
         })?;
-        w.finish(
-            &meta("values", params.clone(), "heap-size", entry, json!(stats)),
-            ctx.param_hash,
-        )?;
+        w.finish(&meta(&stats), ctx.param_hash)?;
     } else {
         let (g, stats) = sparse::values(bound, |k| stage.inc(k))?;
-        write_ranked(
-            &ctx.output,
-            &g,
-            &meta("values", params.clone(), "heap-size", entry, json!(stats)),
-            ctx.param_hash,
-        )?;
+        write_ranked(&ctx.output, &g, &meta(&stats), ctx.param_hash)?;
     }
     stage.finish();
     Ok(())
@@ -214,7 +197,8 @@ fn build_rare(ctx: &JobContext) -> Result<()> {
         &ctx.output,
         &keys,
         &vals,
-        &meta(
+        &TableMeta::new(
+            "grundy",
             "rare",
             values.meta().params.clone(),
             "perfect-hash",
@@ -249,7 +233,8 @@ fn build_misere(ctx: &JobContext, bound: u64) -> Result<()> {
     write_ranked(
         &ctx.output,
         &entries,
-        &meta(
+        &TableMeta::new(
+            "grundy",
             "misere",
             json!({"misere_bound": bound, "solver": SOLVER_VERSION}),
             "heap-size",

@@ -1,0 +1,335 @@
+//! MENACE (Michie 1961): one matchbox per template where X must choose a
+//! move, beads for each distinct move (moves equivalent under the template's
+//! own symmetries are one option, as in Michie's boxes). Initial beads 4, 3,
+//! 2, 1 per option at X's moves 1, 3, 5, 7; after a game every bead drawn is
+//! reinforced by +3 (win), +1 (draw) or −1 (loss). An empty box resigns.
+
+use super::board::{Geometry, Position};
+use super::solve::Solved;
+use crate::rng::SplitMix64;
+use anyhow::Result;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Plays O perfectly, choosing uniformly among its optimal moves.
+    Perfect,
+    /// Plays O uniformly at random.
+    Random,
+}
+
+impl Opponent {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Opponent::Perfect => "perfect",
+            Opponent::Random => "random",
+        }
+    }
+}
+
+/// Outcome shares of one block of 10 games, averaged over runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Block {
+    pub first_game: u64,
+    pub wins: f64,
+    pub draws: f64,
+    pub losses: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Curve {
+    pub opponent: String,
+    pub runs: u64,
+    pub games: u64,
+    pub boxes_used: f64,
+    pub blocks: Vec<Block>,
+}
+
+impl Curve {
+    pub fn summary(&self) -> serde_json::Value {
+        let first = &self.blocks[0];
+        let last = self.blocks.last().expect("at least one block");
+        serde_json::json!({
+            "opponent": self.opponent, "runs": self.runs, "games_per_run": self.games,
+            "first_10_games": {"wins": first.wins, "draws": first.draws, "losses": first.losses},
+            "last_10_games": {"wins": last.wins, "draws": last.draws, "losses": last.losses},
+            "mean_boxes_used": self.boxes_used,
+        })
+    }
+}
+
+const BLOCK: u64 = 10;
+
+struct Menace {
+    /// Template key → (option cell in template orientation, beads).
+    boxes: HashMap<u64, Vec<(usize, u32)>>,
+}
+
+impl Menace {
+    fn options(g: &Geometry, canon: Position) -> Vec<(usize, u32)> {
+        let stabiliser: Vec<usize> = (0..g.syms.len())
+            .filter(|&s| g.transform(s, canon.x) == canon.x && g.transform(s, canon.o) == canon.o)
+            .collect();
+        let beads = match canon.x.count_ones() {
+            0 => 4,
+            1 => 3,
+            2 => 2,
+            _ => 1,
+        };
+        let mut out = Vec::new();
+        for cell in 0..g.cells() {
+            if canon.occupied() >> cell & 1 == 1 {
+                continue;
+            }
+            // The option is the smallest cell of its orbit.
+            let smallest = stabiliser
+                .iter()
+                .map(|&s| g.transform(s, 1 << cell).trailing_zeros() as usize)
+                .min()
+                .unwrap_or(cell);
+            if smallest == cell {
+                out.push((cell, beads));
+            }
+        }
+        out
+    }
+
+    /// Draws a move; None when the box is empty (MENACE resigns).
+    fn choose(
+        &mut self,
+        g: &Geometry,
+        p: Position,
+        rng: &mut SplitMix64,
+        used: &mut Vec<(u64, usize)>,
+    ) -> Option<usize> {
+        let (canon, sym) = g.canonical(p);
+        let options = self
+            .boxes
+            .entry(canon.key())
+            .or_insert_with(|| Self::options(g, canon));
+        let total: u32 = options.iter().map(|o| o.1).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut pick = rng.below(total as u64) as u32;
+        let mut at = 0;
+        for (i, o) in options.iter().enumerate() {
+            if pick < o.1 {
+                at = i;
+                break;
+            }
+            pick -= o.1;
+        }
+        used.push((canon.key(), at));
+        let cell = options[at].0;
+        Some(g.untransform(sym, 1 << cell).trailing_zeros() as usize)
+    }
+
+    fn reinforce(&mut self, used: &[(u64, usize)], delta: i32) {
+        for &(key, at) in used {
+            if let Some(o) = self.boxes.get_mut(&key) {
+                o[at].1 = (o[at].1 as i32 + delta).max(0) as u32;
+            }
+        }
+    }
+}
+
+fn opponent_move(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    p: Position,
+    who: Opponent,
+    rng: &mut SplitMix64,
+) -> usize {
+    let mask = match who {
+        Opponent::Random => g.full() & !p.occupied(),
+        Opponent::Perfect => {
+            let (canon, sym) = g.canonical(p);
+            g.untransform(sym, solved[&canon.key()].best)
+        }
+    };
+    let cells: Vec<usize> = (0..g.cells()).filter(|i| mask >> i & 1 == 1).collect();
+    cells[rng.below(cells.len() as u64) as usize]
+}
+
+/// One game, MENACE as X: +1 win, 0 draw, −1 loss (resigning is a loss).
+fn play_one(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    m: &mut Menace,
+    who: Opponent,
+    rng: &mut SplitMix64,
+) -> i32 {
+    let mut p = Position::default();
+    let mut used = Vec::new();
+    let result = loop {
+        if g.has_line(p.x) {
+            break 1;
+        }
+        if g.has_line(p.o) {
+            break -1;
+        }
+        if p.occupied() == g.full() {
+            break 0;
+        }
+        let cell = if p.x_to_move() {
+            let empty = g.full() & !p.occupied();
+            if empty.count_ones() == 1 {
+                empty.trailing_zeros() as usize
+            } else {
+                match m.choose(g, p, rng, &mut used) {
+                    Some(c) => c,
+                    None => break -1,
+                }
+            }
+        } else {
+            opponent_move(g, solved, p, who, rng)
+        };
+        p = p.play(cell);
+    };
+    m.reinforce(&used, [-1, 1, 3][(result + 1) as usize]);
+    result
+}
+
+/// Trains `runs` independent MENACEs (seed = run number) for `games` games
+/// each and averages the outcome shares per block of 10 games.
+pub fn learning_curve(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    who: Opponent,
+    runs: u64,
+    games: u64,
+    progress: impl Fn(u64) + Sync,
+) -> Curve {
+    let blocks = games.div_ceil(BLOCK) as usize;
+    let salt = match who {
+        Opponent::Perfect => 0,
+        Opponent::Random => 1 << 32,
+    };
+    let per_run: Vec<(Vec<[u64; 3]>, usize)> = (0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = SplitMix64::new(run | salt);
+            let mut m = Menace {
+                boxes: HashMap::new(),
+            };
+            let mut counts = vec![[0u64; 3]; blocks];
+            for i in 0..games {
+                let r = play_one(g, solved, &mut m, who, &mut rng);
+                counts[(i / BLOCK) as usize][(1 - r) as usize] += 1;
+            }
+            progress(1);
+            (counts, m.boxes.len())
+        })
+        .collect();
+    let mut out = Curve {
+        opponent: who.name().into(),
+        runs,
+        games,
+        boxes_used: per_run.iter().map(|r| r.1 as f64).sum::<f64>() / runs as f64,
+        blocks: Vec::new(),
+    };
+    for b in 0..blocks {
+        let n: u64 = per_run.iter().map(|r| r.0[b].iter().sum::<u64>()).sum();
+        let share = |k: usize| per_run.iter().map(|r| r.0[b][k]).sum::<u64>() as f64 / n as f64;
+        out.blocks.push(Block {
+            first_game: b as u64 * BLOCK + 1,
+            wins: share(0),
+            draws: share(1),
+            losses: share(2),
+        });
+    }
+    out
+}
+
+pub fn curves_csv(curves: &[Curve]) -> String {
+    let mut s = String::from("opponent,first_game,wins,draws,losses\n");
+    for c in curves {
+        for b in &c.blocks {
+            s.push_str(&format!(
+                "{},{},{:.6},{:.6},{:.6}\n",
+                c.opponent, b.first_game, b.wins, b.draws, b.losses
+            ));
+        }
+    }
+    s
+}
+
+/// The learning curves as an SVG line chart (share per block of 10 games).
+pub fn curves_svg(curves: &[Curve]) -> Result<String> {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let games = curves.iter().map(|c| c.games).max().unwrap_or(10);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "MENACE (X) learning curves, share per block of 10 games",
+                ("sans-serif", 20),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0u64..games, 0f64..1f64)?;
+        chart
+            .configure_mesh()
+            .x_desc("games played")
+            .y_desc("share of games")
+            .draw()?;
+        let series: [(&str, usize, RGBColor); 4] = [
+            ("perfect", 1, BLUE),
+            ("perfect", 2, RED),
+            ("random", 0, GREEN),
+            ("random", 1, MAGENTA),
+        ];
+        for (opp, outcome, color) in series {
+            let Some(c) = curves.iter().find(|c| c.opponent == opp) else {
+                continue;
+            };
+            let label = format!("vs {opp}: {}", ["wins", "draws", "losses"][outcome]);
+            chart
+                .draw_series(LineSeries::new(
+                    c.blocks.iter().map(|b| {
+                        (
+                            b.first_game + BLOCK / 2,
+                            [b.wins, b.draws, b.losses][outcome],
+                        )
+                    }),
+                    color,
+                ))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// Number of matchboxes MENACE has opened after `games` games, and the
+/// options in its first box (for tests: at most the template count; three
+/// openings, corner, edge and centre, on 3x3).
+pub fn boxes_after(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    who: Opponent,
+    seed: u64,
+    games: u64,
+) -> (usize, usize) {
+    let mut rng = SplitMix64::new(seed);
+    let mut m = Menace {
+        boxes: HashMap::new(),
+    };
+    for _ in 0..games {
+        play_one(g, solved, &mut m, who, &mut rng);
+    }
+    let opening = Menace::options(g, Position::default()).len();
+    (m.boxes.len(), opening)
+}

@@ -1,0 +1,229 @@
+//! `nimrod query ttt`: value, distance and optimal moves of a board; the
+//! 15 game through the same table; the classic-machines report.
+
+use super::board::{parse_board, render, Geometry, Position};
+use super::{board_id, lookup};
+use crate::games::query::{open_table, Answer, QueryContext};
+use anyhow::{bail, ensure, Result};
+use serde_json::json;
+use std::fmt::Write;
+
+#[derive(clap::Parser)]
+#[command(about = "noughts and crosses / m,n,k-games: value and optimal moves")]
+pub struct TttQuery {
+    /// The board, rows concatenated: x, o and . (e.g. "x.o.x....").
+    board: Option<String>,
+    /// Board size ROWSxCOLS.
+    #[arg(long, default_value = "3x3")]
+    size: String,
+    /// Marks in a row to win (default 3 on 3x3; required otherwise).
+    #[arg(long)]
+    k: Option<usize>,
+    /// The 15 game: numbers 1-9 taken by the first player (comma list).
+    #[arg(long, value_delimiter = ',', requires = "fifteen")]
+    first: Vec<u32>,
+    /// The 15 game: numbers taken by the second player.
+    #[arg(long, value_delimiter = ',', requires = "fifteen")]
+    second: Vec<u32>,
+    /// Answer a position of "pick three numbers summing to 15".
+    #[arg(long)]
+    fifteen: bool,
+    /// The classic machines measured against the 3x3 table.
+    #[arg(long)]
+    report: bool,
+}
+
+/// The Lo Shu magic square: every line sums to 15, and the eight triples
+/// of 1..9 summing to 15 are exactly its eight lines.
+pub const MAGIC: [u32; 9] = [2, 7, 6, 9, 5, 1, 4, 3, 8];
+
+fn cell_name(g: &Geometry, cell: usize) -> String {
+    format!(
+        "{} (row {}, col {})",
+        cell + 1,
+        cell / g.cols + 1,
+        cell % g.cols + 1
+    )
+}
+
+fn outcome(value: i8, to_move: char) -> String {
+    let other = if to_move == 'X' { 'O' } else { 'X' };
+    match value {
+        1 => format!("win for {to_move} (the side to move)"),
+        -1 => format!("loss for {to_move}: {other} wins"),
+        _ => "draw".into(),
+    }
+}
+
+pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
+    if q.report {
+        return report(ctx);
+    }
+    let (rows, cols) = q
+        .size
+        .split_once('x')
+        .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "query ttt: --size {:?}: expected ROWSxCOLS, e.g. 4x4",
+                q.size
+            )
+        })?;
+    let k = match q.k {
+        Some(k) => k,
+        None if rows == 3 && cols == 3 => 3,
+        None => bail!("query ttt: give --k for a {rows}x{cols} board"),
+    };
+    let g = Geometry::new(rows, cols, k).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?;
+    let p = if q.fifteen {
+        ensure!(
+            rows == 3 && cols == 3 && k == 3,
+            "query ttt: --fifteen is the 3x3 game"
+        );
+        ensure!(
+            q.board.is_none(),
+            "query ttt: --fifteen takes --first/--second, not a board"
+        );
+        let mut p = Position::default();
+        for (list, is_first) in [(&q.first, true), (&q.second, false)] {
+            for &n in list.iter() {
+                let Some(cell) = MAGIC.iter().position(|&m| m == n) else {
+                    bail!("query ttt: number {n} is not in 1..9");
+                };
+                ensure!(
+                    p.occupied() >> cell & 1 == 0,
+                    "query ttt: number {n} is taken twice"
+                );
+                if is_first {
+                    p.x |= 1 << cell;
+                } else {
+                    p.o |= 1 << cell;
+                }
+            }
+        }
+        p
+    } else {
+        let Some(b) = &q.board else {
+            bail!("query ttt: give a board (e.g. \"x.o.x....\"), --fifteen or --report");
+        };
+        parse_board(&g, b).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?
+    };
+    let t = open_table(&ctx.data_dir, &board_id(&g))?;
+    let (canon, sym, slot, s) = lookup(&t, &g, p).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?;
+    let best = g.untransform(sym, s.best);
+    let moves: Vec<usize> = (0..g.cells()).filter(|i| best >> i & 1 == 1).collect();
+    let to_move = if p.x_to_move() { 'X' } else { 'O' };
+    let mut text = String::new();
+    let number = |cell: usize| MAGIC[cell];
+    if q.fifteen {
+        let _ = writeln!(text, "the 15 game on the magic square  2 7 6 / 9 5 1 / 4 3 8  (a line = three numbers summing to 15)");
+        let _ = writeln!(text, "  position as noughts and crosses: {}", render(&g, p));
+    } else {
+        let _ = writeln!(
+            text,
+            "{}x{} board, {k} in a row: {}",
+            g.rows,
+            g.cols,
+            render(&g, p)
+        );
+    }
+    let _ = writeln!(
+        text,
+        "  to move   {}",
+        if q.fifteen {
+            if to_move == 'X' {
+                "first player"
+            } else {
+                "second player"
+            }
+        } else if to_move == 'X' {
+            "X"
+        } else {
+            "O"
+        }
+    );
+    let _ = writeln!(text, "  value     {}", outcome(s.value, to_move));
+    let _ = writeln!(
+        text,
+        "  distance  {} plies to the end under best play",
+        s.distance
+    );
+    if moves.is_empty() {
+        let _ = writeln!(text, "  the game is over");
+    } else if q.fifteen {
+        let picks: Vec<String> = moves.iter().map(|&c| number(c).to_string()).collect();
+        let _ = writeln!(text, "  optimal picks: {}", picks.join(" "));
+    } else {
+        let names: Vec<String> = moves.iter().map(|&c| cell_name(&g, c)).collect();
+        let _ = writeln!(text, "  optimal moves: {}", names.join(", "));
+    }
+    let _ = writeln!(
+        text,
+        "  template  #{slot} of {} ({} under symmetry {sym})",
+        t.len(),
+        render(&g, canon)
+    );
+    let json = json!({
+        "game": "ttt", "board": render(&g, p), "rows": g.rows, "cols": g.cols, "k": g.k,
+        "to_move": to_move.to_string(), "value": s.value, "distance": s.distance,
+        "optimal_moves": moves.iter().map(|c| c + 1).collect::<Vec<_>>(),
+        "optimal_picks": if q.fifteen { json!(moves.iter().map(|&c| number(c)).collect::<Vec<_>>()) } else { json!(null) },
+        "template": slot, "template_board": render(&g, canon), "symmetry": sym,
+    });
+    Ok(Answer { text, json })
+}
+
+fn report(ctx: &QueryContext) -> Result<Answer> {
+    let t = open_table(&ctx.data_dir, "ttt/machines")?;
+    let stats = &t.meta().stats;
+    let mut text = String::new();
+    for m in stats["machines"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            text,
+            "{} as {}: {} games against every reply: {} won, {} drawn, {} lost",
+            m["machine"].as_str().unwrap_or("?"),
+            m["plays"].as_str().unwrap_or("?"),
+            m["games"],
+            m["wins"],
+            m["draws"],
+            m["losses"]
+        );
+        for l in m["losing_lines"].as_array().into_iter().flatten() {
+            let _ = writeln!(text, "    lost: {}", l.as_str().unwrap_or("?"));
+        }
+        for e in m["mistakes"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                text,
+                "    mistake at {}: plays {}, optimal {}, value {} -> {}",
+                e["board"].as_str().unwrap_or("?"),
+                e["chose"],
+                e["optimal"],
+                e["value_before"],
+                e["value_after"]
+            );
+        }
+    }
+    for c in stats["menace"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            text,
+            "MENACE vs {} ({} runs x {} games): first 10 games win/draw/loss {:.3}/{:.3}/{:.3}, last 10 {:.3}/{:.3}/{:.3}",
+            c["opponent"].as_str().unwrap_or("?"),
+            c["runs"],
+            c["games_per_run"],
+            c["first_10_games"]["wins"].as_f64().unwrap_or(0.0),
+            c["first_10_games"]["draws"].as_f64().unwrap_or(0.0),
+            c["first_10_games"]["losses"].as_f64().unwrap_or(0.0),
+            c["last_10_games"]["wins"].as_f64().unwrap_or(0.0),
+            c["last_10_games"]["draws"].as_f64().unwrap_or(0.0),
+            c["last_10_games"]["losses"].as_f64().unwrap_or(0.0),
+        );
+    }
+    let _ = writeln!(
+        text,
+        "(cells 1-9 row-major; curves in menace.csv and menace.svg beside the table)"
+    );
+    Ok(Answer {
+        text,
+        json: stats.clone(),
+    })
+}

@@ -1,0 +1,241 @@
+//! Noughts and crosses against published counts and an independent plain
+//! minimax (no symmetry reduction, no memo), m,n,k values against the
+//! literature, the classic machines' reports replayed, and the CLI.
+
+mod common;
+use common::*;
+use nimrod::games::ttt::board::{Geometry, Position};
+use nimrod::games::ttt::machines::{analyse, line_scoring, product_rule, Rule};
+use nimrod::games::ttt::menace::{self, Opponent};
+use nimrod::games::ttt::solve::{self, Solved};
+use std::collections::HashMap;
+
+fn three() -> (Geometry, HashMap<u64, Solved>) {
+    let g = Geometry::new(3, 3, 3).unwrap();
+    let s = solve::solve(&g);
+    (g, s)
+}
+
+#[test]
+fn three_by_three_counts_match_the_published_ones() {
+    let (g, solved) = three();
+    let st = solve::tree_stats(&g, &solved);
+    // 5,478 legal positions, 765 up to symmetry, 958 terminal (138 up to
+    // symmetry), 255,168 games: 131,184 X wins, 77,904 O wins, 46,080 draws;
+    // Michie's MENACE had 304 matchboxes.
+    assert_eq!(st.positions, 5478);
+    assert_eq!(st.templates, 765);
+    assert_eq!(st.terminal_positions, 958);
+    assert_eq!(st.terminal_templates, 138);
+    assert_eq!(st.games, 255_168);
+    assert_eq!(st.games_first_player_wins, 131_184);
+    assert_eq!(st.games_second_player_wins, 77_904);
+    assert_eq!(st.games_drawn, 46_080);
+    assert_eq!(st.first_player_choice_templates, 304);
+    assert_eq!((st.empty_board_value, st.empty_board_distance), (0, 9));
+}
+
+/// Plain negamax over the full tree: (value, distance) for the side to move.
+fn plain(g: &Geometry, p: Position) -> (i8, u8) {
+    let (_, opp) = p.sides();
+    if g.has_line(opp) {
+        return (-1, 0);
+    }
+    if p.occupied() == g.full() {
+        return (0, 0);
+    }
+    let mut best: Option<(i8, u8)> = None;
+    for cell in 0..g.cells() {
+        if p.occupied() >> cell & 1 == 0 {
+            let (v, d) = plain(g, p.play(cell));
+            let cand = (-v, d + 1);
+            let key = |(v, d): (i8, u8)| match v {
+                1 => 1000 - d as i32,
+                -1 => -1000 + d as i32,
+                _ => 0,
+            };
+            if best.is_none_or(|b| key(cand) > key(b)) {
+                best = Some(cand);
+            }
+        }
+    }
+    best.unwrap()
+}
+
+#[test]
+fn every_template_agrees_with_plain_minimax_in_every_orientation() {
+    let (g, solved) = three();
+    for (&key, s) in &solved {
+        let p = Position::from_key(key);
+        for sym in 0..8 {
+            let q = Position {
+                x: g.transform(sym, p.x),
+                o: g.transform(sym, p.o),
+            };
+            assert_eq!(plain(&g, q), (s.value, s.distance), "{key:x} sym {sym}");
+            // The optimal moves, mapped to q, are exactly those whose
+            // plain value achieves the optimum.
+            let (_, back) = g.canonical(q);
+            let moves = g.untransform(back, s.best);
+            for cell in 0..9 {
+                if q.occupied() >> cell & 1 == 0 {
+                    let (v, d) = plain(&g, q.play(cell));
+                    let optimal = (-v, d + 1) == (s.value, s.distance);
+                    assert_eq!(
+                        moves >> cell & 1 == 1,
+                        optimal,
+                        "{key:x} sym {sym} cell {cell}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mnk_values_match_the_literature() {
+    // m,n,k-games: 3,3,3 draw; 3,4,3 (4,3,3) first-player win; 4,4,3 win;
+    // 4,4,4 draw; k = 1 and 2 on any board with room are first-player wins.
+    for (r, c, k, value) in [
+        (3, 3, 3, 0),
+        (3, 4, 3, 1),
+        (4, 4, 3, 1),
+        (4, 4, 4, 0),
+        (3, 3, 2, 1),
+        (2, 2, 2, 1),
+        (1, 1, 1, 1),
+        (2, 3, 3, 0),
+    ] {
+        let g = Geometry::new(r, c, k).unwrap();
+        let s = solve::solve(&g);
+        let st = solve::tree_stats(&g, &s);
+        assert_eq!(st.empty_board_value, value, "{r}x{c} k={k}");
+    }
+}
+
+fn replay_is_o_win(g: &Geometry, line: &str, machine_first: bool) -> bool {
+    let mut p = Position::default();
+    for c in line.split(' ') {
+        p = p.play(c.parse::<usize>().unwrap() - 1);
+    }
+    let loser = if machine_first { p.x } else { p.o };
+    let winner = if machine_first { p.o } else { p.x };
+    g.has_line(winner) && !g.has_line(loser)
+}
+
+#[test]
+fn machine_reports_replay() {
+    let (g, solved) = three();
+    for (name, rule) in [
+        ("product", product_rule as Rule),
+        ("lines", line_scoring as Rule),
+    ] {
+        for first in [true, false] {
+            let r = analyse(&g, &solved, name, rule, first);
+            assert_eq!(r.games, r.wins + r.draws + r.losses);
+            assert_eq!(r.losses as usize, r.losing_lines.len());
+            for l in &r.losing_lines {
+                assert!(replay_is_o_win(&g, l, first), "{name}: {l}");
+            }
+            // A machine that never errs cannot lose from a drawn start.
+            if r.mistakes.is_empty() {
+                assert_eq!(r.losses, 0, "{name}");
+            }
+            for m in &r.mistakes {
+                assert!(m.value_after < m.value_before);
+                assert!(!m.optimal.contains(&m.chose));
+            }
+        }
+    }
+}
+
+#[test]
+fn menace_opens_at_most_the_matchboxes_michie_built() {
+    let (g, solved) = three();
+    let (boxes, opening) = menace::boxes_after(&g, &solved, Opponent::Random, 1, 2000);
+    assert_eq!(opening, 3, "corner, edge, centre");
+    assert!(boxes <= 304 && boxes > 100, "{boxes}");
+    let c = menace::learning_curve(&g, &solved, Opponent::Perfect, 8, 200, |_| {});
+    // Against a perfect player MENACE can never win.
+    assert!(c.blocks.iter().all(|b| b.wins == 0.0));
+    for b in &c.blocks {
+        assert!((b.wins + b.draws + b.losses - 1.0).abs() < 1e-12);
+    }
+}
+
+fn built() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let cfg = d.path().join("ttt.toml");
+        std::fs::write(&cfg, "[ttt]\nall_boards_up_to = 3\nboards = [\"4x4k3\"]\nmenace_runs = 4\nmenace_games = 100\n").unwrap();
+        build_json(&cfg, d.path(), &[]);
+        d
+    })
+    .path()
+}
+
+fn query(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["query", "ttt"];
+    a.extend_from_slice(args);
+    a.extend_from_slice(&["--json", "--data", built().to_str().unwrap()]);
+    json(&ok(&a))
+}
+
+#[test]
+fn ttt_queries() {
+    // X (1, 5) threatens 1-5-9; O (2) must block at 9, then X forks at 7
+    // (1-4-7 and 3-5-7) and wins on the fourth ply.
+    let v = query(&["xo..x...."]);
+    assert_eq!(v["to_move"], "O");
+    assert_eq!(
+        (v["value"].as_i64(), v["distance"].as_i64()),
+        (Some(-1), Some(4))
+    );
+    assert_eq!(v["optimal_moves"], serde_json::json!([9]));
+    let v = query(&["x.o.x...."]);
+    assert_eq!(v["value"], 0, "a single threat is blocked");
+    let v = query(&["........."]);
+    assert_eq!(
+        (v["value"].as_i64(), v["distance"].as_i64()),
+        (Some(0), Some(9))
+    );
+    assert_eq!(v["optimal_moves"].as_array().unwrap().len(), 9);
+    // X to move with a win in one.
+    let v = query(&["xx.oo...."]);
+    assert_eq!(
+        (v["value"].as_i64(), v["distance"].as_i64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(v["optimal_moves"], serde_json::json!([3]));
+    let v = query(&["--size", "4x4", "--k", "3", "................"]);
+    assert_eq!(v["value"], 1);
+    // The 15 game: first player holds 2 and 6 (two corners of the top row
+    // of the magic square); second holds 5. First to move picks 7.
+    let v = query(&["--fifteen", "--first", "2,6", "--second", "5"]);
+    assert_eq!(v["optimal_picks"], serde_json::json!([7]));
+    let d = built().to_str().unwrap();
+    for (args, expect) in [
+        (vec!["xx......."], "mark counts"),
+        (vec!["xxxooo..."], "both"),
+        (vec!["xxxoo.o.."], "in a row but O"),
+        (vec!["x.o"], "cells"),
+        (vec!["--size", "4x4", "................"], "--k"),
+        (vec!["--size", "5x5", "--k", "4", "x"], "cells"),
+        (vec!["--fifteen", "--first", "2,2"], "twice"),
+        (vec!["--fifteen", "--first", "10"], "1..9"),
+    ] {
+        let mut a = vec!["query", "ttt", "--data", d];
+        a.extend_from_slice(&args);
+        let e = fails(&a);
+        assert!(e.contains(expect), "{args:?}: {e}");
+    }
+    let report = ok(&["query", "ttt", "--report", "--data", d]);
+    assert!(
+        report.contains("product rule") && report.contains("MENACE vs perfect"),
+        "{report}"
+    );
+    assert!(built().join("ttt/menace.svg").exists() && built().join("ttt/menace.csv").exists());
+    let out = ok(&["verify", "--data", d]);
+    assert!(!out.contains("FAILED"), "{out}");
+}
