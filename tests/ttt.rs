@@ -210,9 +210,10 @@ fn ttt_queries() {
     assert_eq!(v["optimal_moves"], serde_json::json!([3]));
     let v = query(&["--size", "4x4", "--k", "3", "................"]);
     assert_eq!(v["value"], 1);
-    // The 15 game: first player holds 2 and 6 (two corners of the top row
-    // of the magic square); second holds 5. First to move picks 7.
+    // The 15 game: the first player holds 2 and 6 (2 + 7 + 6 = 15 is a
+    // line), the second holds 5 and must take 7 to block.
     let v = query(&["--fifteen", "--first", "2,6", "--second", "5"]);
+    assert_eq!(v["to_move"], "O");
     assert_eq!(v["optimal_picks"], serde_json::json!([7]));
     let d = built().to_str().unwrap();
     for (args, expect) in [
