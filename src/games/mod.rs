@@ -3,6 +3,7 @@
 
 pub mod gops;
 pub mod grundy;
+pub mod guessit;
 pub mod nim;
 pub mod octal;
 pub mod query;
@@ -45,6 +46,7 @@ static REGISTRY: &[&dyn Game] = &[
     &nim::Nim,
     &nim::half::Half,
     &ttt::Ttt,
+    &guessit::GuessIt,
 ];
 
 pub fn registry() -> &'static [&'static dyn Game] {
