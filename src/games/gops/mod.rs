@@ -298,6 +298,20 @@ fn verify_win_level(t: &Table) -> Result<()> {
         t.len(),
         level.len()
     );
+    // Equal hands with nothing scored yet are worth 0 for every prize set.
+    let hands = (1u32 << k) - 1;
+    for r in 0..level.base.prize_sets {
+        let prizes = crate::table::rank::unrank_subset(r, k as u32);
+        if let Some(win::WinLookup::Stored { slot, .. }) =
+            level.locate(&Pattern::from_hands(hands, hands), prizes, 0)
+        {
+            let v = t.get::<f64>(slot)?;
+            ensure!(
+                v.abs() < 1e-9,
+                "equal hands, prizes {prizes:#b}, difference 0: win value {v} (must be 0)"
+            );
+        }
+    }
     const CHUNK: u64 = 1 << 20;
     let mut start = 0;
     while start < t.len() {
