@@ -501,3 +501,56 @@ fn win_objective_queries() {
     ]);
     assert!(e.contains("--diff"), "{e}");
 }
+
+fn play(input: &str, extra: &[&str]) -> std::process::Output {
+    use std::io::Write;
+    let mut args = vec!["play", "gops", "--data", built().to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let mut child = nimrod()
+        .args(&args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn play_against_the_stored_strategy() {
+    // Bid 1, 2, 3 in order; "9" is refused and asked again.
+    let out = play("1\n9\n2\n3\n", &["--cards", "3", "--seed", "7"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\"9\" is not a card in your hand"), "{text}");
+    assert_eq!(text.matches("Round ").count(), 3, "{text}");
+    // The final score adds up to the prizes won, at most 1 + 2 + 3.
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Final score"))
+        .unwrap();
+    let nums: Vec<i32> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(nums[0] + nums[1] <= 6, "{last}");
+    // The same seed replays the same game.
+    let again = play("1\n9\n2\n3\n", &["--cards", "3", "--seed", "7"]);
+    assert_eq!(again.stdout, out.stdout);
+    // Input that ends early is one clear error, not a panic.
+    let short = play("1\n", &["--cards", "3"]);
+    assert!(!short.status.success());
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert!(
+        err.contains("input ended") && !err.contains("panicked"),
+        "{err}"
+    );
+}
