@@ -1,6 +1,7 @@
 //! One module per game. Each owns its rules, indexing, solver and query; this
 //! file only knows the `Game` trait and the registry (one line per game).
 
+pub mod bridgit;
 pub mod gops;
 pub mod grundy;
 pub mod guessit;
@@ -47,6 +48,7 @@ static REGISTRY: &[&dyn Game] = &[
     &nim::half::Half,
     &ttt::Ttt,
     &guessit::GuessIt,
+    &bridgit::Bridgit,
 ];
 
 pub fn registry() -> &'static [&'static dyn Game] {
