@@ -1,0 +1,51 @@
+//! Bridg-it through the CLI: the stored strategy's replies, replays and
+//! every kind of bad move list.
+
+mod common;
+use common::*;
+
+#[test]
+fn bridgit_queries() {
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("b.toml");
+    std::fs::write(
+        &cfg,
+        "[bridgit]\nsizes = [3, 5]\nexhaustive_up_to = 3\nrandom_games = 50\n",
+    )
+    .unwrap();
+    build_json(&cfg, d.path(), &[]);
+    let dd = d.path().to_str().unwrap();
+    let v = json(&ok(&[
+        "query", "bridgit", "--size", "5", "--json", "--data", dd,
+    ]));
+    let opening = v["opening"].as_str().unwrap().to_string();
+    assert!(v["winner"].is_null());
+    // Black answers somewhere; the reply is a free site; replaying it is accepted.
+    let black = if opening == "h1,2" { "h1,3" } else { "h1,2" };
+    let moves = format!("{opening} {black}");
+    let v = json(&ok(&[
+        "query", "bridgit", "--size", "5", "--moves", &moves, "--json", "--data", dd,
+    ]));
+    let reply = v["reply"].as_str().unwrap().to_string();
+    assert!(reply != opening && reply != black);
+    let moves3 = format!("{opening} {black} {reply}");
+    let v = json(&ok(&[
+        "query", "bridgit", "--size", "5", "--moves", &moves3, "--json", "--data", dd,
+    ]));
+    assert!(v["reply"].is_null());
+    for (moves, expect) in [
+        (black.to_string(), "opens with"),
+        (format!("{opening} zz"), "no site"),
+        (format!("{opening} {opening}"), "already taken"),
+        (format!("{opening} {black} {black}"), "strategy answered"),
+    ] {
+        let e = fails(&[
+            "query", "bridgit", "--size", "5", "--moves", &moves, "--data", dd,
+        ]);
+        assert!(e.contains(expect), "{moves}: {e}");
+    }
+    let e = fails(&["query", "bridgit", "--size", "4", "--data", dd]);
+    assert!(e.contains("bridgit/n04") && e.contains("not found"), "{e}");
+    let e = fails(&["query", "bridgit", "--size", "1", "--data", dd]);
+    assert!(e.contains("out of range"), "{e}");
+}
