@@ -159,6 +159,25 @@ fn stored_win(
     }
 }
 
+/// The bid matrix of a state: entry (i, j) from the child position after
+/// player one bids his i-th card and player two her j-th, and the sign of
+/// the comparison.
+fn bid_matrix(
+    mine: u32,
+    theirs: u32,
+    mut entry: impl FnMut(&Pattern, i32) -> Result<f64>,
+) -> Result<MatrixGame> {
+    let (my, their) = (members(mine), members(theirs));
+    let mut g = MatrixGame::new(my.len(), their.len());
+    for (i, &v) in my.iter().enumerate() {
+        for (j, &y) in their.iter().enumerate() {
+            let child = Pattern::from_hands(mine & !(1 << (v - 1)), theirs & !(1 << (y - 1)));
+            g.set(i, j, entry(&child, (v as i32 - y as i32).signum())?);
+        }
+    }
+    Ok(g)
+}
+
 /// The win-objective matrix game after `upcard` is turned.
 pub(super) fn upcard_win_game(
     t: &Tables,
@@ -168,29 +187,17 @@ pub(super) fn upcard_win_game(
     d: i32,
     upcard: u32,
 ) -> Result<MatrixGame> {
-    let (my, their) = (members(mine), members(theirs));
-    let k = my.len();
-    let mut g = MatrixGame::new(k, k);
     let rest = prizes & !(1 << (upcard - 1));
-    let below = WinLevel::new(t.built_for, k - 1);
-    for (i, &v) in my.iter().enumerate() {
-        for (j, &y) in their.iter().enumerate() {
-            let sign = (v as i32 - y as i32).signum();
-            let child = Pattern::from_hands(mine & !(1 << (v - 1)), theirs & !(1 << (y - 1)));
-            g.set(
-                i,
-                j,
-                stored_win(
-                    t.below.as_ref(),
-                    &below,
-                    &child,
-                    rest,
-                    d + sign * upcard as i32,
-                )?,
-            );
-        }
-    }
-    Ok(g)
+    let below = WinLevel::new(t.built_for, mine.count_ones() as usize - 1);
+    bid_matrix(mine, theirs, |child, sign| {
+        stored_win(
+            t.below.as_ref(),
+            &below,
+            child,
+            rest,
+            d + sign * upcard as i32,
+        )
+    })
 }
 
 /// The matrix game after `upcard` is turned, payoffs to player one.
@@ -201,27 +208,15 @@ pub(super) fn upcard_game(
     prizes: u32,
     upcard: u32,
 ) -> Result<MatrixGame> {
-    let (my, their) = (members(mine), members(theirs));
-    let k = my.len();
-    let mut g = MatrixGame::new(k, k);
     let rest = prizes & !(1 << (upcard - 1));
-    let below = Level::new(t.built_for, k - 1);
-    for (i, &v) in my.iter().enumerate() {
-        for (j, &y) in their.iter().enumerate() {
-            let child = match &t.below {
-                None => 0.0,
-                Some(table) => stored(
-                    table,
-                    &below,
-                    &Pattern::from_hands(mine & !(1 << (v - 1)), theirs & !(1 << (y - 1))),
-                    rest,
-                )?,
-            };
-            let sign = (v as i32 - y as i32).signum() as f64;
-            g.set(i, j, sign * upcard as f64 + child);
-        }
-    }
-    Ok(g)
+    let below = Level::new(t.built_for, mine.count_ones() as usize - 1);
+    bid_matrix(mine, theirs, |child, sign| {
+        let after = match &t.below {
+            None => 0.0,
+            Some(table) => stored(table, &below, child, rest)?,
+        };
+        Ok(sign as f64 * upcard as f64 + after)
+    })
 }
 
 fn strategy_json(cards: &[u32], probs: &[f64]) -> serde_json::Value {
