@@ -164,15 +164,14 @@ fn build_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
     write_ranked(
         &ctx.output,
         &values,
-        &TableMeta {
-            game: "gops".into(),
-            table: format!("level{k:02}"),
-            params: json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
-            index: "prize_rank * patterns + pattern_rank: prize set ranked in the combinatorial number system (bit p-1 = prize p), canonical hand pattern ranked by m = unshared cards, then C^j A w by j and the lexicographic rank of w".into(),
-            entry: "f64 expected score difference (player one minus player two) before the upcard, both playing optimally".into(),
-            tool_version: env!("CARGO_PKG_VERSION").into(),
-            stats: stats_json,
-        },
+        &TableMeta::new(
+            "gops",
+            &format!("level{k:02}"),
+            json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
+            "prize_rank * patterns + pattern_rank: prize set ranked in the combinatorial number system (bit p-1 = prize p), canonical hand pattern ranked by m = unshared cards, then C^j A w by j and the lexicographic rank of w",
+            "f64 expected score difference (player one minus player two) before the upcard, both playing optimally",
+            stats_json,
+        ),
         ctx.param_hash,
     )?;
     stage.finish();
@@ -216,15 +215,14 @@ fn build_win_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
     write_ranked(
         &ctx.output,
         &values,
-        &TableMeta {
-            game: "gops".into(),
-            table: format!("win-level{k:02}"),
-            params: json!({"cards": cards, "k": k, "objective": "win", "solver": SOLVER_VERSION}),
-            index: "per prize set (rank order) a block of patterns x (2*sum(P)+1): slot = block + pattern_rank*(2S+1) + (d+S); states with |d| > S are decided (sign d) and not stored".into(),
-            entry: "f64 P(player one wins) - P(player two wins) under optimal play for that objective".into(),
-            tool_version: env!("CARGO_PKG_VERSION").into(),
-            stats: stats_json,
-        },
+        &TableMeta::new(
+            "gops",
+            &format!("win-level{k:02}"),
+            json!({"cards": cards, "k": k, "objective": "win", "solver": SOLVER_VERSION}),
+            "per prize set (rank order) a block of patterns x (2*sum(P)+1): slot = block + pattern_rank*(2S+1) + (d+S); states with |d| > S are decided (sign d) and not stored",
+            "f64 P(player one wins) - P(player two wins) under optimal play for that objective",
+            stats_json,
+        ),
         ctx.param_hash,
     )?;
     stage.finish();
