@@ -5,7 +5,9 @@
 //! scripts/bench_gops.sh.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use good_lp::{microlp, variable, Expression, ProblemVariables, Solution as _, SolverModel};
+#[path = "../tests/lp_reference/mod.rs"]
+mod lp_reference;
+use lp_reference::lp_value;
 use nimrod::lp::{MatrixGame, Workspace};
 use std::hint::black_box;
 
@@ -28,21 +30,6 @@ fn games(size: usize, count: usize) -> Vec<MatrixGame> {
             g
         })
         .collect()
-}
-
-fn lp_value(g: &MatrixGame) -> f64 {
-    let mut vars = ProblemVariables::new();
-    let v = vars.add(variable());
-    let x: Vec<_> = (0..g.rows())
-        .map(|_| vars.add(variable().min(0.0)))
-        .collect();
-    let mut model = vars.maximise(v).using(microlp);
-    for j in 0..g.cols() {
-        let e: Expression = x.iter().enumerate().map(|(i, &xi)| g.get(i, j) * xi).sum();
-        model = model.with(e.geq(v));
-    }
-    let total: Expression = x.iter().sum();
-    model.with(total.eq(1.0)).solve().unwrap().value(v)
 }
 
 fn by_size(c: &mut Criterion) {

@@ -3,45 +3,15 @@
 //! plain solve over (V, Y, P) triples without the pattern reduction.
 
 mod common;
+mod lp_reference;
 use common::*;
-use good_lp::{microlp, variable, Expression, ProblemVariables, Solution as _, SolverModel};
+use lp_reference::lp_value;
 use nimrod::games::gops::level::{fill_matrix, solve_all, Level};
 use nimrod::games::gops::pattern::Pattern;
 use nimrod::games::gops::win::{self, WinLevel};
 use nimrod::lp::MatrixGame;
+use nimrod::rng::SplitMix64;
 use std::collections::HashMap;
-
-/// Value of the row player's game by the textbook LP: max v subject to
-/// Σ_i x_i a_ij ≥ v for every column j, Σ x = 1, x ≥ 0.
-fn lp_value(g: &MatrixGame) -> f64 {
-    let mut vars = ProblemVariables::new();
-    let v = vars.add(variable());
-    let x: Vec<_> = (0..g.rows())
-        .map(|_| vars.add(variable().min(0.0)))
-        .collect();
-    let mut model = vars.maximise(v).using(microlp);
-    for j in 0..g.cols() {
-        let e: Expression = x.iter().enumerate().map(|(i, &xi)| g.get(i, j) * xi).sum();
-        model = model.with(e.geq(v));
-    }
-    let total: Expression = x.iter().sum();
-    model = model.with(total.eq(1.0));
-    model.solve().expect("LP solves").value(v)
-}
-
-struct SplitMix(u64);
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Our value equals the LP's, and both returned strategies guarantee it
 /// (each is a certificate of optimality on its own).
@@ -77,7 +47,7 @@ fn check_game(g: &MatrixGame, what: &str) {
 
 #[test]
 fn matrix_solver_agrees_with_good_lp_on_random_games() {
-    let mut rng = SplitMix(2012);
+    let mut rng = SplitMix64::new(2012);
     for case in 0..600 {
         let (m, n) = if case % 3 == 0 {
             let k = 2 + (case / 3) % 12;
@@ -91,7 +61,7 @@ fn matrix_solver_agrees_with_good_lp_on_random_games() {
         for i in 0..m {
             for j in 0..n {
                 let v = match case % 3 {
-                    0 => (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 40.0 - 20.0,
+                    0 => (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 40.0 - 20.0,
                     1 => rng.below(9) as f64 - 4.0,
                     _ => rng.below(3) as f64 - 1.0,
                 };

@@ -171,9 +171,8 @@ fn explore(
         let before = value_of(solved, g, p);
         let after = value_of(solved, g, p.play(cell));
         if -after.value < before.value && seen.insert(p.key()) {
-            let (canon, sym) = g.canonical(p);
+            let (_, sym) = g.canonical(p);
             let best = g.untransform(sym, before.best);
-            let _ = canon;
             r.mistakes.push(Mistake {
                 board: render(g, p),
                 chose: cell + 1,
