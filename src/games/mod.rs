@@ -2,6 +2,7 @@
 //! file only knows the `Game` trait and the registry (one line per game).
 
 pub mod bridgit;
+pub mod chess;
 pub mod gops;
 pub mod grundy;
 pub mod guessit;
@@ -49,6 +50,7 @@ static REGISTRY: &[&dyn Game] = &[
     &ttt::Ttt,
     &guessit::GuessIt,
     &bridgit::Bridgit,
+    &chess::Chess,
 ];
 
 pub fn registry() -> &'static [&'static dyn Game] {

@@ -1,0 +1,213 @@
+//! Squares, bitboards and attack sets. Square 0 is a1, 7 is h1, 63 is h8.
+//! Leapers come from tables built at compile time; sliders walk precomputed
+//! rays and stop at the nearest blocker (cheap with at most five pieces).
+
+pub type Bitboard = u64;
+
+pub const fn file_of(sq: u8) -> u8 {
+    sq & 7
+}
+pub const fn rank_of(sq: u8) -> u8 {
+    sq >> 3
+}
+pub const fn square(file: u8, rank: u8) -> u8 {
+    rank * 8 + file
+}
+pub const fn bit(sq: u8) -> Bitboard {
+    1u64 << sq
+}
+
+/// Iterates the squares of a bitboard, lowest first.
+pub fn squares(mut b: Bitboard) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let s = b.trailing_zeros() as u8;
+            b &= b - 1;
+            Some(s)
+        }
+    })
+}
+
+pub fn square_name(sq: u8) -> String {
+    format!(
+        "{}{}",
+        (b'a' + file_of(sq)) as char,
+        (b'1' + rank_of(sq)) as char
+    )
+}
+
+pub fn parse_square(s: &str) -> Option<u8> {
+    let b = s.as_bytes();
+    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
+        return None;
+    }
+    Some(square(b[0] - b'a', b[1] - b'1'))
+}
+
+const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let f = (sq % 8) as i8;
+        let r = (sq / 8) as i8;
+        let mut i = 0;
+        while i < deltas.len() {
+            let (df, dr) = deltas[i];
+            let (nf, nr) = (f + df, r + dr);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                t[sq] |= 1u64 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+pub static KING: [Bitboard; 64] = leaper_table(&[
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+]);
+pub static KNIGHT: [Bitboard; 64] = leaper_table(&[
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+]);
+/// Squares a pawn of each colour attacks from a square.
+pub static PAWN_ATTACKS: [[Bitboard; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
+
+/// Directions as (file step, rank step); the first four increase the square
+/// index, the last four decrease it.
+const DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (-1, 1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (1, -1),
+];
+
+const fn ray_table() -> [[Bitboard; 64]; 8] {
+    let mut t = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = DIRS[d];
+        let mut sq = 0;
+        while sq < 64 {
+            let mut f = (sq % 8) as i8 + df;
+            let mut r = (sq / 8) as i8 + dr;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                t[d][sq] |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static RAYS: [[Bitboard; 64]; 8] = ray_table();
+
+fn ray_attacks(dir: usize, sq: u8, occupied: Bitboard) -> Bitboard {
+    let ray = RAYS[dir][sq as usize];
+    let blockers = ray & occupied;
+    if blockers == 0 {
+        return ray;
+    }
+    let nearest = if dir < 4 {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    };
+    ray ^ RAYS[dir][nearest as usize]
+}
+
+pub fn rook_attacks(sq: u8, occupied: Bitboard) -> Bitboard {
+    ray_attacks(0, sq, occupied)
+        | ray_attacks(1, sq, occupied)
+        | ray_attacks(4, sq, occupied)
+        | ray_attacks(5, sq, occupied)
+}
+
+pub fn bishop_attacks(sq: u8, occupied: Bitboard) -> Bitboard {
+    ray_attacks(2, sq, occupied)
+        | ray_attacks(3, sq, occupied)
+        | ray_attacks(6, sq, occupied)
+        | ray_attacks(7, sq, occupied)
+}
+
+/// The eight symmetries of the board: bit 0 mirrors files (a↔h), bit 1
+/// mirrors ranks, bit 2 transposes (a1–h8 diagonal), applied in that order
+/// after the transpose.
+pub fn transform(sym: u8, sq: u8) -> u8 {
+    let (mut f, mut r) = (file_of(sq), rank_of(sq));
+    if sym & 4 != 0 {
+        std::mem::swap(&mut f, &mut r);
+    }
+    if sym & 1 != 0 {
+        f = 7 - f;
+    }
+    if sym & 2 != 0 {
+        r = 7 - r;
+    }
+    square(f, r)
+}
+
+pub fn transform_bb(sym: u8, b: Bitboard) -> Bitboard {
+    if sym == 0 {
+        return b;
+    }
+    let mut out = 0;
+    for s in squares(b) {
+        out |= bit(transform(sym, s));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slider_attacks_stop_at_blockers() {
+        let a1 = square(0, 0);
+        let occ = bit(square(0, 3)) | bit(square(5, 0));
+        let r = rook_attacks(a1, occ);
+        assert_eq!(r.count_ones(), 3 + 5);
+        assert!(r & bit(square(0, 3)) != 0 && r & bit(square(0, 4)) == 0);
+        assert_eq!(bishop_attacks(square(3, 3), 0).count_ones(), 13);
+        assert_eq!(KNIGHT[0].count_ones(), 2);
+        assert_eq!(KING[27].count_ones(), 8);
+    }
+
+    #[test]
+    fn transforms_are_a_group_of_eight() {
+        for sym in 0..8u8 {
+            let image: std::collections::BTreeSet<u8> =
+                (0..64).map(|s| transform(sym, s)).collect();
+            assert_eq!(image.len(), 64);
+        }
+        let imgs: std::collections::BTreeSet<u8> = (0..8).map(|s| transform(s, 1)).collect();
+        assert_eq!(imgs.len(), 8);
+    }
+}

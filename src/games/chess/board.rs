@@ -1,0 +1,651 @@
+//! A chess position without castling or en passant (as in the public
+//! tablebases): bitboards by role and colour plus the side to move; legal
+//! moves, un-moves for retrograde analysis, FEN in and out.
+
+use super::bitboard::*;
+use anyhow::{bail, ensure, Result};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    pub fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    King = 5,
+}
+
+pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+impl Role {
+    pub const ALL: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+    pub fn letter(self) -> char {
+        ['P', 'N', 'B', 'R', 'Q', 'K'][self as usize]
+    }
+    pub fn from_letter(c: char) -> Option<Role> {
+        Some(match c.to_ascii_uppercase() {
+            'P' => Role::Pawn,
+            'N' => Role::Knight,
+            'B' => Role::Bishop,
+            'R' => Role::Rook,
+            'Q' => Role::Queen,
+            'K' => Role::King,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub role: Role,
+    pub from: u8,
+    pub to: u8,
+    pub capture: Option<Role>,
+    pub promotion: Option<Role>,
+    /// An en passant capture: the captured pawn stands beside `from`, not
+    /// on `to`.
+    pub en_passant: bool,
+}
+
+impl Move {
+    /// A pawn's two-square advance, after which the opponent may capture
+    /// en passant.
+    pub fn is_double_push(&self) -> bool {
+        self.role == Role::Pawn && self.from.abs_diff(self.to) == 16
+    }
+
+    /// Leaves the material signature (and so the table).
+    pub fn converts(&self) -> bool {
+        self.capture.is_some() || self.promotion.is_some()
+    }
+    pub fn uci(&self) -> String {
+        let mut s = format!("{}{}", square_name(self.from), square_name(self.to));
+        if let Some(p) = self.promotion {
+            s.push(p.letter().to_ascii_lowercase());
+        }
+        s
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    pub by_role: [Bitboard; 6],
+    pub by_color: [Bitboard; 2],
+    pub turn: Color,
+}
+
+/// Why a set of pieces is not a position the tables hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Broken {
+    Overlap,
+    KingCount,
+    PawnOnBackRank,
+    OpponentInCheck,
+}
+
+impl Board {
+    pub fn empty(turn: Color) -> Board {
+        Board {
+            by_role: [0; 6],
+            by_color: [0; 2],
+            turn,
+        }
+    }
+
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role as usize]
+    }
+
+    pub fn put(&mut self, color: Color, role: Role, sq: u8) {
+        self.by_color[color.index()] |= bit(sq);
+        self.by_role[role as usize] |= bit(sq);
+    }
+
+    fn remove(&mut self, sq: u8) {
+        let m = !bit(sq);
+        for b in self.by_role.iter_mut() {
+            *b &= m;
+        }
+        for b in self.by_color.iter_mut() {
+            *b &= m;
+        }
+    }
+
+    pub fn piece_at(&self, sq: u8) -> Option<(Color, Role)> {
+        let b = bit(sq);
+        let color = if self.by_color[0] & b != 0 {
+            Color::White
+        } else if self.by_color[1] & b != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        let role = Role::ALL
+            .into_iter()
+            .find(|&r| self.by_role[r as usize] & b != 0)?;
+        Some((color, role))
+    }
+
+    pub fn king(&self, color: Color) -> u8 {
+        self.pieces(color, Role::King).trailing_zeros() as u8
+    }
+
+    /// Pieces of `by` attacking `sq` with the given occupancy.
+    pub fn attackers(&self, sq: u8, by: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.by_color[by.index()];
+        let r = &self.by_role;
+        let diag = r[Role::Bishop as usize] | r[Role::Queen as usize];
+        let straight = r[Role::Rook as usize] | r[Role::Queen as usize];
+        them & ((KING[sq as usize] & r[Role::King as usize])
+            | (KNIGHT[sq as usize] & r[Role::Knight as usize])
+            | (PAWN_ATTACKS[by.other().index()][sq as usize] & r[Role::Pawn as usize])
+            | (bishop_attacks(sq, occupied) & diag)
+            | (rook_attacks(sq, occupied) & straight))
+    }
+
+    pub fn in_check(&self, color: Color) -> bool {
+        self.pieces(color, Role::King) != 0
+            && self.attackers(self.king(color), color.other(), self.occupied()) != 0
+    }
+
+    /// Whether the tables can hold this position, and if not why.
+    pub fn broken(&self) -> Option<Broken> {
+        let mut seen = 0u64;
+        for &b in &self.by_role {
+            if seen & b != 0 {
+                return Some(Broken::Overlap);
+            }
+            seen |= b;
+        }
+        if self.by_color[0] & self.by_color[1] != 0 || seen != self.occupied() {
+            return Some(Broken::Overlap);
+        }
+        if self.pieces(Color::White, Role::King).count_ones() != 1
+            || self.pieces(Color::Black, Role::King).count_ones() != 1
+        {
+            return Some(Broken::KingCount);
+        }
+        if self.by_role[Role::Pawn as usize] & 0xff00_0000_0000_00ff != 0 {
+            return Some(Broken::PawnOnBackRank);
+        }
+        if self.in_check(self.turn.other()) {
+            return Some(Broken::OpponentInCheck);
+        }
+        None
+    }
+
+    /// The position after `m` (which must be legal or pseudo-legal here).
+    pub fn play(&self, m: &Move) -> Board {
+        let mut b = *self;
+        let us = self.turn;
+        b.remove(m.to);
+        b.remove(m.from);
+        if m.en_passant {
+            b.remove(square(file_of(m.to), rank_of(m.from)));
+        }
+        b.put(us, m.promotion.unwrap_or(m.role), m.to);
+        b.turn = us.other();
+        b
+    }
+
+    /// Every legal move of the side to move, appended to `out`.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves(out);
+        let us = self.turn;
+        let mut keep = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if !self.play(&m).in_check(us) {
+                out[keep] = m;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
+
+    fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let own = self.by_color[us.index()];
+        let theirs = self.by_color[us.other().index()];
+        let occ = own | theirs;
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for from in squares(self.pieces(us, role)) {
+                let targets = match role {
+                    Role::Knight => KNIGHT[from as usize],
+                    Role::Bishop => bishop_attacks(from, occ),
+                    Role::Rook => rook_attacks(from, occ),
+                    Role::Queen => bishop_attacks(from, occ) | rook_attacks(from, occ),
+                    _ => KING[from as usize],
+                } & !own;
+                for to in squares(targets) {
+                    out.push(Move {
+                        role,
+                        from,
+                        to,
+                        capture: self.capture_at(to, theirs),
+                        promotion: None,
+                        en_passant: false,
+                    });
+                }
+            }
+        }
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        let start_rank = if us == Color::White { 1 } else { 6 };
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        for from in squares(self.pieces(us, Role::Pawn)) {
+            let push = |to: u8, capture: Option<Role>, out: &mut Vec<Move>| {
+                if rank_of(to) == last_rank {
+                    for p in PROMOTIONS {
+                        out.push(Move {
+                            role: Role::Pawn,
+                            from,
+                            to,
+                            capture,
+                            promotion: Some(p),
+                            en_passant: false,
+                        });
+                    }
+                } else {
+                    out.push(Move {
+                        role: Role::Pawn,
+                        from,
+                        to,
+                        capture,
+                        promotion: None,
+                        en_passant: false,
+                    });
+                }
+            };
+            let one = (from as i8 + forward) as u8;
+            if occ & bit(one) == 0 {
+                push(one, None, out);
+                let two = (one as i8 + forward) as u8;
+                if rank_of(from) == start_rank && occ & bit(two) == 0 {
+                    push(two, None, out);
+                }
+            }
+            for to in squares(PAWN_ATTACKS[us.index()][from as usize] & theirs) {
+                push(to, self.capture_at(to, theirs), out);
+            }
+        }
+    }
+
+    /// The legal en passant captures in this position when the opponent's
+    /// last move was a double push to `pushed_to`.
+    pub fn en_passant_captures(&self, pushed_to: u8, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let behind = if us == Color::White {
+            pushed_to + 8
+        } else {
+            pushed_to - 8
+        };
+        let beside = (KING[pushed_to as usize] & (0xffu64 << (8 * rank_of(pushed_to)))) & !bit(pushed_to);
+        for from in squares(beside & self.pieces(us, Role::Pawn)) {
+            let m = Move {
+                role: Role::Pawn,
+                from,
+                to: behind,
+                capture: Some(Role::Pawn),
+                promotion: None,
+                en_passant: true,
+            };
+            if !self.play(&m).in_check(us) {
+                out.push(m);
+            }
+        }
+    }
+
+    fn capture_at(&self, sq: u8, theirs: Bitboard) -> Option<Role> {
+        if theirs & bit(sq) == 0 {
+            return None;
+        }
+        self.piece_at(sq).map(|(_, r)| r)
+    }
+
+    /// Every position that reaches this one by a move of the side not to
+    /// move that neither captures nor promotes (so keeps the material), and
+    /// in which the side then to move is not leaving the other in check.
+    /// Un-moves that would come from a position with a pawn on its back rank
+    /// or an illegal position are skipped.
+    pub fn unmoves(&self, out: &mut Vec<Board>) {
+        let them = self.turn.other();
+        let occ = self.occupied();
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for to in squares(self.pieces(them, role)) {
+                let origins = match role {
+                    Role::Knight => KNIGHT[to as usize],
+                    Role::Bishop => bishop_attacks(to, occ),
+                    Role::Rook => rook_attacks(to, occ),
+                    Role::Queen => bishop_attacks(to, occ) | rook_attacks(to, occ),
+                    _ => KING[to as usize],
+                } & !occ;
+                for from in squares(origins) {
+                    self.push_unmove(them, role, from, to, out);
+                }
+            }
+        }
+        let back: i8 = if them == Color::White { -8 } else { 8 };
+        let double_rank = if them == Color::White { 3 } else { 4 };
+        let first_rank = if them == Color::White { 1 } else { 6 };
+        for to in squares(self.pieces(them, Role::Pawn)) {
+            let one = to as i8 + back;
+            if !(8..56).contains(&one) || occ & bit(one as u8) != 0 {
+                continue;
+            }
+            if rank_of(one as u8) >= 1 && rank_of(one as u8) <= 6 {
+                self.push_unmove(them, Role::Pawn, one as u8, to, out);
+            }
+            if rank_of(to) == double_rank {
+                let two = (one + back) as u8;
+                if rank_of(two) == first_rank && occ & bit(two) == 0 {
+                    self.push_unmove(them, Role::Pawn, two, to, out);
+                }
+            }
+        }
+    }
+
+    fn push_unmove(&self, mover: Color, role: Role, from: u8, to: u8, out: &mut Vec<Board>) {
+        let mut b = *self;
+        b.remove(to);
+        b.put(mover, role, from);
+        b.turn = mover;
+        // The side that did not move must not have been in check.
+        if !b.in_check(mover.other()) {
+            out.push(b);
+        }
+    }
+
+    /// Colours swapped and ranks mirrored: the same game seen from the other
+    /// side.
+    pub fn color_flipped(&self) -> Board {
+        let mut b = Board::empty(self.turn.other());
+        for (i, &r) in self.by_role.iter().enumerate() {
+            b.by_role[i] = r.swap_bytes();
+        }
+        b.by_color = [self.by_color[1].swap_bytes(), self.by_color[0].swap_bytes()];
+        b
+    }
+
+    pub fn transformed(&self, sym: u8) -> Board {
+        let mut b = *self;
+        for r in b.by_role.iter_mut() {
+            *r = transform_bb(sym, *r);
+        }
+        for c in b.by_color.iter_mut() {
+            *c = transform_bb(sym, *c);
+        }
+        b
+    }
+
+    pub fn piece_count(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    /// Standard notation, with check (+) and mate (#) marks.
+    pub fn san(&self, m: &Move) -> String {
+        let mut s = String::new();
+        if m.role == Role::Pawn {
+            if m.capture.is_some() {
+                s.push((b'a' + file_of(m.from)) as char);
+                s.push('x');
+            }
+            s.push_str(&square_name(m.to));
+            if let Some(p) = m.promotion {
+                s.push('=');
+                s.push(p.letter());
+            }
+        } else {
+            s.push(m.role.letter());
+            if m.role != Role::King {
+                let mut all = Vec::new();
+                self.legal_moves(&mut all);
+                let rivals: Vec<&Move> = all
+                    .iter()
+                    .filter(|o| o.role == m.role && o.to == m.to && o.from != m.from)
+                    .collect();
+                if !rivals.is_empty() {
+                    if rivals.iter().all(|o| file_of(o.from) != file_of(m.from)) {
+                        s.push((b'a' + file_of(m.from)) as char);
+                    } else if rivals.iter().all(|o| rank_of(o.from) != rank_of(m.from)) {
+                        s.push((b'1' + rank_of(m.from)) as char);
+                    } else {
+                        s.push_str(&square_name(m.from));
+                    }
+                }
+            }
+            if m.capture.is_some() {
+                s.push('x');
+            }
+            s.push_str(&square_name(m.to));
+        }
+        let after = self.play(m);
+        if after.in_check(after.turn) {
+            let mut replies = Vec::new();
+            after.legal_moves(&mut replies);
+            s.push(if replies.is_empty() { '#' } else { '+' });
+        }
+        s
+    }
+
+    /// Parses a FEN. Castling rights and en passant squares are rejected:
+    /// the tables hold neither. Move counters are optional and ignored.
+    pub fn from_fen(fen: &str) -> Result<Board> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        ensure!(
+            (2..=6).contains(&fields.len()),
+            "FEN \"{fen}\": expected placement and side to move (and optionally castling, en passant, counters)"
+        );
+        let turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => bail!("FEN \"{fen}\": side to move \"{other}\" is neither w nor b"),
+        };
+        let mut b = Board::empty(turn);
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        ensure!(
+            ranks.len() == 8,
+            "FEN \"{fen}\": placement has {} ranks, not 8",
+            ranks.len()
+        );
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = 7 - i as u8;
+            let mut file = 0u8;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    ensure!(
+                        (1..=8).contains(&d),
+                        "FEN \"{fen}\": bad empty-square count '{c}'"
+                    );
+                    file += d as u8;
+                } else {
+                    let role = Role::from_letter(c).ok_or_else(|| {
+                        anyhow::anyhow!("FEN \"{fen}\": unknown piece letter '{c}'")
+                    })?;
+                    ensure!(
+                        file < 8,
+                        "FEN \"{fen}\": rank {} has more than 8 squares",
+                        rank + 1
+                    );
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    b.put(color, role, square(file, rank));
+                    file += 1;
+                }
+                ensure!(
+                    file <= 8,
+                    "FEN \"{fen}\": rank {} has more than 8 squares",
+                    rank + 1
+                );
+            }
+            ensure!(
+                file == 8,
+                "FEN \"{fen}\": rank {} has {file} squares, not 8",
+                rank + 1
+            );
+        }
+        if let Some(&c) = fields.get(2) {
+            ensure!(
+                c == "-",
+                "FEN \"{fen}\": castling rights \"{c}\" — the tables hold no castling (use -)"
+            );
+        }
+        if let Some(&ep) = fields.get(3) {
+            ensure!(
+                ep == "-",
+                "FEN \"{fen}\": en passant square \"{ep}\" — the tables hold no en passant (use -)"
+            );
+        }
+        for (i, f) in fields.iter().enumerate().skip(4) {
+            ensure!(
+                f.parse::<u32>().is_ok(),
+                "FEN \"{fen}\": field {} \"{f}\" is not a move counter",
+                i + 1
+            );
+        }
+        match b.broken() {
+            None => Ok(b),
+            Some(Broken::KingCount) => bail!("FEN \"{fen}\": each side needs exactly one king"),
+            Some(Broken::PawnOnBackRank) => bail!("FEN \"{fen}\": a pawn stands on rank 1 or 8"),
+            Some(Broken::OpponentInCheck) => bail!(
+                "FEN \"{fen}\": illegal — the side not to move ({}) is in check",
+                if turn == Color::White { "black" } else { "white" }
+            ),
+            Some(Broken::Overlap) => bail!("FEN \"{fen}\": two pieces on one square"),
+        }
+    }
+
+    pub fn fen(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_at(square(file, rank)) {
+                    None => empty += 1,
+                    Some((c, r)) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let l = r.letter();
+                        s.push(if c == Color::White {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.turn == Color::White {
+            " w - - 0 1"
+        } else {
+            " b - - 0 1"
+        });
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fen_round_trip_and_moves() {
+        let b = Board::from_fen("k7/7Q/1K6/8/8/8/8/8 w - - 0 1").unwrap();
+        assert_eq!(b.fen(), "k7/7Q/1K6/8/8/8/8/8 w - - 0 1");
+        let mut ms = Vec::new();
+        b.legal_moves(&mut ms);
+        let sans: Vec<String> = ms.iter().map(|m| b.san(m)).collect();
+        for mate in ["Qa7#", "Qb7#", "Qg8#", "Qh8#", "Qh1+", "Qe4+", "Qc7"] {
+            assert!(sans.contains(&mate.to_string()), "{mate} not in {sans:?}");
+        }
+        // b6 has 8 neighbours; a7 and b7 touch the black king.
+        assert_eq!(ms.iter().filter(|m| m.role == Role::King).count(), 6);
+        assert_eq!(ms.len(), 27);
+    }
+
+    #[test]
+    fn unmoves_invert_moves() {
+        let b = Board::from_fen("8/8/3k4/8/2P5/8/8/4K2R b - - 0 1").unwrap();
+        let mut preds = Vec::new();
+        b.unmoves(&mut preds);
+        assert!(!preds.is_empty());
+        for p in &preds {
+            let mut ms = Vec::new();
+            p.legal_moves(&mut ms);
+            assert!(
+                ms.iter().any(|m| !m.converts() && p.play(m) == b),
+                "{} does not lead back",
+                p.fen()
+            );
+        }
+        // c4 came from c3 or c2.
+        assert!(preds.iter().any(|p| p.pieces(Color::White, Role::Pawn) == bit(10)));
+    }
+
+    #[test]
+    fn bad_fens_are_named() {
+        for (fen, needle) in [
+            ("8/8/8/8/8/8/8/K1k5 w KQ - 0 1", "castling"),
+            ("8/8/8/8/8/8/8/Kk6 w - - 0 1", "in check"),
+            ("8/8/8/8/8/8/8/K7 w - - 0 1", "exactly one king"),
+            ("P7/8/8/8/8/8/8/K1k5 w - - 0 1", "rank 1 or 8"),
+            ("8/8/8/8/8/8/8/K1k4 w - -", "7 squares"),
+            ("8/8/8/8/8/8/8/K1k5 x", "neither"),
+        ] {
+            let e = Board::from_fen(fen).unwrap_err().to_string();
+            assert!(e.contains(needle), "{fen}: {e}");
+        }
+    }
+}

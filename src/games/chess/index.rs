@@ -1,0 +1,328 @@
+//! Closed-form ranking of the positions of one material signature.
+//!
+//! index = king_pair · Π sizes + rank(group 1) · … , where the kings are
+//! placed together (462 pairs up to the 8 board symmetries without pawns;
+//! the white king on files a–d with pawns, 1806 pairs) and each group of like
+//! pieces (same colour and role) is an unordered set ranked in the
+//! combinatorial number system over 64 squares (48 for pawns, ranks 2–7).
+//! A position whose pieces overlap, or which a symmetry maps to a smaller
+//! index (kings on the diagonal), is not canonical and holds no value.
+
+use super::bitboard::*;
+use super::board::{Board, Color, Role};
+use super::material::Material;
+use std::sync::OnceLock;
+
+const NO_PAIR: u16 = u16::MAX;
+
+pub struct KingPairs {
+    pub pairs: Vec<(u8, u8)>,
+    index: Vec<u16>,
+    /// For each raw (white king, black king): the symmetries that bring the
+    /// pair into the canonical set (one, or two with kings on the diagonal).
+    syms: Vec<[u8; 2]>,
+    sym_count: Vec<u8>,
+}
+
+fn adjacent_or_same(a: u8, b: u8) -> bool {
+    a == b || KING[a as usize] & bit(b) != 0
+}
+
+impl KingPairs {
+    fn build(pawns: bool) -> KingPairs {
+        let canonical = |wk: u8, bk: u8| -> bool {
+            if adjacent_or_same(wk, bk) {
+                return false;
+            }
+            let (f, r) = (file_of(wk), rank_of(wk));
+            if pawns {
+                return f <= 3;
+            }
+            if f > 3 || r > f {
+                return false;
+            }
+            r != f || rank_of(bk) <= file_of(bk)
+        };
+        let mut pairs = Vec::new();
+        let mut index = vec![NO_PAIR; 64 * 64];
+        for wk in 0..64u8 {
+            for bk in 0..64u8 {
+                if canonical(wk, bk) {
+                    index[wk as usize * 64 + bk as usize] = pairs.len() as u16;
+                    pairs.push((wk, bk));
+                }
+            }
+        }
+        let mut syms = vec![[0u8; 2]; 64 * 64];
+        let mut sym_count = vec![0u8; 64 * 64];
+        let allowed: &[u8] = if pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+        for wk in 0..64u8 {
+            for bk in 0..64u8 {
+                let i = wk as usize * 64 + bk as usize;
+                for &s in allowed {
+                    if canonical(transform(s, wk), transform(s, bk)) {
+                        let n = sym_count[i] as usize;
+                        if n < 2 {
+                            syms[i][n] = s;
+                        }
+                        sym_count[i] += 1;
+                    }
+                }
+            }
+        }
+        KingPairs {
+            pairs,
+            index,
+            syms,
+            sym_count,
+        }
+    }
+
+    pub fn get(pawns: bool) -> &'static KingPairs {
+        static PAWNLESS: OnceLock<KingPairs> = OnceLock::new();
+        static PAWNS: OnceLock<KingPairs> = OnceLock::new();
+        if pawns {
+            PAWNS.get_or_init(|| KingPairs::build(true))
+        } else {
+            PAWNLESS.get_or_init(|| KingPairs::build(false))
+        }
+    }
+
+    fn symmetries(&self, wk: u8, bk: u8) -> &[u8] {
+        let i = wk as usize * 64 + bk as usize;
+        &self.syms[i][..self.sym_count[i].min(2) as usize]
+    }
+}
+
+const fn binomials() -> [[u64; 8]; 65] {
+    let mut t = [[0u64; 8]; 65];
+    let mut n = 0;
+    while n < 65 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 8 {
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+static BINOM: [[u64; 8]; 65] = binomials();
+
+fn rank_set(mask: u64) -> u64 {
+    let mut r = 0;
+    for (i, s) in squares(mask).enumerate() {
+        r += BINOM[s as usize][i + 1];
+    }
+    r
+}
+
+fn unrank_set(mut rank: u64, k: usize, universe: u8) -> u64 {
+    let mut mask = 0u64;
+    let mut top = universe as usize;
+    for i in (1..=k).rev() {
+        let mut c = top - 1;
+        while BINOM[c][i] > rank {
+            c -= 1;
+        }
+        rank -= BINOM[c][i];
+        mask |= 1 << c;
+        top = c;
+    }
+    mask
+}
+
+#[derive(Clone, Debug)]
+struct Group {
+    color: Color,
+    role: Role,
+    count: usize,
+    size: u64,
+}
+
+/// The ranking of one material signature (white = the stronger side).
+#[derive(Clone)]
+pub struct Layout {
+    pub material: Material,
+    pawns: bool,
+    groups: Vec<Group>,
+    kings: &'static KingPairs,
+    radix: u64,
+    /// Slots per side to move.
+    pub positions: u64,
+}
+
+impl Layout {
+    pub fn new(material: Material) -> Layout {
+        let pawns = material.has_pawns();
+        let mut groups = Vec::new();
+        for color in [Color::White, Color::Black] {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+                let count = material.counts[color.index()][role as usize] as usize;
+                if count > 0 {
+                    let universe = if role == Role::Pawn { 48 } else { 64 };
+                    groups.push(Group {
+                        color,
+                        role,
+                        count,
+                        size: BINOM[universe][count],
+                    });
+                }
+            }
+        }
+        let kings = KingPairs::get(pawns);
+        let radix: u64 = groups.iter().map(|g| g.size).product();
+        Layout {
+            material,
+            pawns,
+            groups,
+            kings,
+            radix,
+            positions: kings.pairs.len() as u64 * radix,
+        }
+    }
+
+    pub fn description(&self) -> String {
+        let mut s = format!(
+            "king_pair ({} pairs{})",
+            self.kings.pairs.len(),
+            if self.pawns {
+                ", white king on files a-d"
+            } else {
+                " up to symmetry"
+            }
+        );
+        for g in &self.groups {
+            s.push_str(&format!(
+                " x C({}, {}) {} {}",
+                if g.role == Role::Pawn { 48 } else { 64 },
+                g.count,
+                if g.color == Color::White {
+                    "white"
+                } else {
+                    "black"
+                },
+                g.role.letter()
+            ));
+        }
+        s
+    }
+
+    fn index_with(&self, b: &Board, sym: u8) -> u64 {
+        let wk = transform(sym, b.king(Color::White));
+        let bk = transform(sym, b.king(Color::Black));
+        let mut r = self.kings.index[wk as usize * 64 + bk as usize] as u64;
+        for g in &self.groups {
+            let mut mask = transform_bb(sym, b.pieces(g.color, g.role));
+            if g.role == Role::Pawn {
+                mask >>= 8;
+            }
+            r = r * g.size + rank_set(mask);
+        }
+        r
+    }
+
+    /// Index of a legal board of this material, in the table's colours.
+    pub fn index(&self, b: &Board) -> u64 {
+        let syms = self
+            .kings
+            .symmetries(b.king(Color::White), b.king(Color::Black));
+        let mut best = u64::MAX;
+        for &s in syms {
+            best = best.min(self.index_with(b, s));
+        }
+        best
+    }
+
+    /// The board at `index` with `turn` to move, when its pieces do not
+    /// overlap and it is the canonical representative; legality (check) is
+    /// left to the caller.
+    pub fn board(&self, index: u64, turn: Color) -> Option<Board> {
+        let pair = index / self.radix;
+        let mut rest = index % self.radix;
+        let (wk, bk) = *self.kings.pairs.get(pair as usize)?;
+        let mut b = Board::empty(turn);
+        b.put(Color::White, Role::King, wk);
+        b.put(Color::Black, Role::King, bk);
+        let mut used = bit(wk) | bit(bk);
+        let mut ranks = [0u64; 8];
+        for (i, g) in self.groups.iter().enumerate().rev() {
+            ranks[i] = rest % g.size;
+            rest /= g.size;
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            let universe = if g.role == Role::Pawn { 48 } else { 64 };
+            let mut mask = unrank_set(ranks[i], g.count, universe);
+            if g.role == Role::Pawn {
+                mask <<= 8;
+            }
+            if mask & used != 0 {
+                return None;
+            }
+            used |= mask;
+            for s in squares(mask) {
+                b.put(g.color, g.role, s);
+            }
+        }
+        if self.kings.sym_count[wk as usize * 64 + bk as usize] > 1 && self.index(&b) != index {
+            return None;
+        }
+        Some(b)
+    }
+}
+
+impl Layout {
+    /// The board at `index` when it is a legal position the table holds.
+    pub fn legal_board(&self, index: u64, turn: Color) -> Option<Board> {
+        self.board(index, turn).filter(|b| b.broken().is_none())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_pair_counts() {
+        assert_eq!(KingPairs::get(false).pairs.len(), 462);
+        assert_eq!(KingPairs::get(true).pairs.len(), 1806);
+    }
+
+    #[test]
+    fn subset_ranking_round_trips() {
+        for k in 1..=3usize {
+            let n = BINOM[48][k];
+            for r in (0..n).step_by(97) {
+                let m = unrank_set(r, k, 48);
+                assert_eq!(m.count_ones() as usize, k);
+                assert_eq!(rank_set(m), r);
+            }
+        }
+    }
+
+    #[test]
+    fn every_canonical_board_ranks_to_its_index() {
+        for name in ["KQvK", "KRvKB", "KPvKP", "KBBvK"] {
+            let l = Layout::new(Material::parse(name).unwrap());
+            let mut canonical = 0;
+            for i in (0..l.positions).step_by(7) {
+                if let Some(b) = l.board(i, Color::White) {
+                    canonical += 1;
+                    assert_eq!(l.index(&b), i, "{name} {}", b.fen());
+                    for s in 0..8 {
+                        let t = b.transformed(s);
+                        if !l.pawns || s <= 1 {
+                            assert_eq!(l.index(&t), i, "{name} sym {s} of {}", b.fen());
+                        }
+                    }
+                }
+            }
+            assert!(canonical > 0);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Chess endgame tables by retrograde analysis: every position of a material
+//! signature with both sides to move, exact distance to mate, one byte each.
+//! No castling and no en passant (as in the public tablebases).
+
+pub mod bitboard;
+pub mod board;
+pub mod index;
+pub mod material;
+pub mod probe;
+pub mod query;
+pub mod solve;
+pub mod value;
+
+use super::query::{Answer, QueryContext};
+use super::Game;
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext};
+use crate::table::writer::write_ranked;
+use crate::table::{Table, TableMeta};
+use anyhow::{anyhow, ensure, Context, Result};
+use index::Layout;
+use material::Material;
+use probe::{table_id, Tablebase};
+use serde::Deserialize;
+use serde_json::json;
+
+const SOLVER_VERSION: u32 = 1;
+pub const MAX_PIECES: u32 = 5;
+
+pub struct Chess;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChessParams {
+    /// Build every endgame with these piece counts (kings included).
+    #[serde(default)]
+    pub pieces: Vec<u32>,
+    /// Extra endgames by name ("KRPvKR"); their dependencies come along.
+    #[serde(default)]
+    pub tables: Vec<String>,
+}
+
+/// The requested signatures plus everything their captures and promotions
+/// lead to, smallest first.
+pub fn closure(wanted: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut stack: Vec<Material> = wanted.iter().map(|m| m.canonical()).collect();
+    while let Some(m) = stack.pop() {
+        if !all.contains(&m) {
+            stack.extend(m.successors());
+            all.push(m);
+        }
+    }
+    all.sort_by_key(|m| (m.pieces(), m.name()));
+    all
+}
+
+impl Game for Chess {
+    fn name(&self) -> &'static str {
+        "chess"
+    }
+    fn summary(&self) -> &'static str {
+        "chess endgames by retrograde analysis: win/draw/loss and distance to mate, both sides to move"
+    }
+
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: ChessParams = game_params(source, "chess", section)?;
+        let mut wanted = Vec::new();
+        for &n in &p.pieces {
+            ensure!(
+                (3..=MAX_PIECES).contains(&n),
+                "{source}: [chess] pieces = {n} is out of range (3 ..= {MAX_PIECES}, kings included)"
+            );
+            wanted.extend(Material::all_with(n));
+        }
+        for name in &p.tables {
+            let m = Material::parse(name).with_context(|| format!("{source}: [chess] tables"))?;
+            ensure!(
+                (3..=MAX_PIECES).contains(&m.pieces()),
+                "{source}: [chess] table {name} has {} pieces (3 ..= {MAX_PIECES})",
+                m.pieces()
+            );
+            wanted.push(m);
+        }
+        Ok(closure(&wanted)
+            .into_iter()
+            .map(|m| {
+                let deps: Vec<String> = m.successors().iter().map(table_id).collect();
+                Job {
+                    id: table_id(&m),
+                    deps,
+                    params: json!({"material": m.name(), "solver": SOLVER_VERSION}),
+                    run: Box::new(move |ctx| build(ctx, m)),
+                }
+            })
+            .collect())
+    }
+
+    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+        query::answer(args, ctx)
+    }
+
+    fn verify(&self, table: &Table) -> Result<()> {
+        let name = table.meta().params["material"]
+            .as_str()
+            .ok_or_else(|| anyhow!("chess table without a material parameter"))?;
+        let m = Material::parse(name)?;
+        let layout = Layout::new(m);
+        let data_dir = table
+            .path()
+            .parent()
+            .and_then(|p| p.parent())
+            .ok_or_else(|| anyhow!("cannot locate the data directory of {}", table.path().display()))?;
+        let probe = Tablebase::open(data_dir, &m.successors())?;
+        let values = table.read_range::<u8>(0, table.len())?;
+        solve::check(&layout, &values, &probe).map_err(|e| anyhow!(e))
+    }
+}
+
+fn build(ctx: &JobContext, m: Material) -> Result<()> {
+    let layout = Layout::new(m);
+    let probe = Tablebase::open(ctx.data_dir, &m.successors())?;
+    let stage = ctx.progress.stage(ctx.id, "retrograde, plies (of <= 255)", 255);
+    let solved = solve::solve(&layout, &probe, &|_, _| stage.inc(1))?;
+    stage.finish();
+    write_ranked(
+        &ctx.output,
+        &solved.values,
+        &TableMeta::new(
+            "chess",
+            &m.name(),
+            json!({"material": m.name(), "solver": SOLVER_VERSION}),
+            &format!(
+                "side * {} + index; side 0 = white to move; index = {}",
+                layout.positions,
+                layout.description()
+            ),
+            "u8 for the side to move: 0 draw, 1..=127 mate in m moves, 128+m mated in m moves, 255 no position",
+            serde_json::to_value(&solved.stats)?,
+        ),
+        ctx.param_hash,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! Reading built tables: the value of any position whose material has a
+//! table (colours flipped when the named stronger side is black), used by
+//! the solver for captures and promotions and by `query`.
+
+use super::board::{Board, Color, Move};
+use super::index::Layout;
+use super::material::Material;
+use super::value::Value;
+use crate::games::query::open_table;
+use crate::table::Table;
+use anyhow::{anyhow, ensure, Result};
+use std::collections::HashMap;
+use std::path::Path;
+
+pub struct Loaded {
+    pub layout: Layout,
+    pub table: Table,
+}
+
+impl Loaded {
+    pub fn byte(&self, slot: u64) -> Result<u8> {
+        match self.table.entries::<u8>() {
+            Some(all) => all
+                .get(slot as usize)
+                .copied()
+                .ok_or_else(|| anyhow!("slot {slot} beyond {}", self.table.path().display())),
+            None => Ok(self.table.get::<u8>(slot)?),
+        }
+    }
+
+    /// Value of a board of exactly this table's material and colours.
+    pub fn value_oriented(&self, b: &Board) -> Result<Value> {
+        let side = if b.turn == Color::White { 0 } else { 1 };
+        let slot = side * self.layout.positions + self.layout.index(b);
+        Ok(Value::decode(self.byte(slot)?))
+    }
+}
+
+#[derive(Default)]
+pub struct Tablebase {
+    tables: HashMap<Material, Loaded>,
+}
+
+pub fn table_id(m: &Material) -> String {
+    format!("chess/{}", m.canonical().name())
+}
+
+impl Tablebase {
+    /// Opens the tables of `materials` (canonical) from a data directory,
+    /// raw or packed, and checks each holds what its name says.
+    pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {
+        let mut tables = HashMap::new();
+        for m in materials {
+            let m = m.canonical();
+            if tables.contains_key(&m) {
+                continue;
+            }
+            let table = open_table(data_dir, &table_id(&m))?;
+            let layout = Layout::new(m);
+            ensure!(
+                table.len() == 2 * layout.positions,
+                "{}: {} entries, expected {} for {}",
+                table.path().display(),
+                table.len(),
+                2 * layout.positions,
+                m
+            );
+            tables.insert(m, Loaded { layout, table });
+        }
+        Ok(Tablebase { tables })
+    }
+
+    /// Opens a table and, transitively, every table its captures and
+    /// promotions lead to.
+    pub fn open_closure(data_dir: &Path, root: Material) -> Result<Tablebase> {
+        let mut all = vec![root.canonical()];
+        let mut i = 0;
+        while i < all.len() {
+            for s in all[i].successors() {
+                if !all.contains(&s) {
+                    all.push(s);
+                }
+            }
+            i += 1;
+        }
+        Tablebase::open(data_dir, &all)
+    }
+
+    pub fn get(&self, m: &Material) -> Option<&Loaded> {
+        self.tables.get(m)
+    }
+
+    /// Value for the side to move of any legal board with a loaded table
+    /// (bare kings are a draw).
+    pub fn value(&self, b: &Board) -> Result<Value> {
+        let m = Material::of(b);
+        if m.pieces() == 2 {
+            return Ok(Value::Draw);
+        }
+        let (m, board) = if m.white_is_weaker() {
+            (m.flipped(), b.color_flipped())
+        } else {
+            (m, *b)
+        };
+        let t = self
+            .tables
+            .get(&m)
+            .ok_or_else(|| anyhow!("table {} is not loaded", m.name()))?;
+        t.value_oriented(&board)
+    }
+}
+
+/// En passant in a position reached by a double push to `pushed_to`: the
+/// best capture's value for the side to move (None when no capture is
+/// legal) and whether that side has other moves. The tables store positions
+/// without the right to capture en passant, as the public tablebases do;
+/// the right is resolved here, at the move that creates it.
+pub fn en_passant_option(
+    child: &Board,
+    pushed_to: u8,
+    probe: &mut dyn FnMut(&Board) -> Value,
+) -> Option<(Value, bool)> {
+    let mut eps = Vec::new();
+    child.en_passant_captures(pushed_to, &mut eps);
+    let mut best: Option<Value> = None;
+    for e in &eps {
+        let v = probe(&child.play(e)).before_move();
+        if best.is_none_or(|b| v.preference() > b.preference()) {
+            best = Some(v);
+        }
+    }
+    let best = best?;
+    let mut others = Vec::new();
+    child.legal_moves(&mut others);
+    Some((best, !others.is_empty()))
+}
+
+/// The better of two values for the side to move.
+pub fn better(a: Value, b: Value) -> Value {
+    if b.preference() > a.preference() {
+        b
+    } else {
+        a
+    }
+}
+
+/// Value for the side to move in `child`, reached from its parent by `m`,
+/// given its stored value: a double push may open an en passant capture.
+pub fn after_move(
+    child: &Board,
+    m: &Move,
+    stored: Value,
+    probe: &mut dyn FnMut(&Board) -> Value,
+) -> Value {
+    if !m.is_double_push() {
+        return stored;
+    }
+    match en_passant_option(child, m.to, probe) {
+        None => stored,
+        Some((ep, true)) => better(stored, ep),
+        Some((ep, false)) => ep,
+    }
+}
+
+impl Tablebase {
+    /// Value for the side to move after `m` is played in `b`.
+    pub fn value_after(&self, b: &Board, m: &Move) -> Result<Value> {
+        let child = b.play(m);
+        let stored = self.value(&child)?;
+        let mut err = None;
+        let v = after_move(&child, m, stored, &mut |c| {
+            self.value(c).unwrap_or_else(|e| {
+                err = Some(e);
+                Value::Draw
+            })
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(v),
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! `nimrod query chess "<FEN>"`: value, distance to mate, every move with
+//! its value, and a principal variation; `--stats KQvKR` prints a table's
+//! statistics.
+
+use super::board::{Board, Color, Move};
+use super::material::Material;
+use super::probe::{table_id, Tablebase};
+use super::value::Value;
+use super::MAX_PIECES;
+use crate::games::query::{open_table, parse_args, Answer, QueryContext};
+use anyhow::{bail, Result};
+use serde_json::json;
+use std::fmt::Write;
+
+#[derive(clap::Parser)]
+#[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
+struct ChessQuery {
+    /// Position in FEN (castling "-", no en passant square).
+    fen: Option<String>,
+    /// Print the statistics of one table (e.g. KQvKR) instead.
+    #[arg(long)]
+    stats: Option<String>,
+}
+
+/// Signed distance to mate in plies, positive when the side to move wins
+/// (as Gaviota reports it); 0 for draws and for a side already mated.
+pub fn dtm_plies(v: Value) -> i64 {
+    match v {
+        Value::Win(m) => 2 * m as i64 - 1,
+        Value::Loss(m) => -2 * m as i64,
+        _ => 0,
+    }
+}
+
+pub struct Line {
+    pub mv: Move,
+    pub san: String,
+    /// Value for the side that plays the move.
+    pub value: Value,
+}
+
+/// Every legal move with its value for the mover, best first (faster wins,
+/// then draws, then slower losses; generation order breaks ties, so the
+/// same position always lists the same way).
+pub fn rated_moves(tb: &Tablebase, b: &Board) -> Result<Vec<Line>> {
+    let mut moves = Vec::new();
+    b.legal_moves(&mut moves);
+    let mut lines = Vec::new();
+    for m in moves {
+        let v = tb.value_after(b, &m)?.before_move();
+        lines.push(Line {
+            mv: m,
+            san: b.san(&m),
+            value: v,
+        });
+    }
+    lines.sort_by_key(|l| std::cmp::Reverse(l.value.preference()));
+    Ok(lines)
+}
+
+/// Best play from `b` until mate (empty for draws), both sides choosing
+/// the first of their rated moves.
+pub fn principal_variation(tb: &Tablebase, b: &Board) -> Result<Vec<Line>> {
+    let mut pv = Vec::new();
+    let mut pos = *b;
+    if tb.value(&pos)?.wdl() == 0 {
+        return Ok(pv);
+    }
+    for _ in 0..600 {
+        let mut lines = rated_moves(tb, &pos)?;
+        if lines.is_empty() {
+            break;
+        }
+        let best = lines.swap_remove(0);
+        pos = pos.play(&best.mv);
+        pv.push(best);
+    }
+    Ok(pv)
+}
+
+pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
+    let q: ChessQuery = parse_args("chess", args)?;
+    if let Some(name) = &q.stats {
+        return stats(name, ctx);
+    }
+    let Some(fen) = &q.fen else {
+        bail!("query chess: give a position as FEN, or --stats MATERIAL");
+    };
+    let board = Board::from_fen(fen)?;
+    let material = Material::of(&board);
+    if board.piece_count() > MAX_PIECES {
+        bail!(
+            "FEN \"{fen}\": {} pieces; the tables go up to {MAX_PIECES} pieces, kings included",
+            board.piece_count()
+        );
+    }
+    let canonical = material.canonical();
+    let tb = if material.pieces() == 2 {
+        Tablebase::default()
+    } else {
+        Tablebase::open_closure(&ctx.data_dir, canonical).map_err(|e| {
+            anyhow::anyhow!(
+                "{e} (the position needs table {}: nimrod build --config config/big.toml --only {} --data {})",
+                table_id(&canonical),
+                table_id(&canonical),
+                ctx.data_dir.display()
+            )
+        })?
+    };
+    let value = tb.value(&board)?;
+    let lines = rated_moves(&tb, &board)?;
+    let pv = principal_variation(&tb, &board)?;
+    let turn = if board.turn == Color::White {
+        "white"
+    } else {
+        "black"
+    };
+    let mut text = String::new();
+    let _ = writeln!(text, "position  {}", board.fen());
+    let _ = writeln!(text, "table     {} ({turn} to move)", canonical.name());
+    let _ = writeln!(
+        text,
+        "value     {} for {turn}; DTM {} plies",
+        value.describe(),
+        dtm_plies(value)
+    );
+    let _ = writeln!(text, "moves     {} legal, best first:", lines.len());
+    for l in &lines {
+        let _ = writeln!(
+            text,
+            "  {:<8} {:<6} {}",
+            l.san,
+            l.mv.uci(),
+            l.value.describe()
+        );
+    }
+    if !pv.is_empty() {
+        let mut s = String::new();
+        let mut number = 1;
+        for (i, l) in pv.iter().enumerate() {
+            if i == 0 && board.turn == Color::Black {
+                let _ = write!(s, "1... ");
+                number = 2;
+            } else if (i % 2 == 0) == (board.turn == Color::White) {
+                let _ = write!(s, "{number}. ");
+                number += 1;
+            }
+            let _ = write!(s, "{} ", l.san);
+        }
+        let _ = writeln!(text, "pv        {}", s.trim_end());
+    }
+    let line_json = |l: &Line| {
+        json!({"uci": l.mv.uci(), "san": l.san, "wdl": l.value.wdl(), "dtm_plies": dtm_plies(l.value), "value": l.value.describe()})
+    };
+    let json = json!({
+        "fen": board.fen(),
+        "table": canonical.name(),
+        "turn": turn,
+        "wdl": value.wdl(),
+        "dtm_plies": dtm_plies(value),
+        "dtm_moves": match value { Value::Win(m) => m as i64, Value::Loss(m) => -(m as i64), _ => 0 },
+        "value": value.describe(),
+        "moves": lines.iter().map(line_json).collect::<Vec<_>>(),
+        "pv": pv.iter().map(|l| l.san.clone()).collect::<Vec<_>>(),
+        "pv_uci": pv.iter().map(|l| l.mv.uci()).collect::<Vec<_>>(),
+    });
+    Ok(Answer { text, json })
+}
+
+fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
+    let m = Material::parse(name)?.canonical();
+    let t = open_table(&ctx.data_dir, &table_id(&m))?;
+    let s = &t.meta().stats;
+    let mut text = String::new();
+    let _ = writeln!(text, "table {}  ({} plies of retrograde analysis)", m.name(), s["plies"]);
+    let _ = writeln!(
+        text,
+        "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12}  {:<22} {:<22}",
+        "side to move", "legal", "stored", "wins", "draws", "losses", "longest win (positions)", "longest loss (positions)"
+    );
+    for (label, key) in [("white", "white_to_move"), ("black", "black_to_move")] {
+        let r = &s[key];
+        let r = |k: &str| r[k].as_u64().unwrap_or(0);
+        let _ = writeln!(
+            text,
+            "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12}  {:<22} {:<22}",
+            label,
+            r("legal"),
+            r("stored"),
+            r("wins"),
+            r("draws"),
+            r("losses"),
+            format!("mate in {} ({})", r("longest_win"), r("longest_win_positions")),
+            format!("mated in {} ({})", r("longest_loss"), r("longest_loss_positions")),
+        );
+    }
+    let _ = writeln!(
+        text,
+        "mutual zugzwangs: {} both lose, {} white to move draws / black to move loses, {} black to move draws / white to move loses",
+        s["mutual_zugzwang_both_lose"], s["mutual_zugzwang_white_draws"], s["mutual_zugzwang_black_draws"]
+    );
+    let _ = writeln!(text, "(legal counts every board; stored counts positions up to symmetry)");
+    Ok(Answer {
+        text,
+        json: json!({"table": m.name(), "stats": s}),
+    })
+}

@@ -1,0 +1,541 @@
+//! Retrograde analysis of one material signature, both sides to move, to
+//! exact distance to mate.
+//!
+//! One byte per position and side (see `value`). Initialisation marks
+//! broken slots, mates, and the best capture or promotion found by probing
+//! the smaller tables (a tentative win, or the final value when every move
+//! converts). Then ply by ply: a position lost in n plies makes each
+//! predecessor a win in n + 1 (unless it already wins sooner); a position won
+//! in n plies makes each predecessor lost in n + 1 if every move of that
+//! predecessor now leads to a win for the opponent in at most n plies (a
+//! forward check, so no move counters are stored). All wins and losses of
+//! fewer plies are final when ply n is processed, which makes the distances
+//! exact. Writes of one phase go to one side's array and reads to the other,
+//! and every write is idempotent, so the result is the same bytes for any
+//! thread count.
+
+use super::board::{Board, Color, Move, Role};
+use super::index::Layout;
+use super::probe::{after_move, en_passant_option, Tablebase};
+use super::value::{Value, DRAW};
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
+
+const SIDES: [Color; 2] = [Color::White, Color::Black];
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct SideStats {
+    /// Legal positions, every board counted (symmetric images included).
+    pub legal: u64,
+    /// Legal positions up to symmetry (stored slots).
+    pub stored: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Longest mate for the side to move, in moves, and how many positions
+    /// attain it.
+    pub longest_win: u32,
+    pub longest_win_positions: u64,
+    pub longest_loss: u32,
+    pub longest_loss_positions: u64,
+}
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct TableStats {
+    pub white_to_move: SideStats,
+    pub black_to_move: SideStats,
+    /// Mutual zugzwangs: whoever is to move loses; white to move draws but
+    /// black to move loses; black to move draws but white to move loses.
+    pub mutual_zugzwang_both_lose: u64,
+    pub mutual_zugzwang_white_draws: u64,
+    pub mutual_zugzwang_black_draws: u64,
+    pub plies: u32,
+}
+
+pub struct Solved {
+    /// White to move for every index, then black to move.
+    pub values: Vec<u8>,
+    pub stats: TableStats,
+}
+
+struct Work<'a> {
+    layout: &'a Layout,
+    probe: &'a Tablebase,
+    cells: [Vec<AtomicU8>; 2],
+    error: Mutex<Option<String>>,
+    /// Largest ply of any value written so far (losses and wins can be
+    /// decided ahead of their ply).
+    horizon: AtomicU32,
+    /// Positions to check again at a given ply: (ply, side, index). Only
+    /// en passant options whose winning distance is not yet exact go here.
+    recheck: Mutex<Vec<(u32, usize, u64)>>,
+}
+
+/// What a move does for the opponent of the mover, as far as known at the
+/// current ply.
+enum Reply {
+    /// The opponent wins in exactly this many plies.
+    WinsIn(u32),
+    /// The opponent wins, in at most this many plies (more than the
+    /// current ply), exactly known later.
+    WinsWithin(u32),
+    /// Not (yet) known to be a win for the opponent.
+    Open,
+}
+
+impl Work<'_> {
+    fn fail(&self, msg: String) {
+        let mut e = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if e.is_none() {
+            *e = Some(msg);
+        }
+    }
+
+    fn encode(&self, v: Value, b: &Board) -> u8 {
+        if let Some(p) = v.plies() {
+            self.horizon.fetch_max(p, Relaxed);
+        }
+        v.encode().unwrap_or_else(|| {
+            self.fail(format!(
+                "{}: distance to mate beyond the one-byte range in {}",
+                self.layout.material,
+                b.fen()
+            ));
+            DRAW
+        })
+    }
+
+    fn probe(&self, child: &Board) -> Value {
+        self.probe.value(child).unwrap_or_else(|e| {
+            self.fail(format!("{}: {e}", self.layout.material));
+            Value::Draw
+        })
+    }
+
+    fn stored(&self, b: &Board) -> Value {
+        Value::decode(self.cells[b.turn as usize][self.layout.index(b) as usize].load(Relaxed))
+    }
+
+    fn en_passant(&self, child: &Board, m: &Move) -> Option<(Value, bool)> {
+        if !m.is_double_push() {
+            return None;
+        }
+        en_passant_option(child, m.to, &mut |c| self.probe(c))
+    }
+
+    /// Initial byte: mated, stalemate, best conversion (or the exact value
+    /// when every move converts). Illegal and duplicate slots stay 0.
+    fn initial(&self, index: u64, turn: Color, moves: &mut Vec<Move>) -> u8 {
+        let Some(b) = self.layout.legal_board(index, turn) else {
+            return DRAW;
+        };
+        moves.clear();
+        b.legal_moves(moves);
+        if moves.is_empty() {
+            return if b.in_check(turn) {
+                self.encode(Value::Loss(0), &b)
+            } else {
+                DRAW
+            };
+        }
+        let mut best_win: Option<u32> = None;
+        let mut slowest_loss = 0;
+        let mut draw = false;
+        let mut all_convert = true;
+        for m in moves.iter() {
+            if !m.converts() {
+                all_convert = false;
+                continue;
+            }
+            match self.probe(&b.play(m)).before_move() {
+                Value::Win(w) => best_win = Some(best_win.map_or(w, |x| x.min(w))),
+                Value::Loss(l) => slowest_loss = slowest_loss.max(l),
+                Value::Draw => draw = true,
+            }
+        }
+        let v = match best_win {
+            Some(w) => Value::Win(w),
+            None if all_convert && !draw => Value::Loss(slowest_loss),
+            None => Value::Draw,
+        };
+        self.encode(v, &b)
+    }
+
+    /// What the move `m` of `q` leads to, at ply `ply`.
+    fn reply(&self, q: &Board, m: &Move, ply: u32) -> Reply {
+        let child = q.play(m);
+        if m.converts() {
+            return match self.probe(&child) {
+                Value::Win(w) => Reply::WinsIn(2 * w - 1),
+                _ => Reply::Open,
+            };
+        }
+        let stored = match self.stored(&child) {
+            Value::Win(w) if 2 * w - 1 <= ply => Some(2 * w - 1),
+            _ => None,
+        };
+        match self.en_passant(&child, m) {
+            None => stored.map_or(Reply::Open, Reply::WinsIn),
+            Some((Value::Win(e), others)) => {
+                let e = 2 * e - 1;
+                match stored {
+                    Some(s) => Reply::WinsIn(s.min(e)),
+                    None if e <= ply || !others => Reply::WinsIn(e),
+                    None => Reply::WinsWithin(e),
+                }
+            }
+            Some((_, false)) => Reply::Open,
+            Some((_, true)) => stored.map_or(Reply::Open, Reply::WinsIn),
+        }
+    }
+
+    /// Decides `q` (side to move `side`, undecided) lost if every move now
+    /// leads to a known win for the opponent: the loss is one ply longer
+    /// than the slowest of them (possibly beyond the current ply).
+    fn try_loss(&self, q: &Board, side: usize, index: u64, ply: u32, moves: &mut Vec<Move>) {
+        moves.clear();
+        q.legal_moves(moves);
+        let (mut slowest, mut pending) = (0, 0);
+        for m in moves.iter() {
+            match self.reply(q, m, ply) {
+                Reply::WinsIn(p) => slowest = slowest.max(p),
+                Reply::WinsWithin(p) => pending = pending.max(p),
+                Reply::Open => return,
+            }
+        }
+        if pending > slowest {
+            self.recheck
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((pending, side, index));
+            self.horizon.fetch_max(pending, Relaxed);
+            return;
+        }
+        let byte = self.encode(Value::Loss(slowest.div_ceil(2)), q);
+        self.cells[side][index as usize].store(byte, Relaxed);
+    }
+
+    /// Offers `q` (to move, side `side`) a win in `plies` unless it already
+    /// has a faster one.
+    fn offer_win(&self, q: &Board, side: usize, index: u64, moves_to_mate: u32) {
+        let win = self.encode(Value::Win(moves_to_mate), q);
+        let cell = &self.cells[side][index as usize];
+        let _ = cell.fetch_update(Relaxed, Relaxed, |cur| match Value::decode(cur) {
+            Value::Draw => Some(win),
+            Value::Win(w) if w > moves_to_mate => Some(win),
+            _ => None,
+        });
+    }
+
+    /// Processes every position of `side` decided at `ply`; returns how many.
+    fn process(&self, side: usize, ply: u32) -> u64 {
+        let target = if ply % 2 == 0 {
+            Value::Loss(ply / 2)
+        } else {
+            Value::Win(ply.div_ceil(2))
+        };
+        let Some(target) = target.encode() else {
+            return 0;
+        };
+        let found = AtomicU64::new(0);
+        let other = 1 - side;
+        let n = self.layout.positions as usize;
+        (0..n).into_par_iter().with_min_len(1 << 12).for_each_init(
+            || (Vec::with_capacity(64), Vec::with_capacity(64)),
+            |(preds, moves): &mut (Vec<Board>, Vec<Move>), i| {
+                if self.cells[side][i].load(Relaxed) != target {
+                    return;
+                }
+                found.fetch_add(1, Relaxed);
+                let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
+                    return;
+                };
+                preds.clear();
+                b.unmoves(preds);
+                for q in preds.iter() {
+                    let qi = self.layout.index(q);
+                    let pushed = double_push(q, &b);
+                    if ply % 2 == 0 {
+                        // b is lost: q wins by moving there, unless the move
+                        // opens an en passant capture that saves more.
+                        let mut lost_in = ply / 2;
+                        if let Some(m) = pushed {
+                            match self.en_passant(&b, &m) {
+                                None => {}
+                                Some((Value::Loss(e), others)) => {
+                                    lost_in = if others { lost_in.max(e) } else { e }
+                                }
+                                Some(_) => continue,
+                            }
+                        }
+                        self.offer_win(q, other, qi, lost_in + 1);
+                    } else if self.cells[other][qi as usize].load(Relaxed) == DRAW {
+                        self.try_loss(q, other, qi, ply, moves);
+                    }
+                }
+            },
+        );
+        found.into_inner()
+    }
+
+    fn run_rechecks(&self, ply: u32) {
+        let due: Vec<(u32, usize, u64)> = {
+            let mut r = self.recheck.lock().unwrap_or_else(|p| p.into_inner());
+            let (due, later) = r.drain(..).partition(|&(p, _, _)| p == ply);
+            *r = later;
+            due
+        };
+        let mut moves = Vec::new();
+        for (_, side, index) in due {
+            if self.cells[side][index as usize].load(Relaxed) != DRAW {
+                continue;
+            }
+            if let Some(q) = self.layout.board(index, SIDES[side]) {
+                self.try_loss(&q, side, index, ply, &mut moves);
+            }
+        }
+    }
+}
+
+/// The double push that leads from `q` to `p`, if that is the move.
+fn double_push(q: &Board, p: &Board) -> Option<Move> {
+    let mover = q.turn;
+    let changed = q.pieces(mover, Role::Pawn) ^ p.pieces(mover, Role::Pawn);
+    if changed.count_ones() != 2 {
+        return None;
+    }
+    let from = (q.pieces(mover, Role::Pawn) & changed).trailing_zeros() as u8;
+    let to = (p.pieces(mover, Role::Pawn) & changed).trailing_zeros() as u8;
+    (from.abs_diff(to) == 16).then_some(Move {
+        role: Role::Pawn,
+        from,
+        to,
+        capture: None,
+        promotion: None,
+        en_passant: false,
+    })
+}
+
+/// Solves `layout` given the tables of every capture and promotion.
+/// `on_ply(ply, decided)` reports progress.
+pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> Result<Solved> {
+    let n = layout.positions as usize;
+    let work = Work {
+        layout,
+        probe,
+        cells: [
+            (0..n).map(|_| AtomicU8::new(DRAW)).collect(),
+            (0..n).map(|_| AtomicU8::new(DRAW)).collect(),
+        ],
+        error: Mutex::new(None),
+        horizon: AtomicU32::new(0),
+        recheck: Mutex::new(Vec::new()),
+    };
+    for side in 0..2 {
+        (0..n).into_par_iter().with_min_len(1 << 12).for_each_init(
+            || Vec::with_capacity(64),
+            |moves, i| {
+                let byte = work.initial(i as u64, SIDES[side], moves);
+                work.cells[side][i].store(byte, Relaxed);
+            },
+        );
+    }
+    let mut ply = 0;
+    loop {
+        let found = work.process(0, ply) + work.process(1, ply);
+        work.run_rechecks(ply);
+        if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            bail!(e);
+        }
+        on_ply(ply, found);
+        if found == 0 && ply >= work.horizon.load(Relaxed) {
+            break;
+        }
+        ply += 1;
+    }
+    let values: Vec<u8> = work
+        .cells
+        .into_iter()
+        .flat_map(|side| side.into_iter().map(AtomicU8::into_inner))
+        .collect();
+    let stats = statistics(layout, &values, ply);
+    Ok(Solved { values, stats })
+}
+
+/// Boards a stored slot stands for: 8 images, 4 when every piece is on the
+/// a1–h8 diagonal; 2 with pawns (the a↔h mirror never fixes a king).
+fn images(layout: &Layout, b: &Board) -> u64 {
+    const DIAGONAL: u64 = 0x8040_2010_0804_0201;
+    if layout.material.has_pawns() {
+        2
+    } else if b.occupied() & !DIAGONAL == 0 {
+        4
+    } else {
+        8
+    }
+}
+
+pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
+    let n = layout.positions as usize;
+    let mut stats = TableStats {
+        plies,
+        ..Default::default()
+    };
+    for side in 0..2 {
+        let s = (0..n)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .fold(SideStats::default, |mut s, i| {
+                let Some(b) = layout.legal_board(i as u64, SIDES[side]) else {
+                    return s;
+                };
+                let v = Value::decode(values[side * n + i]);
+                let w = images(layout, &b);
+                s.stored += 1;
+                s.legal += w;
+                match v {
+                    Value::Win(m) => {
+                        s.wins += w;
+                        if m > s.longest_win {
+                            s.longest_win = m;
+                            s.longest_win_positions = 0;
+                        }
+                        if m == s.longest_win {
+                            s.longest_win_positions += w;
+                        }
+                    }
+                    Value::Loss(m) => {
+                        s.losses += w;
+                        if m > s.longest_loss {
+                            s.longest_loss = m;
+                            s.longest_loss_positions = 0;
+                        }
+                        if m == s.longest_loss {
+                            s.longest_loss_positions += w;
+                        }
+                    }
+                    _ => s.draws += w,
+                }
+                s
+            })
+            .reduce(SideStats::default, merge);
+        if side == 0 {
+            stats.white_to_move = s;
+        } else {
+            stats.black_to_move = s;
+        }
+    }
+    for i in 0..n {
+        let (w, b) = (Value::decode(values[i]), Value::decode(values[n + i]));
+        if w.wdl() >= 0 && b.wdl() >= 0 {
+            continue;
+        }
+        let both_legal = |i: u64| {
+            let wtm = layout.legal_board(i, Color::White)?;
+            layout.legal_board(i, Color::Black)?;
+            Some(images(layout, &wtm))
+        };
+        let Some(weight) = both_legal(i as u64) else {
+            continue;
+        };
+        match (w, b) {
+            (Value::Loss(_), Value::Loss(_)) => stats.mutual_zugzwang_both_lose += weight,
+            (Value::Draw, Value::Loss(_)) => stats.mutual_zugzwang_white_draws += weight,
+            (Value::Loss(_), Value::Draw) => stats.mutual_zugzwang_black_draws += weight,
+            _ => {}
+        }
+    }
+    stats
+}
+
+fn merge(a: SideStats, b: SideStats) -> SideStats {
+    let longest = |x: u32, xn: u64, y: u32, yn: u64| match x.cmp(&y) {
+        std::cmp::Ordering::Greater => (x, xn),
+        std::cmp::Ordering::Less => (y, yn),
+        std::cmp::Ordering::Equal => (x, xn + yn),
+    };
+    let (lw, lwn) = longest(
+        a.longest_win,
+        a.longest_win_positions,
+        b.longest_win,
+        b.longest_win_positions,
+    );
+    let (ll, lln) = longest(
+        a.longest_loss,
+        a.longest_loss_positions,
+        b.longest_loss,
+        b.longest_loss_positions,
+    );
+    SideStats {
+        legal: a.legal + b.legal,
+        stored: a.stored + b.stored,
+        wins: a.wins + b.wins,
+        draws: a.draws + b.draws,
+        losses: a.losses + b.losses,
+        longest_win: lw,
+        longest_win_positions: lwn,
+        longest_loss: ll,
+        longest_loss_positions: lln,
+    }
+}
+
+/// Re-derives every stored value from its moves one ply down (the table's
+/// own values and the smaller tables'): the first disagreement, if any.
+pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), String> {
+    let n = layout.positions as usize;
+    let bad = (0..2 * n).into_par_iter().with_min_len(1 << 12).find_map_first(|slot| {
+        let side = slot / n;
+        let i = (slot % n) as u64;
+        let stored = Value::decode(values[slot]);
+        let expect = match layout.legal_board(i, SIDES[side]) {
+            None => Value::Draw,
+            Some(b) => {
+                let mut moves = Vec::new();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    if b.in_check(b.turn) {
+                        Value::Loss(0)
+                    } else {
+                        Value::Draw
+                    }
+                } else {
+                    let mut best: Option<Value> = None;
+                    for m in &moves {
+                        let c = b.play(m);
+                        let v = if m.converts() {
+                            match probe.value(&c) {
+                                Ok(v) => v,
+                                Err(e) => return Some(e.to_string()),
+                            }
+                        } else {
+                            let stored = Value::decode(
+                                values[(1 - side) * n + layout.index(&c) as usize],
+                            );
+                            after_move(&c, m, stored, &mut |x| {
+                                probe.value(x).unwrap_or(Value::Draw)
+                            })
+                        }
+                        .before_move();
+                        if best.is_none_or(|b| v.preference() > b.preference()) {
+                            best = Some(v);
+                        }
+                    }
+                    best.unwrap_or(Value::Draw)
+                }
+            }
+        };
+        (stored != expect).then(|| {
+            format!(
+                "{} slot {slot}: stored {:?}, its moves give {:?}",
+                layout.material, stored, expect
+            )
+        })
+    });
+    match bad {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}

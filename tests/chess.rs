@@ -1,0 +1,461 @@
+//! Chess endgame tables against independent data: the official Syzygy
+//! tables (every 3-piece position, both sides to move), the DTM and WDL
+//! vectors of ../shared/oracles/chess/vectors, shakmaty's move generator,
+//! and the retrograde result re-derived one ply down.
+
+mod common;
+use common::*;
+use nimrod::games::chess::board::{Board, Color, Move};
+use nimrod::games::chess::index::Layout;
+use nimrod::games::chess::material::Material;
+use nimrod::games::chess::probe::Tablebase;
+use nimrod::games::chess::value::Value;
+use nimrod::rng::SplitMix64;
+use rayon::prelude::*;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position, PositionError};
+use shakmaty_syzygy::{Tablebase as Syzygy, Wdl};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Tables the CI tests build: every 3-piece endgame and the 4-piece ones
+/// named here (with their dependencies).
+const CI_TABLES: &[&str] = &["KQvKR", "KBNvK", "KPvKP", "KRvKP", "KBBvK", "KRPvK", "KQvKQ"];
+
+fn oracle_dir() -> Option<PathBuf> {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracles/chess");
+    if d.is_dir() {
+        Some(d)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is absent; the oracle comparisons need it",
+            d.display()
+        );
+        None
+    }
+}
+
+fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let list: Vec<String> = CI_TABLES.iter().map(|t| format!("\"{t}\"")).collect();
+        let cfg = dir.path().join("chess.toml");
+        std::fs::write(
+            &cfg,
+            format!("[chess]\npieces = [3]\ntables = [{}]\n", list.join(", ")),
+        )
+        .unwrap();
+        ok(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            dir.path().to_str().unwrap(),
+        ]);
+        dir
+    })
+    .path()
+}
+
+fn built(m: &Material) -> bool {
+    tables()
+        .join(format!("chess/{}.nmt", m.canonical().name()))
+        .exists()
+}
+
+fn shakmaty_position(fen: &str) -> Option<Chess> {
+    let f: Fen = fen.parse().ok()?;
+    f.into_position(CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .ok()
+}
+
+/// Every stored position of `name`, both sides to move, against Syzygy WDL:
+/// (positions compared, mismatches with the first few listed).
+fn compare_with_syzygy(oracle: &Path, data: &Path, name: &str) -> (u64, Vec<String>) {
+    let m = Material::parse(name).unwrap();
+    let layout = Layout::new(m);
+    let ours = Tablebase::open_closure(data, m).unwrap();
+    // SAFETY: the oracle files are read-only inputs nobody modifies while
+    // the test runs, which is what the memory-mapped reader requires (the
+    // default reader costs a system call per probe).
+    let mut syzygy = unsafe { Syzygy::<Chess>::with_mmap_filesystem() };
+    syzygy.add_directory(oracle.join("syzygy")).unwrap();
+    let n = layout.positions as usize;
+    let results: Vec<(u64, Vec<String>)> = (0..2 * n)
+        .into_par_iter()
+        .with_min_len(4096)
+        .fold(
+            || (0u64, Vec::new()),
+            |(mut compared, mut bad), slot| {
+                let turn = if slot < n { Color::White } else { Color::Black };
+                let Some(b) = layout.legal_board((slot % n) as u64, turn) else {
+                    return (compared, bad);
+                };
+                let fen = b.fen();
+                let ours = ours.value(&b).unwrap().wdl();
+                let pos = shakmaty_position(&fen).expect("shakmaty accepts our legal position");
+                let theirs = match syzygy.probe_wdl_after_zeroing(&pos).unwrap() {
+                    Wdl::Win | Wdl::CursedWin => 1,
+                    Wdl::Draw => 0,
+                    Wdl::Loss | Wdl::BlessedLoss => -1,
+                };
+                compared += 1;
+                if ours != theirs && bad.len() < 5 {
+                    bad.push(format!("{fen}: ours {ours}, syzygy {theirs}"));
+                }
+                (compared, bad)
+            },
+        )
+        .collect();
+    let compared = results.iter().map(|r| r.0).sum();
+    let bad = results.into_iter().flat_map(|r| r.1).collect();
+    (compared, bad)
+}
+
+#[test]
+fn three_piece_tables_match_syzygy_everywhere() {
+    let Some(oracle) = oracle_dir() else { return };
+    let mut total = 0;
+    for m in Material::all_with(3) {
+        let (n, bad) = compare_with_syzygy(&oracle, tables(), &m.name());
+        assert!(bad.is_empty(), "{m}: {bad:?}");
+        assert!(n > 40_000, "{m}: only {n} positions compared");
+        eprintln!("{m}: {n} positions agree with Syzygy");
+        total += n;
+    }
+    eprintln!("3-piece: {total} positions, 0 mismatches");
+}
+
+#[test]
+fn four_piece_ci_tables_match_syzygy_everywhere() {
+    let Some(oracle) = oracle_dir() else { return };
+    for name in ["KQvKR", "KPvKP"] {
+        let (n, bad) = compare_with_syzygy(&oracle, tables(), name);
+        assert!(bad.is_empty(), "{name}: {bad:?}");
+        eprintln!("{name}: {n} positions agree with Syzygy");
+    }
+}
+
+/// The 4-piece sweep over all 35 tables: `scripts/chess_oracles.sh`.
+#[test]
+#[ignore]
+fn every_four_piece_table_matches_syzygy() {
+    let Some(oracle) = oracle_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("all.toml");
+    std::fs::write(&cfg, "[chess]\npieces = [3, 4]\n").unwrap();
+    ok(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        dir.path().to_str().unwrap(),
+    ]);
+    let (mut total, mut tables) = (0, 0);
+    for m in Material::all_with(4) {
+        let (n, bad) = compare_with_syzygy(&oracle, dir.path(), &m.name());
+        assert!(bad.is_empty(), "{m}: {bad:?}");
+        eprintln!("{m}: {n} positions agree with Syzygy");
+        total += n;
+        tables += 1;
+    }
+    eprintln!("4-piece: {tables} tables, {total} positions, 0 mismatches");
+    assert_eq!(tables, 30);
+}
+
+/// Parses the EPD lines "FEN; op value; …" of a vectors file into the FEN
+/// (four fields) and the operations.
+fn epd(path: &Path) -> Vec<(String, Vec<(String, i64)>)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = fields[..4].join(" ");
+        let rest = fields[4..].join(" ");
+        let ops = rest
+            .split(';')
+            .filter_map(|op| {
+                let mut it = op.split_whitespace();
+                Some((it.next()?.to_string(), it.next()?.parse().ok()?))
+            })
+            .collect();
+        out.push((fen, ops));
+    }
+    out
+}
+
+#[test]
+fn dtm_vectors_agree_where_a_table_is_built() {
+    let Some(oracle) = oracle_dir() else { return };
+    let (mut compared, mut skipped_ep, mut not_built) = (0, 0, 0);
+    for (fen, ops) in epd(&oracle.join("vectors/endgame-dm-4.epd")) {
+        let Some(&(_, dm)) = ops.iter().find(|(k, _)| k == "dm") else {
+            continue;
+        };
+        if !fen.ends_with(" -") {
+            // An en passant right: the tables hold none.
+            skipped_ep += 1;
+            assert!(Board::from_fen(&fen).is_err());
+            continue;
+        }
+        let b = Board::from_fen(&fen).unwrap();
+        let m = Material::of(&b);
+        if !built(&m) {
+            not_built += 1;
+            continue;
+        }
+        let tb = Tablebase::open_closure(tables(), m.canonical()).unwrap();
+        let ours = match tb.value(&b).unwrap() {
+            Value::Win(n) => n as i64,
+            Value::Loss(n) => -(n as i64),
+            Value::Draw => 0,
+        };
+        assert_eq!(ours, dm, "{fen}");
+        compared += 1;
+    }
+    eprintln!("dm vectors: {compared} compared, {skipped_ep} with en passant skipped, {not_built} need tables not built here");
+    assert!(compared >= 15, "only {compared} vectors compared");
+}
+
+#[test]
+fn wdl_vectors_agree_where_a_table_is_built() {
+    let Some(oracle) = oracle_dir() else { return };
+    let mut compared = 0;
+    let mut cases: Vec<(String, i64)> = epd(&oracle.join("vectors/endgame.epd"))
+        .into_iter()
+        .filter_map(|(fen, ops)| Some((fen, ops.iter().find(|(k, _)| k == "wdl")?.1)))
+        .collect();
+    let csv = std::fs::read_to_string(oracle.join("vectors/shakmaty-syzygy-chess.csv")).unwrap();
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        cases.push((f[0].to_string(), f[1].parse().unwrap()));
+    }
+    for (fen, wdl) in cases {
+        let Ok(b) = Board::from_fen(&fen) else {
+            continue;
+        };
+        let m = Material::of(&b);
+        if m.pieces() > 4 || !built(&m) {
+            continue;
+        }
+        let tb = Tablebase::open_closure(tables(), m.canonical()).unwrap();
+        assert_eq!(tb.value(&b).unwrap().wdl() as i64, wdl.signum(), "{fen}");
+        compared += 1;
+    }
+    eprintln!("wdl vectors: {compared} compared");
+    assert!(compared >= 20, "only {compared} vectors compared");
+}
+
+fn uci_set(moves: &[Move]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(|m| m.uci()).collect();
+    v.sort();
+    v
+}
+
+fn random_board(rng: &mut SplitMix64, layout: &Layout) -> Board {
+    loop {
+        let turn = if rng.next_u64() & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Some(b) = layout.legal_board(rng.below(layout.positions), turn) {
+            return b;
+        }
+    }
+}
+
+#[test]
+fn move_generation_matches_shakmaty() {
+    let mut rng = SplitMix64::new(7);
+    let mut checked = 0;
+    for name in ["KQvKR", "KPvKP", "KRPvK", "KBNvK", "KPPvK", "KNvKP", "KQRvKB", "KPPvKP"] {
+        let layout = Layout::new(Material::parse(name).unwrap());
+        for _ in 0..2000 {
+            let b = random_board(&mut rng, &layout);
+            let pos = shakmaty_position(&b.fen()).expect("shakmaty accepts it");
+            let mut ours = Vec::new();
+            b.legal_moves(&mut ours);
+            let mut theirs: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect();
+            theirs.sort();
+            assert_eq!(uci_set(&ours), theirs, "{}", b.fen());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16_000);
+}
+
+fn perft(b: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    b.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.iter().map(|m| perft(&b.play(m), depth - 1)).sum()
+}
+
+fn shakmaty_perft(p: &Chess, depth: u32) -> u64 {
+    shakmaty::perft(p, depth)
+}
+
+#[test]
+fn perft_counts_match_shakmaty() {
+    for fen in [
+        // No en passant chance arises in these within four plies (the tables'
+        // move generator leaves en passant to the probe).
+        "8/3p4/8/KP5r/1R6/7k/4P3/8 w - - 0 1",
+        "8/8/8/3k4/8/4P3/8/K1Q5 w - - 0 1",
+        "8/5k2/2PK4/5r2/8/8/8/8 w - - 0 1",
+        "3Q4/3K4/8/8/8/3k4/3p4/8 w - - 0 1",
+        "8/8/8/8/8/8/p7/k1K1B3 w - - 0 1",
+    ] {
+        let b = Board::from_fen(fen).unwrap();
+        let p = shakmaty_position(fen).unwrap();
+        for depth in 1..=4 {
+            assert_eq!(perft(&b, depth), shakmaty_perft(&p, depth), "{fen} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn legality_matches_shakmaty() {
+    let mut rng = SplitMix64::new(11);
+    let layout = Layout::new(Material::parse("KRBvKN").unwrap());
+    let (mut legal, mut broken) = (0, 0);
+    for _ in 0..20_000 {
+        let i = rng.below(layout.positions);
+        let Some(b) = layout.board(i, Color::White) else {
+            continue;
+        };
+        let ours = b.broken().is_none();
+        let theirs = shakmaty_position(&b.fen()).is_some();
+        assert_eq!(ours, theirs, "{}", b.fen());
+        if ours {
+            legal += 1
+        } else {
+            broken += 1
+        }
+    }
+    assert!(legal > 1000 && broken > 100, "{legal} legal, {broken} broken");
+}
+
+#[test]
+fn unmoves_are_exactly_the_reversed_quiet_moves() {
+    let mut rng = SplitMix64::new(3);
+    for name in ["KRvKP", "KPPvK", "KBNvK"] {
+        let layout = Layout::new(Material::parse(name).unwrap());
+        for _ in 0..500 {
+            let q = random_board(&mut rng, &layout);
+            let mut moves = Vec::new();
+            q.legal_moves(&mut moves);
+            for m in moves.iter().filter(|m| !m.converts()) {
+                let p = q.play(m);
+                let mut preds = Vec::new();
+                p.unmoves(&mut preds);
+                assert!(preds.contains(&q), "{} not an unmove of {}", q.fen(), p.fen());
+                for r in &preds {
+                    let mut back = Vec::new();
+                    r.legal_moves(&mut back);
+                    assert!(
+                        back.iter().any(|m| !m.converts() && r.play(m) == p),
+                        "{} has no move to {}",
+                        r.fen(),
+                        p.fen()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_stored_value_follows_from_its_moves() {
+    for name in ["KQvK", "KRvK", "KPvK", "KQvKR", "KPvKP"] {
+        let m = Material::parse(name).unwrap();
+        let layout = Layout::new(m);
+        let tb = Tablebase::open_closure(tables(), m).unwrap();
+        let t = &tb.get(&m).unwrap().table;
+        let values = t.read_range::<u8>(0, t.len()).unwrap();
+        nimrod::games::chess::solve::check(&layout, &values, &tb).unwrap();
+    }
+}
+
+#[test]
+fn published_longest_mates_and_counts() {
+    let stats = |name: &str| -> serde_json::Value {
+        let out = ok(&[
+            "query",
+            "chess",
+            "--stats",
+            name,
+            "--data",
+            tables().to_str().unwrap(),
+            "--json",
+        ]);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["stats"].clone()
+    };
+    // Longest mates: KQK 10, KRK 16, KBNK 33, KQKR 35, KBBK 19 (moves).
+    for (name, longest) in [("KQvK", 10), ("KRvK", 16), ("KBNvK", 33), ("KQvKR", 35), ("KBBvK", 19)] {
+        let s = stats(name);
+        assert_eq!(s["white_to_move"]["longest_win"], longest, "{name}");
+    }
+    // White to move always wins KQK and KRK; black to move never wins.
+    for name in ["KQvK", "KRvK"] {
+        let s = stats(name);
+        assert_eq!(s["white_to_move"]["wins"], s["white_to_move"]["legal"]);
+        assert_eq!(s["black_to_move"]["wins"], 0);
+    }
+    // Lone minor pieces never win.
+    for name in ["KBvK", "KNvK"] {
+        let s = stats(name);
+        assert_eq!(s["white_to_move"]["wins"], 0);
+        assert_eq!(s["white_to_move"]["draws"], s["white_to_move"]["legal"]);
+    }
+}
+
+#[test]
+fn query_prints_value_moves_and_principal_variation() {
+    let data = tables().to_str().unwrap();
+    let out = ok(&["query", "chess", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "--data", data, "--json"]);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["dtm_moves"], 16);
+    assert_eq!(j["dtm_plies"], 31);
+    let pv = j["pv"].as_array().unwrap();
+    assert_eq!(pv.len(), 31);
+    assert!(pv.last().unwrap().as_str().unwrap().ends_with('#'));
+    // The best move keeps the value; its DTM is one ply less, seen by the
+    // other side.
+    assert_eq!(j["moves"][0]["dtm_plies"], 31);
+    let text = ok(&["query", "chess", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "--data", data]);
+    assert!(text.contains("win, mate in 16"), "{text}");
+}
+
+#[test]
+fn query_rejects_bad_positions_with_one_line() {
+    let data = tables().to_str().unwrap();
+    for (fen, needle) in [
+        ("8/8/8/8/8/2k5/1R6/K7 w K - 0 1", "castling"),
+        ("8/8/8/8/8/1k6/1R6/K7 w - - 0 1", "in check"),
+        ("8/8/8/8/8/2k5/1R6/K7", "side to move"),
+        ("7k/8/8/8/8/8/QRRR4/K7 w - - 0 1", "6 pieces"),
+        ("8/8/8/8/8/2k5/8/K5NN w - - 0 1", "chess/KNNvK"),
+    ] {
+        let e = fails(&["query", "chess", fen, "--data", data]);
+        assert!(e.contains(needle), "{fen}: {e}");
+    }
+    let e = fails(&["query", "chess", "--stats", "KQvKx", "--data", data]);
+    assert!(e.contains("KQvKx"), "{e}");
+}
