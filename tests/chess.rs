@@ -20,7 +20,9 @@ use std::sync::OnceLock;
 
 /// Tables the CI tests build: every 3-piece endgame and the 4-piece ones
 /// named here (with their dependencies).
-const CI_TABLES: &[&str] = &["KQvKR", "KBNvK", "KPvKP", "KRvKP", "KBBvK", "KRPvK", "KQvKQ"];
+const CI_TABLES: &[&str] = &[
+    "KQvKR", "KBNvK", "KPvKP", "KRvKP", "KBBvK", "KRPvK", "KQvKQ",
+];
 
 fn oracle_dir() -> Option<PathBuf> {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracles/chess");
@@ -275,7 +277,9 @@ fn random_board(rng: &mut SplitMix64, layout: &Layout) -> Board {
 fn move_generation_matches_shakmaty() {
     let mut rng = SplitMix64::new(7);
     let mut checked = 0;
-    for name in ["KQvKR", "KPvKP", "KRPvK", "KBNvK", "KPPvK", "KNvKP", "KQRvKB", "KPPvKP"] {
+    for name in [
+        "KQvKR", "KPvKP", "KRPvK", "KBNvK", "KPPvK", "KNvKP", "KQRvKB", "KPPvKP",
+    ] {
         let layout = Layout::new(Material::parse(name).unwrap());
         for _ in 0..2000 {
             let b = random_board(&mut rng, &layout);
@@ -325,7 +329,11 @@ fn perft_counts_match_shakmaty() {
         let b = Board::from_fen(fen).unwrap();
         let p = shakmaty_position(fen).unwrap();
         for depth in 1..=4 {
-            assert_eq!(perft(&b, depth), shakmaty_perft(&p, depth), "{fen} depth {depth}");
+            assert_eq!(
+                perft(&b, depth),
+                shakmaty_perft(&p, depth),
+                "{fen} depth {depth}"
+            );
         }
     }
 }
@@ -349,7 +357,10 @@ fn legality_matches_shakmaty() {
             broken += 1
         }
     }
-    assert!(legal > 1000 && broken > 100, "{legal} legal, {broken} broken");
+    assert!(
+        legal > 1000 && broken > 100,
+        "{legal} legal, {broken} broken"
+    );
 }
 
 #[test]
@@ -365,7 +376,12 @@ fn unmoves_are_exactly_the_reversed_quiet_moves() {
                 let p = q.play(m);
                 let mut preds = Vec::new();
                 p.unmoves(&mut preds);
-                assert!(preds.contains(&q), "{} not an unmove of {}", q.fen(), p.fen());
+                assert!(
+                    preds.contains(&q),
+                    "{} not an unmove of {}",
+                    q.fen(),
+                    p.fen()
+                );
                 for r in &preds {
                     let mut back = Vec::new();
                     r.legal_moves(&mut back);
@@ -408,7 +424,13 @@ fn published_longest_mates_and_counts() {
         serde_json::from_str::<serde_json::Value>(&out).unwrap()["stats"].clone()
     };
     // Longest mates: KQK 10, KRK 16, KBNK 33, KQKR 35, KBBK 19 (moves).
-    for (name, longest) in [("KQvK", 10), ("KRvK", 16), ("KBNvK", 33), ("KQvKR", 35), ("KBBvK", 19)] {
+    for (name, longest) in [
+        ("KQvK", 10),
+        ("KRvK", 16),
+        ("KBNvK", 33),
+        ("KQvKR", 35),
+        ("KBBvK", 19),
+    ] {
         let s = stats(name);
         assert_eq!(s["white_to_move"]["longest_win"], longest, "{name}");
     }
@@ -429,7 +451,14 @@ fn published_longest_mates_and_counts() {
 #[test]
 fn query_prints_value_moves_and_principal_variation() {
     let data = tables().to_str().unwrap();
-    let out = ok(&["query", "chess", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "--data", data, "--json"]);
+    let out = ok(&[
+        "query",
+        "chess",
+        "8/8/8/8/8/2k5/1R6/K7 w - - 0 1",
+        "--data",
+        data,
+        "--json",
+    ]);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["dtm_moves"], 16);
     assert_eq!(j["dtm_plies"], 31);
@@ -439,7 +468,13 @@ fn query_prints_value_moves_and_principal_variation() {
     // The best move keeps the value; its DTM is one ply less, seen by the
     // other side.
     assert_eq!(j["moves"][0]["dtm_plies"], 31);
-    let text = ok(&["query", "chess", "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "--data", data]);
+    let text = ok(&[
+        "query",
+        "chess",
+        "8/8/8/8/8/2k5/1R6/K7 w - - 0 1",
+        "--data",
+        data,
+    ]);
     assert!(text.contains("win, mate in 16"), "{text}");
 }
 

@@ -128,6 +128,26 @@ const fn ray_table() -> [[Bitboard; 64]; 8] {
 
 static RAYS: [[Bitboard; 64]; 8] = ray_table();
 
+const fn union_of_rays(dirs: [usize; 4]) -> [Bitboard; 64] {
+    let rays = ray_table();
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 4 {
+            t[sq] |= rays[dirs[i]][sq];
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Rook and bishop attacks on an empty board: a cheap test of whether a
+/// slider can attack a square at all before walking its rays.
+pub static ROOK_LINES: [Bitboard; 64] = union_of_rays([0, 1, 4, 5]);
+pub static BISHOP_LINES: [Bitboard; 64] = union_of_rays([2, 3, 6, 7]);
+
 fn ray_attacks(dir: usize, sq: u8, occupied: Bitboard) -> Bitboard {
     let ray = RAYS[dir][sq as usize];
     let blockers = ray & occupied;
@@ -160,9 +180,15 @@ pub fn bishop_attacks(sq: u8, occupied: Bitboard) -> Bitboard {
 /// mirrors ranks, bit 2 transposes (a1–h8 diagonal), applied in that order
 /// after the transpose.
 pub fn transform(sym: u8, sq: u8) -> u8 {
+    TRANSFORMS[sym as usize & 7][sq as usize & 63]
+}
+
+const fn transform_slow(sym: u8, sq: u8) -> u8 {
     let (mut f, mut r) = (file_of(sq), rank_of(sq));
     if sym & 4 != 0 {
-        std::mem::swap(&mut f, &mut r);
+        let t = f;
+        f = r;
+        r = t;
     }
     if sym & 1 != 0 {
         f = 7 - f;
@@ -172,6 +198,22 @@ pub fn transform(sym: u8, sq: u8) -> u8 {
     }
     square(f, r)
 }
+
+const fn transform_table() -> [[u8; 64]; 8] {
+    let mut t = [[0u8; 64]; 8];
+    let mut sym = 0;
+    while sym < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[sym][sq] = transform_slow(sym as u8, sq as u8);
+            sq += 1;
+        }
+        sym += 1;
+    }
+    t
+}
+
+static TRANSFORMS: [[u8; 64]; 8] = transform_table();
 
 pub fn transform_bb(sym: u8, b: Bitboard) -> Bitboard {
     if sym == 0 {

@@ -163,13 +163,20 @@ impl Board {
     pub fn attackers(&self, sq: u8, by: Color, occupied: Bitboard) -> Bitboard {
         let them = self.by_color[by.index()];
         let r = &self.by_role;
-        let diag = r[Role::Bishop as usize] | r[Role::Queen as usize];
-        let straight = r[Role::Rook as usize] | r[Role::Queen as usize];
-        them & ((KING[sq as usize] & r[Role::King as usize])
-            | (KNIGHT[sq as usize] & r[Role::Knight as usize])
-            | (PAWN_ATTACKS[by.other().index()][sq as usize] & r[Role::Pawn as usize])
-            | (bishop_attacks(sq, occupied) & diag)
-            | (rook_attacks(sq, occupied) & straight))
+        let s = sq as usize;
+        let diag = them & BISHOP_LINES[s] & (r[Role::Bishop as usize] | r[Role::Queen as usize]);
+        let straight = them & ROOK_LINES[s] & (r[Role::Rook as usize] | r[Role::Queen as usize]);
+        let mut a = them
+            & ((KING[s] & r[Role::King as usize])
+                | (KNIGHT[s] & r[Role::Knight as usize])
+                | (PAWN_ATTACKS[by.other().index()][s] & r[Role::Pawn as usize]));
+        if diag != 0 {
+            a |= bishop_attacks(sq, occupied) & diag;
+        }
+        if straight != 0 {
+            a |= rook_attacks(sq, occupied) & straight;
+        }
+        a
     }
 
     pub fn in_check(&self, color: Color) -> bool {
@@ -203,29 +210,84 @@ impl Board {
         None
     }
 
+    /// Square of the piece `m` captures (differs from `to` en passant).
+    fn captured_square(m: &Move) -> u8 {
+        if m.en_passant {
+            square(file_of(m.to), rank_of(m.from))
+        } else {
+            m.to
+        }
+    }
+
     /// The position after `m` (which must be legal or pseudo-legal here).
     pub fn play(&self, m: &Move) -> Board {
         let mut b = *self;
-        let us = self.turn;
-        b.remove(m.to);
-        b.remove(m.from);
-        if m.en_passant {
-            b.remove(square(file_of(m.to), rank_of(m.from)));
+        let us = self.turn.index();
+        if let Some(c) = m.capture {
+            let sq = bit(Self::captured_square(m));
+            b.by_role[c as usize] ^= sq;
+            b.by_color[1 - us] ^= sq;
         }
-        b.put(us, m.promotion.unwrap_or(m.role), m.to);
-        b.turn = us.other();
+        b.by_role[m.role as usize] ^= bit(m.from);
+        b.by_role[m.promotion.unwrap_or(m.role) as usize] ^= bit(m.to);
+        b.by_color[us] ^= bit(m.from) | bit(m.to);
+        b.turn = self.turn.other();
         b
+    }
+
+    /// Whether the mover's king is safe after the pseudo-legal move `m`,
+    /// without building the new position.
+    fn leaves_king_safe(&self, m: &Move) -> bool {
+        let us = self.turn;
+        let them = us.other();
+        let king = if m.role == Role::King {
+            m.to
+        } else {
+            self.king(us)
+        };
+        let mut enemies = self.by_color[them.index()];
+        let mut occ = self.occupied() ^ bit(m.from) | bit(m.to);
+        if m.capture.is_some() {
+            let sq = Self::captured_square(m);
+            enemies &= !bit(sq);
+            if m.en_passant {
+                occ &= !bit(sq);
+            }
+        }
+        let r = &self.by_role;
+        let k = king as usize;
+        if enemies
+            & ((KING[k] & r[Role::King as usize])
+                | (KNIGHT[k] & r[Role::Knight as usize])
+                | (PAWN_ATTACKS[us.index()][k] & r[Role::Pawn as usize]))
+            != 0
+        {
+            return false;
+        }
+        let diag = enemies & BISHOP_LINES[k] & (r[Role::Bishop as usize] | r[Role::Queen as usize]);
+        let straight = enemies & ROOK_LINES[k] & (r[Role::Rook as usize] | r[Role::Queen as usize]);
+        (diag == 0 || bishop_attacks(king, occ) & diag == 0)
+            && (straight == 0 || rook_attacks(king, occ) & straight == 0)
+    }
+
+    /// Pseudo-legal moves (the mover's king may be left in check); filter
+    /// with `is_legal` when only some are needed.
+    pub fn pseudo_legal_moves(&self, out: &mut Vec<Move>) {
+        self.pseudo_moves(out);
+    }
+
+    pub fn is_legal(&self, m: &Move) -> bool {
+        self.leaves_king_safe(m)
     }
 
     /// Every legal move of the side to move, appended to `out`.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.pseudo_moves(out);
-        let us = self.turn;
         let mut keep = start;
         for i in start..out.len() {
             let m = out[i];
-            if !self.play(&m).in_check(us) {
+            if self.leaves_king_safe(&m) {
                 out[keep] = m;
                 keep += 1;
             }
@@ -315,7 +377,8 @@ impl Board {
         } else {
             pushed_to - 8
         };
-        let beside = (KING[pushed_to as usize] & (0xffu64 << (8 * rank_of(pushed_to)))) & !bit(pushed_to);
+        let beside =
+            (KING[pushed_to as usize] & (0xffu64 << (8 * rank_of(pushed_to)))) & !bit(pushed_to);
         for from in squares(beside & self.pieces(us, Role::Pawn)) {
             let m = Move {
                 role: Role::Pawn,
@@ -325,7 +388,7 @@ impl Board {
                 promotion: None,
                 en_passant: true,
             };
-            if !self.play(&m).in_check(us) {
+            if self.leaves_king_safe(&m) {
                 out.push(m);
             }
         }
@@ -553,7 +616,11 @@ impl Board {
             Some(Broken::PawnOnBackRank) => bail!("FEN \"{fen}\": a pawn stands on rank 1 or 8"),
             Some(Broken::OpponentInCheck) => bail!(
                 "FEN \"{fen}\": illegal — the side not to move ({}) is in check",
-                if turn == Color::White { "black" } else { "white" }
+                if turn == Color::White {
+                    "black"
+                } else {
+                    "white"
+                }
             ),
             Some(Broken::Overlap) => bail!("FEN \"{fen}\": two pieces on one square"),
         }
@@ -631,7 +698,9 @@ mod tests {
             );
         }
         // c4 came from c3 or c2.
-        assert!(preds.iter().any(|p| p.pieces(Color::White, Role::Pawn) == bit(10)));
+        assert!(preds
+            .iter()
+            .any(|p| p.pieces(Color::White, Role::Pawn) == bit(10)));
     }
 
     #[test]

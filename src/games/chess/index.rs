@@ -55,7 +55,11 @@ impl KingPairs {
         }
         let mut syms = vec![[0u8; 2]; 64 * 64];
         let mut sym_count = vec![0u8; 64 * 64];
-        let allowed: &[u8] = if pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+        let allowed: &[u8] = if pawns {
+            &[0, 1]
+        } else {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        };
         for wk in 0..64u8 {
             for bk in 0..64u8 {
                 let i = wk as usize * 64 + bk as usize;
@@ -162,7 +166,13 @@ impl Layout {
         let pawns = material.has_pawns();
         let mut groups = Vec::new();
         for color in [Color::White, Color::Black] {
-            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+            for role in [
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ] {
                 let count = material.counts[color.index()][role as usize] as usize;
                 if count > 0 {
                     let universe = if role == Role::Pawn { 48 } else { 64 };
@@ -295,8 +305,8 @@ mod tests {
 
     #[test]
     fn subset_ranking_round_trips() {
-        for k in 1..=3usize {
-            let n = BINOM[48][k];
+        for (k, row) in BINOM[48].iter().enumerate().take(4).skip(1) {
+            let n = *row;
             for r in (0..n).step_by(97) {
                 let m = unrank_set(r, k, 48);
                 assert_eq!(m.count_ones() as usize, k);

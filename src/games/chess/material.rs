@@ -12,14 +12,20 @@ pub struct Material {
     pub counts: [[u8; 5]; 2],
 }
 
-const ORDER: [Role; 5] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+const ORDER: [Role; 5] = [
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
 
 impl Material {
     pub fn of(board: &Board) -> Material {
         let mut counts = [[0u8; 5]; 2];
         for c in [Color::White, Color::Black] {
-            for r in 0..5 {
-                counts[c.index()][r] = board.pieces(c, Role::ALL[r]).count_ones() as u8;
+            for (count, role) in counts[c.index()].iter_mut().zip(Role::ALL) {
+                *count = board.pieces(c, role).count_ones() as u8;
             }
         }
         Material { counts }
@@ -201,9 +207,18 @@ mod tests {
 
     #[test]
     fn names_put_the_stronger_side_first() {
-        assert_eq!(Material::parse("KRvKQ").unwrap().canonical().name(), "KQvKR");
-        assert_eq!(Material::parse("KPvKN").unwrap().canonical().name(), "KNvKP");
-        assert_eq!(Material::parse("KvKBN").unwrap().canonical().name(), "KBNvK");
+        assert_eq!(
+            Material::parse("KRvKQ").unwrap().canonical().name(),
+            "KQvKR"
+        );
+        assert_eq!(
+            Material::parse("KPvKN").unwrap().canonical().name(),
+            "KNvKP"
+        );
+        assert_eq!(
+            Material::parse("KvKBN").unwrap().canonical().name(),
+            "KBNvK"
+        );
         assert!(Material::parse("KQvKx").is_err());
         assert!(Material::parse("QvK").is_err());
         let names: Vec<String> = Material::parse("KRPvKR")

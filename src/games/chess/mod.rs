@@ -110,7 +110,12 @@ impl Game for Chess {
             .path()
             .parent()
             .and_then(|p| p.parent())
-            .ok_or_else(|| anyhow!("cannot locate the data directory of {}", table.path().display()))?;
+            .ok_or_else(|| {
+                anyhow!(
+                    "cannot locate the data directory of {}",
+                    table.path().display()
+                )
+            })?;
         let probe = Tablebase::open(data_dir, &m.successors())?;
         let values = table.read_range::<u8>(0, table.len())?;
         solve::check(&layout, &values, &probe).map_err(|e| anyhow!(e))
@@ -120,7 +125,9 @@ impl Game for Chess {
 fn build(ctx: &JobContext, m: Material) -> Result<()> {
     let layout = Layout::new(m);
     let probe = Tablebase::open(ctx.data_dir, &m.successors())?;
-    let stage = ctx.progress.stage(ctx.id, "retrograde, plies (of <= 255)", 255);
+    let stage = ctx
+        .progress
+        .stage(ctx.id, "retrograde, plies (of <= 255)", 255);
     let solved = solve::solve(&layout, &probe, &|_, _| stage.inc(1))?;
     stage.finish();
     write_ranked(

@@ -149,9 +149,7 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
         }
         let _ = writeln!(text, "pv        {}", s.trim_end());
     }
-    let line_json = |l: &Line| {
-        json!({"uci": l.mv.uci(), "san": l.san, "wdl": l.value.wdl(), "dtm_plies": dtm_plies(l.value), "value": l.value.describe()})
-    };
+    let line_json = |l: &Line| json!({"uci": l.mv.uci(), "san": l.san, "wdl": l.value.wdl(), "dtm_plies": dtm_plies(l.value), "value": l.value.describe()});
     let json = json!({
         "fen": board.fen(),
         "table": canonical.name(),
@@ -172,11 +170,23 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, &table_id(&m))?;
     let s = &t.meta().stats;
     let mut text = String::new();
-    let _ = writeln!(text, "table {}  ({} plies of retrograde analysis)", m.name(), s["plies"]);
+    let _ = writeln!(
+        text,
+        "table {}  ({} plies of retrograde analysis)",
+        m.name(),
+        s["plies"]
+    );
     let _ = writeln!(
         text,
         "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12}  {:<22} {:<22}",
-        "side to move", "legal", "stored", "wins", "draws", "losses", "longest win (positions)", "longest loss (positions)"
+        "side to move",
+        "legal",
+        "stored",
+        "wins",
+        "draws",
+        "losses",
+        "longest win (positions)",
+        "longest loss (positions)"
     );
     for (label, key) in [("white", "white_to_move"), ("black", "black_to_move")] {
         let r = &s[key];
@@ -190,8 +200,16 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
             r("wins"),
             r("draws"),
             r("losses"),
-            format!("mate in {} ({})", r("longest_win"), r("longest_win_positions")),
-            format!("mated in {} ({})", r("longest_loss"), r("longest_loss_positions")),
+            format!(
+                "mate in {} ({})",
+                r("longest_win"),
+                r("longest_win_positions")
+            ),
+            format!(
+                "mated in {} ({})",
+                r("longest_loss"),
+                r("longest_loss_positions")
+            ),
         );
     }
     let _ = writeln!(
@@ -199,7 +217,10 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
         "mutual zugzwangs: {} both lose, {} white to move draws / black to move loses, {} black to move draws / white to move loses",
         s["mutual_zugzwang_both_lose"], s["mutual_zugzwang_white_draws"], s["mutual_zugzwang_black_draws"]
     );
-    let _ = writeln!(text, "(legal counts every board; stored counts positions up to symmetry)");
+    let _ = writeln!(
+        text,
+        "(legal counts every board; stored counts positions up to symmetry)"
+    );
     Ok(Answer {
         text,
         json: json!({"table": m.name(), "stats": s}),

@@ -197,9 +197,14 @@ impl Work<'_> {
     /// than the slowest of them (possibly beyond the current ply).
     fn try_loss(&self, q: &Board, side: usize, index: u64, ply: u32, moves: &mut Vec<Move>) {
         moves.clear();
-        q.legal_moves(moves);
+        q.pseudo_legal_moves(moves);
         let (mut slowest, mut pending) = (0, 0);
         for m in moves.iter() {
+            // Legality is checked lazily: most candidates fail at their
+            // first open reply.
+            if !q.is_legal(m) {
+                continue;
+            }
             match self.reply(q, m, ply) {
                 Reply::WinsIn(p) => slowest = slowest.max(p),
                 Reply::WinsWithin(p) => pending = pending.max(p),
@@ -242,43 +247,53 @@ impl Work<'_> {
         };
         let found = AtomicU64::new(0);
         let other = 1 - side;
-        let n = self.layout.positions as usize;
-        (0..n).into_par_iter().with_min_len(1 << 12).for_each_init(
-            || (Vec::with_capacity(64), Vec::with_capacity(64)),
-            |(preds, moves): &mut (Vec<Board>, Vec<Move>), i| {
-                if self.cells[side][i].load(Relaxed) != target {
-                    return;
-                }
-                found.fetch_add(1, Relaxed);
-                let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
-                    return;
-                };
-                preds.clear();
-                b.unmoves(preds);
-                for q in preds.iter() {
-                    let qi = self.layout.index(q);
-                    let pushed = double_push(q, &b);
-                    if ply % 2 == 0 {
-                        // b is lost: q wins by moving there, unless the move
-                        // opens an en passant capture that saves more.
-                        let mut lost_in = ply / 2;
-                        if let Some(m) = pushed {
-                            match self.en_passant(&b, &m) {
-                                None => {}
-                                Some((Value::Loss(e), others)) => {
-                                    lost_in = if others { lost_in.max(e) } else { e }
-                                }
-                                Some(_) => continue,
-                            }
+        const CHUNK: usize = 1 << 12;
+        self.cells[side]
+            .par_chunks(CHUNK)
+            .enumerate()
+            .for_each_init(
+                || (Vec::with_capacity(64), Vec::with_capacity(64)),
+                |(preds, moves): &mut (Vec<Board>, Vec<Move>), (chunk, cells)| {
+                    for (offset, cell) in cells.iter().enumerate() {
+                        if cell.load(Relaxed) != target {
+                            continue;
                         }
-                        self.offer_win(q, other, qi, lost_in + 1);
-                    } else if self.cells[other][qi as usize].load(Relaxed) == DRAW {
-                        self.try_loss(q, other, qi, ply, moves);
+                        found.fetch_add(1, Relaxed);
+                        let i = chunk * CHUNK + offset;
+                        let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
+                            continue;
+                        };
+                        preds.clear();
+                        b.unmoves(preds);
+                        for q in preds.iter() {
+                            self.predecessor(q, &b, other, ply, moves);
+                        }
                     }
-                }
-            },
-        );
+                },
+            );
         found.into_inner()
+    }
+
+    /// `q` (side `side` to move) moves to `b`, just decided at `ply`.
+    fn predecessor(&self, q: &Board, b: &Board, side: usize, ply: u32, moves: &mut Vec<Move>) {
+        let qi = self.layout.index(q);
+        if ply % 2 == 0 {
+            // b is lost: q wins by moving there, unless the move opens an
+            // en passant capture that saves more.
+            let mut lost_in = ply / 2;
+            if let Some(m) = double_push(q, b) {
+                match self.en_passant(b, &m) {
+                    None => {}
+                    Some((Value::Loss(e), others)) => {
+                        lost_in = if others { lost_in.max(e) } else { e }
+                    }
+                    Some(_) => return,
+                }
+            }
+            self.offer_win(q, side, qi, lost_in + 1);
+        } else if self.cells[side][qi as usize].load(Relaxed) == DRAW {
+            self.try_loss(q, side, qi, ply, moves);
+        }
     }
 
     fn run_rechecks(&self, ply: u32) {
@@ -334,14 +349,15 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
         horizon: AtomicU32::new(0),
         recheck: Mutex::new(Vec::new()),
     };
-    for side in 0..2 {
-        (0..n).into_par_iter().with_min_len(1 << 12).for_each_init(
-            || Vec::with_capacity(64),
-            |moves, i| {
-                let byte = work.initial(i as u64, SIDES[side], moves);
-                work.cells[side][i].store(byte, Relaxed);
-            },
-        );
+    for (cells, turn) in work.cells.iter().zip(SIDES) {
+        cells
+            .par_iter()
+            .enumerate()
+            .with_min_len(1 << 12)
+            .for_each_init(
+                || Vec::with_capacity(64),
+                |moves, (i, cell)| cell.store(work.initial(i as u64, turn, moves), Relaxed),
+            );
     }
     let mut ply = 0;
     loop {
@@ -486,54 +502,57 @@ fn merge(a: SideStats, b: SideStats) -> SideStats {
 /// own values and the smaller tables'): the first disagreement, if any.
 pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), String> {
     let n = layout.positions as usize;
-    let bad = (0..2 * n).into_par_iter().with_min_len(1 << 12).find_map_first(|slot| {
-        let side = slot / n;
-        let i = (slot % n) as u64;
-        let stored = Value::decode(values[slot]);
-        let expect = match layout.legal_board(i, SIDES[side]) {
-            None => Value::Draw,
-            Some(b) => {
-                let mut moves = Vec::new();
-                b.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    if b.in_check(b.turn) {
-                        Value::Loss(0)
-                    } else {
-                        Value::Draw
-                    }
-                } else {
-                    let mut best: Option<Value> = None;
-                    for m in &moves {
-                        let c = b.play(m);
-                        let v = if m.converts() {
-                            match probe.value(&c) {
-                                Ok(v) => v,
-                                Err(e) => return Some(e.to_string()),
-                            }
+    let bad = (0..2 * n)
+        .into_par_iter()
+        .with_min_len(1 << 12)
+        .find_map_first(|slot| {
+            let side = slot / n;
+            let i = (slot % n) as u64;
+            let stored = Value::decode(values[slot]);
+            let expect = match layout.legal_board(i, SIDES[side]) {
+                None => Value::Draw,
+                Some(b) => {
+                    let mut moves = Vec::new();
+                    b.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        if b.in_check(b.turn) {
+                            Value::Loss(0)
                         } else {
-                            let stored = Value::decode(
-                                values[(1 - side) * n + layout.index(&c) as usize],
-                            );
-                            after_move(&c, m, stored, &mut |x| {
-                                probe.value(x).unwrap_or(Value::Draw)
-                            })
+                            Value::Draw
                         }
-                        .before_move();
-                        if best.is_none_or(|b| v.preference() > b.preference()) {
-                            best = Some(v);
+                    } else {
+                        let mut best: Option<Value> = None;
+                        for m in &moves {
+                            let c = b.play(m);
+                            let v = if m.converts() {
+                                match probe.value(&c) {
+                                    Ok(v) => v,
+                                    Err(e) => return Some(e.to_string()),
+                                }
+                            } else {
+                                let stored = Value::decode(
+                                    values[(1 - side) * n + layout.index(&c) as usize],
+                                );
+                                after_move(&c, m, stored, &mut |x| {
+                                    probe.value(x).unwrap_or(Value::Draw)
+                                })
+                            }
+                            .before_move();
+                            if best.is_none_or(|b| v.preference() > b.preference()) {
+                                best = Some(v);
+                            }
                         }
+                        best.unwrap_or(Value::Draw)
                     }
-                    best.unwrap_or(Value::Draw)
                 }
-            }
-        };
-        (stored != expect).then(|| {
-            format!(
-                "{} slot {slot}: stored {:?}, its moves give {:?}",
-                layout.material, stored, expect
-            )
-        })
-    });
+            };
+            (stored != expect).then(|| {
+                format!(
+                    "{} slot {slot}: stored {:?}, its moves give {:?}",
+                    layout.material, stored, expect
+                )
+            })
+        });
     match bad {
         Some(e) => Err(e),
         None => Ok(()),
