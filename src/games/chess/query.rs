@@ -20,6 +20,16 @@ struct ChessQuery {
     /// Print the statistics of one table (e.g. KQvKR) instead.
     #[arg(long)]
     stats: Option<String>,
+    /// Print this many positions drawn at random (seeded) from a table,
+    /// with their DTM, for comparison with other tablebases.
+    #[arg(long, requires = "table")]
+    sample: Option<u64>,
+    /// The table to sample (e.g. KQvKR).
+    #[arg(long)]
+    table: Option<String>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// Signed distance to mate in plies, positive when the side to move wins
@@ -82,6 +92,9 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
     let q: ChessQuery = parse_args("chess", args)?;
     if let Some(name) = &q.stats {
         return stats(name, ctx);
+    }
+    if let (Some(count), Some(name)) = (q.sample, &q.table) {
+        return sample(name, count, q.seed, ctx);
     }
     let Some(fen) = &q.fen else {
         bail!("query chess: give a position as FEN, or --stats MATERIAL");
@@ -224,5 +237,39 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
     Ok(Answer {
         text,
         json: json!({"table": m.name(), "stats": s}),
+    })
+}
+
+/// Uniform over legal stored positions (both sides to move), seeded.
+fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answer> {
+    let m = Material::parse(name)?.canonical();
+    let tb = Tablebase::open(&ctx.data_dir, &[m])?;
+    let t = tb.get(&m).expect("opened above");
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    let mut text = String::new();
+    let mut rows = Vec::new();
+    let mut drawn = 0;
+    let mut tries = 0u64;
+    while drawn < count {
+        tries += 1;
+        if tries > count.saturating_mul(1000).max(1_000_000) {
+            bail!("table {m}: too few legal positions to sample {count}");
+        }
+        let turn = if rng.next_u64() & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let Some(b) = t.layout.legal_board(rng.below(t.layout.positions), turn) else {
+            continue;
+        };
+        let v = t.value_oriented(&b)?;
+        let _ = writeln!(text, "{} dtm {}", b.fen(), dtm_plies(v));
+        rows.push(json!({"fen": b.fen(), "dtm_plies": dtm_plies(v), "wdl": v.wdl()}));
+        drawn += 1;
+    }
+    Ok(Answer {
+        text,
+        json: json!({"table": m.name(), "seed": seed, "positions": rows}),
     })
 }

@@ -1,0 +1,69 @@
+//! Warm probe latency of the chess tables through the library: random
+//! legal positions of one table, value lookup (index + one byte read), and
+//! the value after every legal move (what `query` does per position).
+//! Reads tables from $NIMROD_DATA (default `data/`); skips when absent.
+//! Usage: cargo bench --bench chess_probe [-- TABLE]
+
+use nimrod::games::chess::board::{Board, Color};
+use nimrod::games::chess::material::Material;
+use nimrod::games::chess::probe::Tablebase;
+use nimrod::rng::SplitMix64;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() {
+    let data = PathBuf::from(std::env::var("NIMROD_DATA").unwrap_or_else(|_| "data".into()));
+    let name = std::env::args()
+        .skip(1)
+        .find(|a| a.contains('v'))
+        .unwrap_or_else(|| "KQvKR".into());
+    let m = Material::parse(&name)
+        .expect("a material like KQvKR")
+        .canonical();
+    let tb = match Tablebase::open_closure(&data, m) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("SKIPPED: {e} (build the tables first: cargo run --release -- build)");
+            return;
+        }
+    };
+    let layout = &tb.get(&m).expect("opened").layout;
+    let mut rng = SplitMix64::new(5);
+    let mut boards: Vec<Board> = Vec::new();
+    while boards.len() < 100_000 {
+        let turn = if rng.next_u64() & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Some(b) = layout.legal_board(rng.below(layout.positions), turn) {
+            boards.push(b);
+        }
+    }
+    for round in 0..2 {
+        let t = Instant::now();
+        for b in &boards {
+            black_box(tb.value(b).expect("probe"));
+        }
+        let per = t.elapsed().as_nanos() as f64 / boards.len() as f64;
+        let t = Instant::now();
+        let mut moves = Vec::new();
+        let mut probes = 0;
+        for b in &boards[..10_000] {
+            moves.clear();
+            b.legal_moves(&mut moves);
+            for mv in &moves {
+                black_box(tb.value_after(b, mv).expect("probe"));
+                probes += 1;
+            }
+        }
+        let all = t.elapsed().as_nanos() as f64 / 10_000.0;
+        if round == 1 {
+            println!(
+                "{m}: {per:.0} ns per position probe; {all:.0} ns to rate every move of a position ({:.1} moves on average)",
+                probes as f64 / 10_000.0
+            );
+        }
+    }
+}
