@@ -237,7 +237,7 @@ fn bad_queries_and_configs_are_clear_errors() {
 
     let cfg = empty.path().join("bad.toml");
     for (text, expect) in [
-        ("[chess]\nx = 1\n", "unknown game"),
+        ("[checkers]\nx = 1\n", "unknown game"),
         ("[grundy]\nbound = 1\n", "out of range"),
         ("[grundy]\nbound = 100\nbogus = 3\n", "bogus"),
         ("[octal]\ngames = [\"0.9\"]\nbound = 100\n", "octal digit"),
