@@ -215,15 +215,41 @@ const fn transform_table() -> [[u8; 64]; 8] {
 
 static TRANSFORMS: [[u8; 64]; 8] = transform_table();
 
-pub fn transform_bb(sym: u8, b: Bitboard) -> Bitboard {
-    if sym == 0 {
-        return b;
+/// `transform` applied to every square of a bitboard, by delta swaps
+/// (a handful of shifts and masks instead of a loop over squares).
+pub fn transform_bb(sym: u8, mut b: Bitboard) -> Bitboard {
+    if sym & 4 != 0 {
+        b = transpose(b);
     }
-    let mut out = 0;
-    for s in squares(b) {
-        out |= bit(transform(sym, s));
+    if sym & 1 != 0 {
+        b = mirror_files(b);
     }
-    out
+    if sym & 2 != 0 {
+        b = b.swap_bytes();
+    }
+    b
+}
+
+fn mirror_files(mut b: Bitboard) -> Bitboard {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    b = ((b >> 1) & K1) | ((b & K1) << 1);
+    b = ((b >> 2) & K2) | ((b & K2) << 2);
+    ((b >> 4) & K4) | ((b & K4) << 4)
+}
+
+/// Reflection in the a1–h8 diagonal: (file, rank) becomes (rank, file).
+fn transpose(mut b: Bitboard) -> Bitboard {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let mut t = K4 & (b ^ (b << 28));
+    b ^= t ^ (t >> 28);
+    t = K2 & (b ^ (b << 14));
+    b ^= t ^ (t >> 14);
+    t = K1 & (b ^ (b << 7));
+    b ^ t ^ (t >> 7)
 }
 
 #[cfg(test)]
@@ -240,6 +266,23 @@ mod tests {
         assert_eq!(bishop_attacks(square(3, 3), 0).count_ones(), 13);
         assert_eq!(KNIGHT[0].count_ones(), 2);
         assert_eq!(KING[27].count_ones(), 8);
+    }
+
+    #[test]
+    fn bitboard_transforms_match_square_transforms() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            x = x
+                .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                .wrapping_add(1442695040888963407);
+            for sym in 0..8u8 {
+                let mut slow = 0;
+                for sq in squares(x) {
+                    slow |= bit(transform(sym, sq));
+                }
+                assert_eq!(transform_bb(sym, x), slow, "sym {sym}");
+            }
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::bitboard::*;
 use anyhow::{bail, ensure, Result};
+use std::ops::ControlFlow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
@@ -296,6 +297,27 @@ impl Board {
     }
 
     fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let _ = self.each_pseudo_move(&mut |m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Calls `f` with every legal move until it breaks; true when it never
+    /// did. Moves are generated piece by piece, so an early break saves the
+    /// rest of the generation.
+    pub fn all_legal_moves(&self, mut f: impl FnMut(&Move) -> bool) -> bool {
+        self.each_pseudo_move(&mut |m| {
+            if !self.leaves_king_safe(&m) || f(&m) {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })
+        .is_continue()
+    }
+
+    fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
         let us = self.turn;
         let own = self.by_color[us.index()];
         let theirs = self.by_color[us.other().index()];
@@ -316,14 +338,14 @@ impl Board {
                     _ => KING[from as usize],
                 } & !own;
                 for to in squares(targets) {
-                    out.push(Move {
+                    f(Move {
                         role,
                         from,
                         to,
                         capture: self.capture_at(to, theirs),
                         promotion: None,
                         en_passant: false,
-                    });
+                    })?;
                 }
             }
         }
@@ -331,41 +353,42 @@ impl Board {
         let start_rank = if us == Color::White { 1 } else { 6 };
         let last_rank = if us == Color::White { 7 } else { 0 };
         for from in squares(self.pieces(us, Role::Pawn)) {
-            let push = |to: u8, capture: Option<Role>, out: &mut Vec<Move>| {
-                if rank_of(to) == last_rank {
-                    for p in PROMOTIONS {
-                        out.push(Move {
-                            role: Role::Pawn,
-                            from,
-                            to,
-                            capture,
-                            promotion: Some(p),
-                            en_passant: false,
-                        });
-                    }
+            let mut push = |to: u8, capture: Option<Role>| -> ControlFlow<()> {
+                let promotions: &[Option<Role>] = if rank_of(to) == last_rank {
+                    &[
+                        Some(Role::Queen),
+                        Some(Role::Rook),
+                        Some(Role::Bishop),
+                        Some(Role::Knight),
+                    ]
                 } else {
-                    out.push(Move {
+                    &[None]
+                };
+                for &promotion in promotions {
+                    f(Move {
                         role: Role::Pawn,
                         from,
                         to,
                         capture,
-                        promotion: None,
+                        promotion,
                         en_passant: false,
-                    });
+                    })?;
                 }
+                ControlFlow::Continue(())
             };
             let one = (from as i8 + forward) as u8;
             if occ & bit(one) == 0 {
-                push(one, None, out);
+                push(one, None)?;
                 let two = (one as i8 + forward) as u8;
                 if rank_of(from) == start_rank && occ & bit(two) == 0 {
-                    push(two, None, out);
+                    push(two, None)?;
                 }
             }
             for to in squares(PAWN_ATTACKS[us.index()][from as usize] & theirs) {
-                push(to, self.capture_at(to, theirs), out);
+                push(to, self.capture_at(to, theirs))?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The legal en passant captures in this position when the opponent's

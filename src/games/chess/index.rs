@@ -119,6 +119,10 @@ const fn binomials() -> [[u64; 8]; 65] {
 static BINOM: [[u64; 8]; 65] = binomials();
 
 fn rank_set(mask: u64) -> u64 {
+    if mask & mask.wrapping_sub(1) == 0 {
+        // One piece: its rank is its square.
+        return mask.trailing_zeros() as u64;
+    }
     let mut r = 0;
     for (i, s) in squares(mask).enumerate() {
         r += BINOM[s as usize][i + 1];
@@ -127,6 +131,9 @@ fn rank_set(mask: u64) -> u64 {
 }
 
 fn unrank_set(mut rank: u64, k: usize, universe: u8) -> u64 {
+    if k == 1 {
+        return 1 << rank;
+    }
     let mut mask = 0u64;
     let mut top = universe as usize;
     for i in (1..=k).rev() {

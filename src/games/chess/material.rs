@@ -75,14 +75,19 @@ impl Material {
     }
 
     /// Ordering key of one side: more pieces first, then stronger pieces.
-    fn strength(side: &[u8; 5]) -> (u8, Vec<u8>) {
+    /// Comparing counts role by role, strongest role first, orders sides
+    /// as comparing their pieces sorted by strength would.
+    fn strength(side: &[u8; 5]) -> (u8, [u8; 5]) {
         let n = side.iter().sum();
-        let roles = ORDER
+        (n, ORDER.map(|r| side[r as usize]))
+    }
+
+    /// A number that identifies the signature (4 bits per count).
+    pub fn key(&self) -> u64 {
+        self.counts
             .iter()
-            .enumerate()
-            .flat_map(|(i, &r)| std::iter::repeat_n(4 - i as u8, side[r as usize] as usize))
-            .collect();
-        (n, roles)
+            .flatten()
+            .fold(0u64, |k, &c| (k << 4) | c as u64)
     }
 
     /// Whether white is the weaker side, so positions must be colour-flipped

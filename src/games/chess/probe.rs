@@ -9,7 +9,6 @@ use super::value::Value;
 use crate::games::query::open_table;
 use crate::table::Table;
 use anyhow::{anyhow, ensure, Result};
-use std::collections::HashMap;
 use std::path::Path;
 
 pub struct Loaded {
@@ -36,9 +35,12 @@ impl Loaded {
     }
 }
 
+/// A handful of tables, found by linear search over their material keys
+/// (faster than hashing for the few tables a solve or query needs).
 #[derive(Default)]
 pub struct Tablebase {
-    tables: HashMap<Material, Loaded>,
+    keys: Vec<u64>,
+    tables: Vec<Loaded>,
 }
 
 pub fn table_id(m: &Material) -> String {
@@ -49,10 +51,10 @@ impl Tablebase {
     /// Opens the tables of `materials` (canonical) from a data directory,
     /// raw or packed, and checks each holds what its name says.
     pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {
-        let mut tables = HashMap::new();
+        let mut tb = Tablebase::default();
         for m in materials {
             let m = m.canonical();
-            if tables.contains_key(&m) {
+            if tb.keys.contains(&m.key()) {
                 continue;
             }
             let table = open_table(data_dir, &table_id(&m))?;
@@ -65,9 +67,10 @@ impl Tablebase {
                 2 * layout.positions,
                 m
             );
-            tables.insert(m, Loaded { layout, table });
+            tb.keys.push(m.key());
+            tb.tables.push(Loaded { layout, table });
         }
-        Ok(Tablebase { tables })
+        Ok(tb)
     }
 
     /// Opens a table and, transitively, every table its captures and
@@ -87,7 +90,9 @@ impl Tablebase {
     }
 
     pub fn get(&self, m: &Material) -> Option<&Loaded> {
-        self.tables.get(m)
+        let key = m.key();
+        let i = self.keys.iter().position(|&k| k == key)?;
+        Some(&self.tables[i])
     }
 
     /// Value for the side to move of any legal board with a loaded table
@@ -103,7 +108,6 @@ impl Tablebase {
             (m, *b)
         };
         let t = self
-            .tables
             .get(&m)
             .ok_or_else(|| anyhow!("table {} is not loaded", m.name()))?;
         t.value_oriented(&board)

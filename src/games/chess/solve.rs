@@ -195,21 +195,21 @@ impl Work<'_> {
     /// Decides `q` (side to move `side`, undecided) lost if every move now
     /// leads to a known win for the opponent: the loss is one ply longer
     /// than the slowest of them (possibly beyond the current ply).
-    fn try_loss(&self, q: &Board, side: usize, index: u64, ply: u32, moves: &mut Vec<Move>) {
-        moves.clear();
-        q.pseudo_legal_moves(moves);
+    fn try_loss(&self, q: &Board, side: usize, index: u64, ply: u32) {
         let (mut slowest, mut pending) = (0, 0);
-        for m in moves.iter() {
-            // Legality is checked lazily: most candidates fail at their
-            // first open reply.
-            if !q.is_legal(m) {
-                continue;
+        let all_lose = q.all_legal_moves(|m| match self.reply(q, m, ply) {
+            Reply::WinsIn(p) => {
+                slowest = slowest.max(p);
+                true
             }
-            match self.reply(q, m, ply) {
-                Reply::WinsIn(p) => slowest = slowest.max(p),
-                Reply::WinsWithin(p) => pending = pending.max(p),
-                Reply::Open => return,
+            Reply::WinsWithin(p) => {
+                pending = pending.max(p);
+                true
             }
+            Reply::Open => false,
+        });
+        if !all_lose {
+            return;
         }
         if pending > slowest {
             self.recheck
@@ -252,8 +252,8 @@ impl Work<'_> {
             .par_chunks(CHUNK)
             .enumerate()
             .for_each_init(
-                || (Vec::with_capacity(64), Vec::with_capacity(64)),
-                |(preds, moves): &mut (Vec<Board>, Vec<Move>), (chunk, cells)| {
+                || Vec::with_capacity(64),
+                |preds: &mut Vec<Board>, (chunk, cells)| {
                     for (offset, cell) in cells.iter().enumerate() {
                         if cell.load(Relaxed) != target {
                             continue;
@@ -266,7 +266,7 @@ impl Work<'_> {
                         preds.clear();
                         b.unmoves(preds);
                         for q in preds.iter() {
-                            self.predecessor(q, &b, other, ply, moves);
+                            self.predecessor(q, &b, other, ply);
                         }
                     }
                 },
@@ -275,7 +275,7 @@ impl Work<'_> {
     }
 
     /// `q` (side `side` to move) moves to `b`, just decided at `ply`.
-    fn predecessor(&self, q: &Board, b: &Board, side: usize, ply: u32, moves: &mut Vec<Move>) {
+    fn predecessor(&self, q: &Board, b: &Board, side: usize, ply: u32) {
         let qi = self.layout.index(q);
         if ply % 2 == 0 {
             // b is lost: q wins by moving there, unless the move opens an
@@ -292,7 +292,7 @@ impl Work<'_> {
             }
             self.offer_win(q, side, qi, lost_in + 1);
         } else if self.cells[side][qi as usize].load(Relaxed) == DRAW {
-            self.try_loss(q, side, qi, ply, moves);
+            self.try_loss(q, side, qi, ply);
         }
     }
 
@@ -303,13 +303,12 @@ impl Work<'_> {
             *r = later;
             due
         };
-        let mut moves = Vec::new();
         for (_, side, index) in due {
             if self.cells[side][index as usize].load(Relaxed) != DRAW {
                 continue;
             }
             if let Some(q) = self.layout.board(index, SIDES[side]) {
-                self.try_loss(&q, side, index, ply, &mut moves);
+                self.try_loss(&q, side, index, ply);
             }
         }
     }
