@@ -317,7 +317,9 @@ impl Board {
         .is_continue()
     }
 
-    fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+    /// Calls `f` with every pseudo-legal move (filter with `is_legal`)
+    /// until it breaks.
+    pub fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
         let us = self.turn;
         let own = self.by_color[us.index()];
         let theirs = self.by_color[us.other().index()];

@@ -21,6 +21,7 @@ use super::value::{Value, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -128,37 +129,45 @@ impl Work<'_> {
 
     /// Initial byte: mated, stalemate, best conversion (or the exact value
     /// when every move converts). Illegal and duplicate slots stay 0.
-    fn initial(&self, index: u64, turn: Color, moves: &mut Vec<Move>) -> u8 {
+    fn initial(&self, index: u64, turn: Color) -> u8 {
         let Some(b) = self.layout.legal_board(index, turn) else {
             return DRAW;
         };
-        moves.clear();
-        b.legal_moves(moves);
-        if moves.is_empty() {
+        let mut best_win: Option<u32> = None;
+        let mut slowest_loss = 0;
+        let mut draw = false;
+        let mut converts = false;
+        // Legality is checked for every capture and promotion, but for quiet
+        // moves only until one is found legal: that is all this needs.
+        let mut quiet = false;
+        let _ = b.each_pseudo_move(&mut |m| {
+            if !m.converts() {
+                if !quiet && b.is_legal(&m) {
+                    quiet = true;
+                }
+                return ControlFlow::Continue(());
+            }
+            if !b.is_legal(&m) {
+                return ControlFlow::Continue(());
+            }
+            converts = true;
+            match self.probe(&b.play(&m)).before_move() {
+                Value::Win(w) => best_win = Some(best_win.map_or(w, |x| x.min(w))),
+                Value::Loss(l) => slowest_loss = slowest_loss.max(l),
+                Value::Draw => draw = true,
+            }
+            ControlFlow::Continue(())
+        });
+        if !quiet && !converts {
             return if b.in_check(turn) {
                 self.encode(Value::Loss(0), &b)
             } else {
                 DRAW
             };
         }
-        let mut best_win: Option<u32> = None;
-        let mut slowest_loss = 0;
-        let mut draw = false;
-        let mut all_convert = true;
-        for m in moves.iter() {
-            if !m.converts() {
-                all_convert = false;
-                continue;
-            }
-            match self.probe(&b.play(m)).before_move() {
-                Value::Win(w) => best_win = Some(best_win.map_or(w, |x| x.min(w))),
-                Value::Loss(l) => slowest_loss = slowest_loss.max(l),
-                Value::Draw => draw = true,
-            }
-        }
         let v = match best_win {
             Some(w) => Value::Win(w),
-            None if all_convert && !draw => Value::Loss(slowest_loss),
+            None if !quiet && !draw => Value::Loss(slowest_loss),
             None => Value::Draw,
         };
         self.encode(v, &b)
@@ -353,10 +362,7 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
             .par_iter()
             .enumerate()
             .with_min_len(1 << 12)
-            .for_each_init(
-                || Vec::with_capacity(64),
-                |moves, (i, cell)| cell.store(work.initial(i as u64, turn, moves), Relaxed),
-            );
+            .for_each(|(i, cell)| cell.store(work.initial(i as u64, turn), Relaxed));
     }
     let mut ply = 0;
     loop {
