@@ -557,9 +557,22 @@ impl Board {
         s
     }
 
-    /// Parses a FEN. Castling rights and en passant squares are rejected:
-    /// the tables hold neither. Move counters are optional and ignored.
+    /// Parses a FEN without an en passant square (the tables hold no such
+    /// right; `from_fen_with_en_passant` resolves one at the probe).
     pub fn from_fen(fen: &str) -> Result<Board> {
+        match Board::from_fen_with_en_passant(fen)? {
+            (b, None) => Ok(b),
+            (_, Some(_)) => bail!(
+                "FEN \"{fen}\": an en passant square — the tables hold positions without that right"
+            ),
+        }
+    }
+
+    /// Parses a FEN; castling rights are rejected (the tables hold none).
+    /// Move counters are optional and ignored. Returns the square of the
+    /// pawn that has just advanced two squares when the FEN names an en
+    /// passant square, after checking that such a pawn is there.
+    pub fn from_fen_with_en_passant(fen: &str) -> Result<(Board, Option<u8>)> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         ensure!(
             (2..=6).contains(&fields.len()),
@@ -622,11 +635,23 @@ impl Board {
                 "FEN \"{fen}\": castling rights \"{c}\" — the tables hold no castling (use -)"
             );
         }
-        if let Some(&ep) = fields.get(3) {
+        let mut pushed = None;
+        if let Some(&ep) = fields.get(3).filter(|&&e| e != "-") {
+            let sq = parse_square(ep).ok_or_else(|| {
+                anyhow::anyhow!("FEN \"{fen}\": en passant square \"{ep}\" is not a square")
+            })?;
+            let (ep_rank, pawn_sq, origin) = if turn == Color::White {
+                (5, sq.wrapping_sub(8), sq + 8)
+            } else {
+                (2, sq + 8, sq.wrapping_sub(8))
+            };
             ensure!(
-                ep == "-",
-                "FEN \"{fen}\": en passant square \"{ep}\" — the tables hold no en passant (use -)"
+                rank_of(sq) == ep_rank
+                    && b.occupied() & (bit(sq) | bit(origin)) == 0
+                    && b.pieces(turn.other(), Role::Pawn) & bit(pawn_sq) != 0,
+                "FEN \"{fen}\": en passant square {ep} does not follow a pawn's two-square advance"
             );
+            pushed = Some(pawn_sq);
         }
         for (i, f) in fields.iter().enumerate().skip(4) {
             ensure!(
@@ -636,7 +661,7 @@ impl Board {
             );
         }
         match b.broken() {
-            None => Ok(b),
+            None => Ok((b, pushed)),
             Some(Broken::KingCount) => bail!("FEN \"{fen}\": each side needs exactly one king"),
             Some(Broken::PawnOnBackRank) => bail!("FEN \"{fen}\": a pawn stands on rank 1 or 8"),
             Some(Broken::OpponentInCheck) => bail!(
@@ -732,6 +757,8 @@ mod tests {
     fn bad_fens_are_named() {
         for (fen, needle) in [
             ("8/8/8/8/8/8/8/K1k5 w KQ - 0 1", "castling"),
+            ("8/8/8/8/8/8/8/K1k5 w - e6 0 1", "two-square advance"),
+            ("8/8/8/8/8/8/8/K1k5 w - z9 0 1", "not a square"),
             ("8/8/8/8/8/8/8/Kk6 w - - 0 1", "in check"),
             ("8/8/8/8/8/8/8/K7 w - - 0 1", "exactly one king"),
             ("P7/8/8/8/8/8/8/K1k5 w - - 0 1", "rank 1 or 8"),

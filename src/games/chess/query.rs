@@ -2,9 +2,10 @@
 //! its value, and a principal variation; `--stats KQvKR` prints a table's
 //! statistics.
 
+use super::bitboard::square_name;
 use super::board::{Board, Color, Move};
 use super::material::Material;
-use super::probe::{table_id, Tablebase};
+use super::probe::{better, en_passant_option, table_id, Tablebase};
 use super::value::Value;
 use super::MAX_PIECES;
 use crate::games::query::{open_table, parse_args, Answer, QueryContext};
@@ -51,10 +52,14 @@ pub struct Line {
 
 /// Every legal move with its value for the mover, best first (faster wins,
 /// then draws, then slower losses; generation order breaks ties, so the
-/// same position always lists the same way).
-pub fn rated_moves(tb: &Tablebase, b: &Board) -> Result<Vec<Line>> {
+/// same position always lists the same way). `pushed` is the square of a
+/// pawn that has just advanced two squares, when en passant is allowed.
+pub fn rated_moves(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Result<Vec<Line>> {
     let mut moves = Vec::new();
     b.legal_moves(&mut moves);
+    if let Some(sq) = pushed {
+        b.en_passant_captures(sq, &mut moves);
+    }
     let mut lines = Vec::new();
     for m in moves {
         let v = tb.value_after(b, &m)?.before_move();
@@ -68,20 +73,46 @@ pub fn rated_moves(tb: &Tablebase, b: &Board) -> Result<Vec<Line>> {
     Ok(lines)
 }
 
+/// Value for the side to move, with an en passant right when `pushed` is
+/// given (the stored value is for the position without it).
+pub fn position_value(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Result<Value> {
+    let stored = tb.value(b)?;
+    let Some(sq) = pushed else {
+        return Ok(stored);
+    };
+    let mut err = None;
+    let ep = en_passant_option(b, sq, &mut |c| {
+        tb.value(c).unwrap_or_else(|e| {
+            err = Some(e);
+            Value::Draw
+        })
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    Ok(match ep {
+        None => stored,
+        Some((v, true)) => better(stored, v),
+        Some((v, false)) => v,
+    })
+}
+
 /// Best play from `b` until mate (empty for draws), both sides choosing
 /// the first of their rated moves.
-pub fn principal_variation(tb: &Tablebase, b: &Board) -> Result<Vec<Line>> {
+pub fn principal_variation(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Result<Vec<Line>> {
     let mut pv = Vec::new();
     let mut pos = *b;
-    if tb.value(&pos)?.wdl() == 0 {
+    let mut pushed = pushed;
+    if position_value(tb, &pos, pushed)?.wdl() == 0 {
         return Ok(pv);
     }
     for _ in 0..600 {
-        let mut lines = rated_moves(tb, &pos)?;
+        let mut lines = rated_moves(tb, &pos, pushed)?;
         if lines.is_empty() {
             break;
         }
         let best = lines.swap_remove(0);
+        pushed = best.mv.is_double_push().then_some(best.mv.to);
         pos = pos.play(&best.mv);
         pv.push(best);
     }
@@ -99,7 +130,7 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
     let Some(fen) = &q.fen else {
         bail!("query chess: give a position as FEN, or --stats MATERIAL");
     };
-    let board = Board::from_fen(fen)?;
+    let (board, pushed) = Board::from_fen_with_en_passant(fen)?;
     let material = Material::of(&board);
     if board.piece_count() > MAX_PIECES {
         bail!(
@@ -120,16 +151,29 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
             )
         })?
     };
-    let value = tb.value(&board)?;
-    let lines = rated_moves(&tb, &board)?;
-    let pv = principal_variation(&tb, &board)?;
+    let value = position_value(&tb, &board, pushed)?;
+    let lines = rated_moves(&tb, &board, pushed)?;
+    let pv = principal_variation(&tb, &board, pushed)?;
     let turn = if board.turn == Color::White {
         "white"
     } else {
         "black"
     };
     let mut text = String::new();
-    let _ = writeln!(text, "position  {}", board.fen());
+    let shown = match pushed {
+        Some(sq) => {
+            let ep = if board.turn == Color::White {
+                sq + 8
+            } else {
+                sq - 8
+            };
+            board
+                .fen()
+                .replacen(" - - ", &format!(" - {} ", square_name(ep)), 1)
+        }
+        None => board.fen(),
+    };
+    let _ = writeln!(text, "position  {shown}");
     let _ = writeln!(text, "table     {} ({turn} to move)", canonical.name());
     let _ = writeln!(
         text,
@@ -164,7 +208,7 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
     }
     let line_json = |l: &Line| json!({"uci": l.mv.uci(), "san": l.san, "wdl": l.value.wdl(), "dtm_plies": dtm_plies(l.value), "value": l.value.describe()});
     let json = json!({
-        "fen": board.fen(),
+        "fen": shown,
         "table": canonical.name(),
         "turn": turn,
         "wdl": value.wdl(),
