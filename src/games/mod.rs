@@ -6,6 +6,7 @@ pub mod chess;
 pub mod gops;
 pub mod grundy;
 pub mod guessit;
+pub mod klondike;
 pub mod nim;
 pub mod octal;
 pub mod query;
@@ -51,6 +52,7 @@ static REGISTRY: &[&dyn Game] = &[
     &guessit::GuessIt,
     &bridgit::Bridgit,
     &chess::Chess,
+    &klondike::Klondike,
 ];
 
 pub fn registry() -> &'static [&'static dyn Game] {

@@ -1,0 +1,62 @@
+//! Cards and the reproducible deal. A card is 0..52: suit · 13 + rank − 1,
+//! suits in the order clubs, diamonds, hearts, spades (black, red, red,
+//! black), ranks ace (1) to king (13).
+//!
+//! Deal number d means, forever: start from the ordered deck 0..52, run
+//! SplitMix64 seeded with d, and for i = 51 down to 1 swap card i with card
+//! j = below(i + 1) (Fisher–Yates; `below` rejects to stay unbiased). Then
+//! deal as at a table: row r = 0..7 puts one card on each column r..7, left
+//! to right; the last card of each column is face up; the 24 cards left are
+//! the stock, the deck's last card on top.
+
+use crate::rng::SplitMix64;
+
+pub type Card = u8;
+
+pub fn suit(c: Card) -> u8 {
+    c / 13
+}
+pub fn rank(c: Card) -> u8 {
+    c % 13 + 1
+}
+pub fn is_red(c: Card) -> bool {
+    matches!(suit(c), 1 | 2)
+}
+pub fn card(suit: u8, rank: u8) -> Card {
+    suit * 13 + rank - 1
+}
+
+pub fn name(c: Card) -> String {
+    const RANKS: [&str; 13] = [
+        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+    ];
+    const SUITS: [char; 4] = ['c', 'd', 'h', 's'];
+    format!("{}{}", RANKS[rank(c) as usize - 1], SUITS[suit(c) as usize])
+}
+
+/// The shuffled deck of deal `deal`.
+pub fn shuffled(deal: u64) -> [Card; 52] {
+    let mut deck: [Card; 52] = std::array::from_fn(|i| i as Card);
+    let mut rng = SplitMix64::new(deal);
+    for i in (1..52usize).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        deck.swap(i, j);
+    }
+    deck
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deal_is_a_permutation_and_fixed_forever() {
+        let d = shuffled(42);
+        let mut sorted = d;
+        sorted.sort();
+        assert_eq!(sorted, std::array::from_fn(|i| i as Card));
+        assert_ne!(shuffled(42), shuffled(43));
+        assert_eq!(name(card(2, 12)), "Qh");
+        assert!(is_red(card(1, 5)) && !is_red(card(3, 5)));
+    }
+}

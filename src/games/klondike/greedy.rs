@@ -1,0 +1,288 @@
+//! The classic greedy next-move player: one move at a time from a fixed
+//! priority list, so the same function gives a hint, a demo move or a
+//! self-play move.
+//!
+//! 1. note whether a column is empty and whether a king waits (at the base
+//!    of a face-up run with face-down cards under it, or on the waste);
+//! 2. move a whole face-up run onto another column (a king's run onto an
+//!    empty one), runs that uncover a face-down card first; a run that
+//!    would empty its column only when a king waits for the space;
+//! 3. waste to a column; waste to its foundation; else put a column's
+//!    same-colour twin of the waste card on its foundation when that lets
+//!    the waste card onto the card beneath;
+//! 4. column to foundation, only when no lower card of the other colour
+//!    still needs the card to hold it (both foundations of the other colour
+//!    reach rank − 1);
+//! 5. deal from the stock (turning the waste over when allowed);
+//! 6. with the stock exhausted, any column-to-foundation move; else give up.
+//!
+//! Variants: source columns shortest or longest first; the foundation rule
+//! (4) tried before or after the run and waste rules (2, 3).
+
+use super::cards::{card, is_red, rank, suit, Card};
+use super::state::{stacks, Move, Rules, State};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnOrder {
+    Shortest,
+    Longest,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FoundationTiming {
+    Early,
+    Late,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Variant {
+    pub columns: ColumnOrder,
+    pub foundation: FoundationTiming,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 4] = [
+        Variant {
+            columns: ColumnOrder::Shortest,
+            foundation: FoundationTiming::Late,
+        },
+        Variant {
+            columns: ColumnOrder::Longest,
+            foundation: FoundationTiming::Late,
+        },
+        Variant {
+            columns: ColumnOrder::Shortest,
+            foundation: FoundationTiming::Early,
+        },
+        Variant {
+            columns: ColumnOrder::Longest,
+            foundation: FoundationTiming::Early,
+        },
+    ];
+
+    pub fn label(&self) -> String {
+        format!(
+            "{} first, foundation {}",
+            match self.columns {
+                ColumnOrder::Shortest => "shortest",
+                ColumnOrder::Longest => "longest",
+            },
+            match self.foundation {
+                FoundationTiming::Early => "early",
+                FoundationTiming::Late => "late",
+            }
+        )
+    }
+}
+
+fn source_order(s: &State, v: &Variant) -> [usize; 7] {
+    let mut cols: [usize; 7] = std::array::from_fn(|i| i);
+    match v.columns {
+        ColumnOrder::Shortest => cols.sort_by_key(|&c| (s.columns[c].len(), c)),
+        ColumnOrder::Longest => cols.sort_by_key(|&c| (std::cmp::Reverse(s.columns[c].len()), c)),
+    }
+    cols
+}
+
+/// Rule 1: whether a king waits for an empty column.
+fn king_waits(s: &State) -> bool {
+    let on_waste = s.waste.last().is_some_and(|&c| rank(c) == 13);
+    let buried =
+        (0..7).any(|c| s.hidden[c] > 0 && s.run(c).first().is_some_and(|&k| rank(k) == 13));
+    on_waste || buried
+}
+
+/// Rule 2.
+fn run_move(s: &State, v: &Variant) -> Option<Move> {
+    let waits = king_waits(s);
+    let order = source_order(s, v);
+    let try_pass = |uncovering: bool| -> Option<Move> {
+        for &from in &order {
+            let run = s.run(from);
+            let Some(&base) = run.first() else { continue };
+            let uncovers = s.hidden[from] > 0;
+            if uncovers != uncovering {
+                continue;
+            }
+            for to in 0..7 {
+                if to == from || !stacks(base, s.top(to)) {
+                    continue;
+                }
+                // A king already at the bottom of its column stays there.
+                if s.columns[to].is_empty() && !uncovers {
+                    continue;
+                }
+                return Some(Move::ColumnToColumn {
+                    from: from as u8,
+                    to: to as u8,
+                    count: run.len() as u8,
+                });
+            }
+        }
+        None
+    };
+    try_pass(true).or_else(|| if waits { try_pass(false) } else { None })
+}
+
+/// Rule 3.
+fn waste_move(s: &State) -> Option<Move> {
+    let &w = s.waste.last()?;
+    if let Some(to) = (0..7).find(|&to| stacks(w, s.top(to))) {
+        return Some(Move::WasteToColumn(to as u8));
+    }
+    if s.to_foundation(w) {
+        return Some(Move::WasteToFoundation);
+    }
+    let twin: Card = card(twin_suit(suit(w)), rank(w));
+    for col in 0..7 {
+        let c = &s.columns[col];
+        if c.last() == Some(&twin)
+            && s.to_foundation(twin)
+            && c.len() >= 2
+            && s.hidden[col] as usize <= c.len() - 2
+            && stacks(w, Some(c[c.len() - 2]))
+        {
+            return Some(Move::ColumnToFoundation(col as u8));
+        }
+    }
+    None
+}
+
+/// The other suit of the same colour.
+fn twin_suit(s: u8) -> u8 {
+    [3, 2, 1, 0][s as usize]
+}
+
+/// Rule 4's test: every lower card of the other colour is home.
+pub fn safe_home(s: &State, c: Card) -> bool {
+    let need = rank(c).saturating_sub(1);
+    (0..4u8)
+        .filter(|&o| is_red(card(o, 1)) != is_red(c))
+        .all(|o| s.foundations[o as usize] >= need)
+}
+
+/// Rule 4.
+fn safe_foundation_move(s: &State, v: &Variant) -> Option<Move> {
+    source_order(s, v).into_iter().find_map(|col| {
+        let c = s.top(col)?;
+        (s.to_foundation(c) && safe_home(s, c)).then_some(Move::ColumnToFoundation(col as u8))
+    })
+}
+
+/// The greedy player's move, or None when it gives up. `stalled` says the
+/// last pass through the stock made no other move, so turning the waste
+/// over again would loop.
+pub fn next_move(s: &State, rules: &Rules, v: &Variant, stalled: bool) -> Option<Move> {
+    let early = v.foundation == FoundationTiming::Early;
+    if early {
+        if let Some(m) = safe_foundation_move(s, v) {
+            return Some(m);
+        }
+    }
+    if let Some(m) = run_move(s, v).or_else(|| waste_move(s)) {
+        return Some(m);
+    }
+    if !early {
+        if let Some(m) = safe_foundation_move(s, v) {
+            return Some(m);
+        }
+    }
+    if !s.stock.is_empty() {
+        return Some(Move::Deal);
+    }
+    if !s.waste.is_empty() && rules.may_redeal(s.passes) && !stalled {
+        return Some(Move::Redeal);
+    }
+    (0..7).find_map(|col| {
+        let c = s.top(col)?;
+        s.to_foundation(c)
+            .then_some(Move::ColumnToFoundation(col as u8))
+    })
+}
+
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub won: bool,
+    pub home: u32,
+    pub moves: Vec<Move>,
+}
+
+/// Moves a game may take before the player is stopped (a safety net; no
+/// game has come near it).
+const MOVE_LIMIT: usize = 5000;
+
+/// Self-play of one deal.
+pub fn play(deal: u64, rules: &Rules, v: &Variant) -> Played {
+    let mut s = State::deal(deal);
+    let mut moves = Vec::new();
+    let mut moved_this_pass = false;
+    while !s.is_won() && moves.len() < MOVE_LIMIT {
+        let Some(mut m) = next_move(&s, rules, v, false) else {
+            break;
+        };
+        if m == Move::Redeal && !moved_this_pass {
+            // Another pass would repeat the last one.
+            match next_move(&s, rules, v, true) {
+                Some(other) => m = other,
+                None => break,
+            }
+        }
+        match m {
+            Move::Deal => {}
+            Move::Redeal => moved_this_pass = false,
+            _ => moved_this_pass = true,
+        }
+        s.apply(m, rules);
+        moves.push(m);
+    }
+    Played {
+        won: s.is_won(),
+        home: s.home(),
+        moves,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::klondike::state::Redeal;
+
+    #[test]
+    fn every_greedy_move_is_legal_and_games_end() {
+        let rules = Rules {
+            draw: 1,
+            redeal: Redeal::Unlimited,
+        };
+        let mut wins = 0;
+        for deal in 0..200 {
+            for v in Variant::ALL {
+                let p = play(deal, &rules, &v);
+                let mut s = State::deal(deal);
+                let mut legal = Vec::new();
+                for &m in &p.moves {
+                    s.legal_moves(&rules, &mut legal);
+                    assert!(legal.contains(&m), "deal {deal}: {m:?} is not legal");
+                    s.apply(m, &rules);
+                }
+                assert_eq!(s.is_won(), p.won);
+                assert!(p.moves.len() < MOVE_LIMIT);
+                wins += p.won as u32;
+            }
+        }
+        assert!(wins > 0, "the greedy player never won in 800 games");
+    }
+
+    #[test]
+    fn the_foundation_rule_waits_for_the_other_colour() {
+        let mut s = State::deal(0);
+        s.foundations = [2, 1, 1, 0];
+        // Black three (clubs): red twos are not both home.
+        assert!(!safe_home(&s, card(0, 3)));
+        s.foundations = [2, 2, 2, 0];
+        assert!(safe_home(&s, card(0, 3)));
+        assert!(safe_home(&s, card(3, 1)));
+    }
+}

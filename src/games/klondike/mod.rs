@@ -1,0 +1,272 @@
+//! Klondike solitaire: the rules, reproducible deals, the classic greedy
+//! player and its batch statistics, and a solver that decides whether a
+//! deal could be won with every card visible.
+//!
+//! Jobs per rule set R: `klondike/greedy-R` (cards home per deal and greedy
+//! variant, 52 = won), `klondike/solver-R` (verdict per deal, compared with
+//! the greedy games of the same deals); `klondike/report` gathers them into
+//! the win-rate table with intervals, paired variant comparisons, a CSV and
+//! an SVG chart.
+
+pub mod cards;
+pub mod greedy;
+pub mod query;
+pub mod report;
+pub mod solver;
+pub mod state;
+pub mod stats;
+
+use super::query::{Answer, QueryContext};
+use super::Game;
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext};
+use crate::table::writer::write_ranked;
+use crate::table::TableMeta;
+use anyhow::{bail, ensure, Context, Result};
+use greedy::Variant;
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde_json::json;
+use solver::Verdict;
+use state::{Redeal, Rules};
+
+const VERSION: u32 = 1;
+
+pub struct Klondike;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KlondikeParams {
+    /// Rule sets as "DRAW/REDEAL": DRAW 1 or 3, REDEAL none, unlimited or
+    /// a number of passes ("3/unlimited", "1/none", "3/3").
+    pub rules: Vec<String>,
+    pub greedy_deals: u64,
+    pub solver_deals: u64,
+    /// Search nodes per deal before the solver reports "unknown".
+    pub solver_budget: u64,
+}
+
+pub fn parse_rules(s: &str) -> Result<Rules> {
+    let (d, r) = s
+        .split_once('/')
+        .with_context(|| format!("rule set \"{s}\": expected DRAW/REDEAL, like 3/unlimited"))?;
+    let draw: u8 = match d {
+        "1" => 1,
+        "3" => 3,
+        _ => bail!("rule set \"{s}\": draw must be 1 or 3"),
+    };
+    let redeal = match r {
+        "none" => Redeal::None,
+        "unlimited" => Redeal::Unlimited,
+        n => match n.parse::<u32>() {
+            Ok(p) if p >= 1 => Redeal::Passes(p),
+            _ => {
+                bail!("rule set \"{s}\": redeal must be none, unlimited or a number of passes >= 1")
+            }
+        },
+    };
+    Ok(Rules { draw, redeal })
+}
+
+/// "d3-unlimited", "d1-none", "d3-passes3".
+pub fn rules_id(r: &Rules) -> String {
+    let redeal = match r.redeal {
+        Redeal::None => "none".to_string(),
+        Redeal::Unlimited => "unlimited".to_string(),
+        Redeal::Passes(n) => format!("passes{n}"),
+    };
+    format!("d{}-{redeal}", r.draw)
+}
+
+impl Game for Klondike {
+    fn name(&self) -> &'static str {
+        "klondike"
+    }
+    fn summary(&self) -> &'static str {
+        "Klondike solitaire: the greedy player's win rates and which deals were winnable"
+    }
+
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: KlondikeParams = game_params(source, "klondike", section)?;
+        ensure!(!p.rules.is_empty(), "{source}: [klondike] rules is empty");
+        ensure!(
+            p.greedy_deals >= 1 && p.solver_deals <= p.greedy_deals,
+            "{source}: [klondike] needs greedy_deals >= 1 and solver_deals <= greedy_deals"
+        );
+        ensure!(
+            p.solver_budget >= 1,
+            "{source}: [klondike] solver_budget must be >= 1"
+        );
+        let mut jobs = Vec::new();
+        let mut ids = Vec::new();
+        let mut all_rules = Vec::new();
+        for text in &p.rules {
+            let rules = parse_rules(text).with_context(|| format!("{source}: [klondike] rules"))?;
+            let id = rules_id(&rules);
+            ensure!(
+                !ids.contains(&id),
+                "{source}: [klondike] rule set {text} given twice"
+            );
+            ids.push(id.clone());
+            all_rules.push(rules);
+            let deals = p.greedy_deals;
+            jobs.push(Job {
+                id: format!("klondike/greedy-{id}"),
+                deps: vec![],
+                params: json!({"rules": rules, "deals": deals, "version": VERSION}),
+                run: Box::new(move |ctx| build_greedy(ctx, rules, deals)),
+            });
+            let (sdeals, budget) = (p.solver_deals, p.solver_budget);
+            jobs.push(Job {
+                id: format!("klondike/solver-{id}"),
+                deps: vec![format!("klondike/greedy-{id}")],
+                params: json!({"rules": rules, "deals": sdeals, "budget": budget, "version": VERSION}),
+                run: Box::new(move |ctx| build_solver(ctx, rules, sdeals, budget)),
+            });
+        }
+        let deps: Vec<String> = ids
+            .iter()
+            .flat_map(|id| {
+                [
+                    format!("klondike/greedy-{id}"),
+                    format!("klondike/solver-{id}"),
+                ]
+            })
+            .collect();
+        jobs.push(Job {
+            id: "klondike/report".into(),
+            deps,
+            params: json!({"rules": all_rules, "greedy_deals": p.greedy_deals, "solver_deals": p.solver_deals, "budget": p.solver_budget, "version": VERSION}),
+            run: Box::new(move |ctx| report::build(ctx, &all_rules)),
+        });
+        Ok(jobs)
+    }
+
+    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+        query::answer(args, ctx)
+    }
+
+    fn play(
+        &self,
+        args: &[String],
+        _ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        query::play(args, input, output)
+    }
+}
+
+fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
+    let stage = ctx.progress.stage(ctx.id, "greedy games", deals);
+    let outcomes: Vec<[u8; 4]> = (0..deals)
+        .into_par_iter()
+        .map(|deal| {
+            let r = Variant::ALL.map(|v| greedy::play(deal, &rules, &v).home as u8);
+            stage.inc(1);
+            r
+        })
+        .collect();
+    stage.finish();
+    let entries: Vec<u8> = outcomes.iter().flatten().copied().collect();
+    let variants: Vec<serde_json::Value> = (0..4)
+        .map(|v| {
+            let wins = outcomes.iter().filter(|o| o[v] == 52).count() as u64;
+            let (lo, hi) = stats::wilson(wins, deals);
+            json!({"variant": Variant::ALL[v].label(), "wins": wins, "deals": deals,
+                   "win_rate": wins as f64 / deals as f64, "ci95": [lo, hi]})
+        })
+        .collect();
+    write_ranked(
+        &ctx.output,
+        &entries,
+        &TableMeta::new(
+            "klondike",
+            &format!("greedy-{}", rules_id(&rules)),
+            json!({"rules": rules, "deals": deals, "version": VERSION}),
+            "deal * 4 + variant; variants: shortest/late, longest/late, shortest/early, longest/early",
+            "u8 cards on the foundations at the end (52 = won)",
+            json!({"rules": rules.label(), "variants": variants}),
+        ),
+        ctx.param_hash,
+    )?;
+    Ok(())
+}
+
+/// Solver verdict codes in the table.
+pub const LOST: u8 = 0;
+pub const WON: u8 = 1;
+pub const UNKNOWN: u8 = 2;
+
+fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Result<()> {
+    let greedy =
+        crate::table::Table::open(&ctx.table(&format!("klondike/greedy-{}", rules_id(&rules))))?;
+    let stage = ctx.progress.stage(ctx.id, "solver", deals);
+    let results: Vec<(u8, u64)> = (0..deals)
+        .into_par_iter()
+        .map(|deal| {
+            let s = solver::solve(deal, &rules, budget);
+            stage.inc(1);
+            let code = match s.verdict {
+                Verdict::Won(_) => WON,
+                Verdict::Lost => LOST,
+                Verdict::Unknown => UNKNOWN,
+            };
+            (code, s.nodes)
+        })
+        .collect();
+    stage.finish();
+    let codes: Vec<u8> = results.iter().map(|r| r.0).collect();
+    let count = |c: u8| codes.iter().filter(|&&x| x == c).count() as u64;
+    let (won, lost, unknown) = (count(WON), count(LOST), count(UNKNOWN));
+    let decided = won + lost;
+    let (lo, hi) = stats::wilson(won, decided);
+    let mut nodes: Vec<u64> = results
+        .iter()
+        .filter(|r| r.0 != UNKNOWN)
+        .map(|r| r.1)
+        .collect();
+    nodes.sort_unstable();
+    let pct = |q: f64| {
+        nodes
+            .get(((nodes.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    let outcomes = greedy.read_range::<u8>(0, deals * 4)?;
+    let lost_winnable: Vec<serde_json::Value> = (0..4)
+        .map(|v| {
+            let greedy_wins = (0..deals as usize).filter(|&d| outcomes[d * 4 + v] == 52).count();
+            let lost = (0..deals as usize)
+                .filter(|&d| codes[d] == WON && outcomes[d * 4 + v] != 52)
+                .count();
+            let impossible = (0..deals as usize)
+                .filter(|&d| codes[d] == LOST && outcomes[d * 4 + v] == 52)
+                .count();
+            ensure!(impossible == 0, "{}: the greedy player won {impossible} deals the solver calls unwinnable", ctx.id);
+            Ok(json!({"variant": Variant::ALL[v].label(), "greedy_wins": greedy_wins, "winnable_but_lost": lost}))
+        })
+        .collect::<Result<_>>()?;
+    write_ranked(
+        &ctx.output,
+        &codes,
+        &TableMeta::new(
+            "klondike",
+            &format!("solver-{}", rules_id(&rules)),
+            json!({"rules": rules, "deals": deals, "budget": budget, "version": VERSION}),
+            "deal",
+            "u8 verdict with every card visible: 0 not winnable, 1 winnable, 2 unknown (over the node budget)",
+            json!({
+                "rules": rules.label(), "deals": deals, "budget": budget,
+                "winnable": won, "not_winnable": lost, "unknown": unknown,
+                "winnable_share_of_decided": if decided > 0 { won as f64 / decided as f64 } else { 0.0 },
+                "ci95_of_decided": [lo, hi],
+                "bounds_if_unknowns_all_lost_or_won": [won as f64 / deals as f64, (won + unknown) as f64 / deals as f64],
+                "nodes_decided": {"median": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": nodes.last().copied().unwrap_or(0)},
+                "greedy": lost_winnable,
+            }),
+        ),
+        ctx.param_hash,
+    )?;
+    Ok(())
+}

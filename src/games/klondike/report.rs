@@ -1,0 +1,157 @@
+//! The report over all rule sets: greedy win rates with 95% intervals,
+//! paired differences of each variant against the first (same deals), the
+//! solver's winnable share, as a table's statistics, `report.csv` and
+//! `report.svg`.
+
+use super::greedy::Variant;
+use super::state::Rules;
+use super::{rules_id, stats};
+use crate::pipeline::JobContext;
+use crate::table::writer::write_ranked;
+use crate::table::{Table, TableMeta};
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::fmt::Write;
+
+pub struct Row {
+    pub rules: String,
+    pub variant: String,
+    pub deals: u64,
+    pub wins: u64,
+    pub ci: (f64, f64),
+    /// Against variant 0 on the same deals: difference, interval, p-value.
+    pub paired: Option<(f64, (f64, f64), f64)>,
+}
+
+pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
+    let mut rows = Vec::new();
+    let mut solver = Vec::new();
+    for rules in all {
+        let id = rules_id(rules);
+        let g = Table::open(&ctx.table(&format!("klondike/greedy-{id}")))?;
+        let deals = g.len() / 4;
+        let o = g.read_range::<u8>(0, g.len())?;
+        let won = |d: u64, v: usize| o[(d * 4) as usize + v] == 52;
+        for (v, variant) in Variant::ALL.iter().enumerate() {
+            let wins = (0..deals).filter(|&d| won(d, v)).count() as u64;
+            let paired = (v > 0).then(|| {
+                let only_v = (0..deals).filter(|&d| won(d, v) && !won(d, 0)).count() as u64;
+                let only_0 = (0..deals).filter(|&d| won(d, 0) && !won(d, v)).count() as u64;
+                stats::paired(only_v, only_0, deals)
+            });
+            rows.push(Row {
+                rules: rules.label(),
+                variant: variant.label(),
+                deals,
+                wins,
+                ci: stats::wilson(wins, deals),
+                paired,
+            });
+        }
+        let s = Table::open(&ctx.table(&format!("klondike/solver-{id}")))?;
+        solver.push(json!({"rules": rules.label(), "solver": s.meta().stats.clone()}));
+    }
+    let mut csv = String::from("rules,variant,deals,wins,win_rate,ci_low,ci_high,diff_vs_first,diff_ci_low,diff_ci_high,mcnemar_p\n");
+    for r in &rows {
+        let _ = write!(
+            csv,
+            "{},{},{},{},{:.5},{:.5},{:.5}",
+            r.rules,
+            r.variant,
+            r.deals,
+            r.wins,
+            r.wins as f64 / r.deals as f64,
+            r.ci.0,
+            r.ci.1
+        );
+        match r.paired {
+            Some((d, (lo, hi), p)) => {
+                let _ = writeln!(csv, ",{d:.5},{lo:.5},{hi:.5},{p:.4}");
+            }
+            None => csv.push_str(",,,,\n"),
+        }
+    }
+    let svg = chart(&rows, all.len())?;
+    let dir = ctx.output.parent().context("output has a directory")?;
+    crate::table::pack::write_atomic(&dir.join("report.csv"), csv.as_bytes())?;
+    crate::table::pack::write_atomic(&dir.join("report.svg"), svg.as_bytes())?;
+    let entries: Vec<u64> = rows.iter().flat_map(|r| [r.wins, r.deals]).collect();
+    let rows_json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            json!({"rules": r.rules, "variant": r.variant, "deals": r.deals, "wins": r.wins,
+                   "win_rate": r.wins as f64 / r.deals as f64, "ci95": [r.ci.0, r.ci.1],
+                   "vs_first": r.paired.map(|(d, (lo, hi), p)| json!({"diff": d, "ci95": [lo, hi], "mcnemar_p": p}))})
+        })
+        .collect();
+    write_ranked(
+        &ctx.output,
+        &entries,
+        &TableMeta::new(
+            "klondike",
+            "report",
+            json!({"rules": all}),
+            "(rule set * 4 + variant) * 2 + field",
+            "u64 fields: greedy wins, deals",
+            json!({"greedy": rows_json, "solver": solver}),
+        ),
+        ctx.param_hash,
+    )?;
+    Ok(())
+}
+
+/// Win rate with its 95% interval per rule set and variant.
+fn chart(rows: &[Row], rule_sets: usize) -> Result<String> {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let top = rows.iter().map(|r| r.ci.1).fold(0.05, f64::max) * 1.15;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Klondike greedy player: win rate and 95% interval",
+                ("sans-serif", 20),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..(rule_sets as f64 - 0.5), 0f64..top)?;
+        chart
+            .configure_mesh()
+            .x_desc("rule set (left to right as configured)")
+            .y_desc("win rate")
+            .disable_x_mesh()
+            .draw()?;
+        let colors = [BLUE, RED, GREEN, MAGENTA];
+        for (v, color) in colors.iter().enumerate() {
+            let color = *color;
+            let points: Vec<(f64, &Row)> = rows
+                .iter()
+                .skip(v)
+                .step_by(4)
+                .enumerate()
+                .map(|(i, r)| (i as f64 - 0.3 + 0.2 * v as f64, r))
+                .collect();
+            for (x, r) in &points {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(*x, r.ci.0), (*x, r.ci.1)],
+                    color,
+                )))?;
+            }
+            chart
+                .draw_series(points.iter().map(|(x, r)| {
+                    Circle::new((*x, r.wins as f64 / r.deals as f64), 4, color.filled())
+                }))?
+                .label(Variant::ALL[v].label())
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
+        root.present()?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,163 @@
+//! Klondike: the solver against a plain search without its pruning, the
+//! greedy player against the solver, the report against a recount, and the
+//! CLI (query, report, interactive play with the hint key).
+
+mod common;
+use common::*;
+use nimrod::games::klondike::greedy::{self, Variant};
+use nimrod::games::klondike::parse_rules;
+use nimrod::games::klondike::solver::{self, Verdict};
+use nimrod::games::klondike::state::{Rules, State};
+use std::collections::HashSet;
+
+/// Depth-first search over exact states: no dominance moves, no column
+/// symmetry, no hashing. Some(won) or None over budget.
+fn plain(rules: &Rules, deal: u64, budget: usize) -> Option<bool> {
+    let mut seen: HashSet<State> = HashSet::new();
+    let mut stack = vec![State::deal(deal)];
+    let mut moves = Vec::new();
+    while let Some(s) = stack.pop() {
+        if s.is_won() {
+            return Some(true);
+        }
+        if !seen.insert(s.clone()) {
+            continue;
+        }
+        if seen.len() > budget {
+            return None;
+        }
+        s.legal_moves(rules, &mut moves);
+        for &m in &moves {
+            let mut c = s.clone();
+            c.apply(m, rules);
+            if !seen.contains(&c) {
+                stack.push(c);
+            }
+        }
+    }
+    Some(false)
+}
+
+#[test]
+fn solver_agrees_with_a_plain_search_where_both_decide() {
+    let rules = parse_rules("1/none").unwrap();
+    let (mut both, mut lost, mut won) = (0, 0, 0);
+    for deal in 0..40 {
+        let ours = solver::solve(deal, &rules, 200_000).verdict;
+        if ours == Verdict::Unknown {
+            continue;
+        }
+        let Some(theirs) = plain(&rules, deal, 400_000) else {
+            continue;
+        };
+        assert_eq!(matches!(ours, Verdict::Won(_)), theirs, "deal {deal}");
+        both += 1;
+        if theirs {
+            won += 1
+        } else {
+            lost += 1
+        }
+    }
+    assert!(
+        both >= 5 && lost >= 1,
+        "{both} decided by both ({won} won, {lost} lost)"
+    );
+}
+
+#[test]
+fn the_greedy_player_never_wins_an_unwinnable_deal() {
+    let rules = parse_rules("3/unlimited").unwrap();
+    let mut greedy_wins = 0;
+    for deal in 0..60 {
+        let wins = Variant::ALL
+            .iter()
+            .any(|v| greedy::play(deal, &rules, v).won);
+        if wins {
+            greedy_wins += 1;
+            let v = solver::solve(deal, &rules, 200_000).verdict;
+            assert!(
+                v != Verdict::Lost,
+                "deal {deal}: greedy won, solver says not winnable"
+            );
+        }
+    }
+    assert!(greedy_wins >= 3);
+}
+
+#[test]
+fn report_counts_match_a_recount_and_the_cli_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("k.toml");
+    std::fs::write(
+        &cfg,
+        "[klondike]\nrules = [\"1/unlimited\", \"3/3\"]\ngreedy_deals = 300\nsolver_deals = 30\nsolver_budget = 30000\n",
+    )
+    .unwrap();
+    let data = dir.path().to_str().unwrap();
+    ok(&["build", "--config", cfg.to_str().unwrap(), "--data", data]);
+    let report: serde_json::Value = serde_json::from_str(&ok(&[
+        "query", "klondike", "--report", "--data", data, "--json",
+    ]))
+    .unwrap();
+    let rows = report["greedy"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for (i, text) in ["1/unlimited", "3/3"].iter().enumerate() {
+        let rules = parse_rules(text).unwrap();
+        for (v, variant) in Variant::ALL.iter().enumerate() {
+            let wins = (0..300)
+                .filter(|&d| greedy::play(d, &rules, variant).won)
+                .count();
+            assert_eq!(rows[i * 4 + v]["wins"], wins as u64, "{text} variant {v}");
+            let ci = &rows[i * 4 + v]["ci95"];
+            let rate = wins as f64 / 300.0;
+            assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
+        }
+    }
+    let csv = std::fs::read_to_string(dir.path().join("klondike/report.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 9);
+    let svg = std::fs::read_to_string(dir.path().join("klondike/report.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("circle"));
+
+    let out = ok(&["query", "klondike", "--deal", "42", "--data", data]);
+    assert!(out.contains("deal 42 (draw 1, unlimited redeals)"), "{out}");
+    assert!(
+        out.contains("greedy player") && out.contains("solver"),
+        "{out}"
+    );
+    let e = fails(&[
+        "query", "klondike", "--deal", "1", "--draw", "2", "--data", data,
+    ]);
+    assert!(e.contains("draw must be 1 or 3"), "{e}");
+    let e = fails(&[
+        "query", "klondike", "--deal", "1", "--redeal", "0", "--data", data,
+    ]);
+    assert!(e.contains("redeal"), "{e}");
+}
+
+#[test]
+fn play_offers_the_greedy_move_as_a_hint() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = nimrod()
+        .args(["play", "klondike", "--deal", "42"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"h\ng\nx\nq\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // The greedy player's first move on deal 42 is 6d onto 7c.
+    assert!(text.contains("hint: 6d column 4 -> column 1"), "{text}");
+    assert!(
+        text.contains("greedy plays: 6d column 4 -> column 1"),
+        "{text}"
+    );
+    assert!(text.contains("not a move: \"x\""), "{text}");
+}
