@@ -132,13 +132,18 @@ fn report(ctx: &QueryContext) -> Result<Answer> {
             100.0 * ci[1].as_f64().unwrap_or(0.0)
         );
         if let Some(v) = r["vs_first"].as_object() {
+            let p = v["mcnemar_p"].as_f64().unwrap_or(1.0);
             let _ = write!(
                 text,
-                "  diff {:+.2}% [{:+.2}%, {:+.2}%] p={:.3}",
+                "  diff {:+.2}% [{:+.2}%, {:+.2}%] {}",
                 100.0 * v["diff"].as_f64().unwrap_or(0.0),
                 100.0 * v["ci95"][0].as_f64().unwrap_or(0.0),
                 100.0 * v["ci95"][1].as_f64().unwrap_or(0.0),
-                v["mcnemar_p"].as_f64().unwrap_or(1.0)
+                if p < 0.001 {
+                    "p<0.001".to_string()
+                } else {
+                    format!("p={p:.3}")
+                }
             );
         }
         text.push('\n');

@@ -1,0 +1,54 @@
+//! Klondike timings: greedy games per second (one thread) and solver time
+//! per deal (median, 90th and 99th percentile, unknowns) for draw 1 and
+//! draw 3 with unlimited redeals.
+//! Usage: cargo bench --bench klondike [-- DEALS BUDGET]  (default 300 100000)
+
+use nimrod::games::klondike::greedy::{self, Variant};
+use nimrod::games::klondike::parse_rules;
+use nimrod::games::klondike::solver::{self, Verdict};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let deals = args.first().copied().unwrap_or(300);
+    let budget = args.get(1).copied().unwrap_or(100_000);
+    for text in ["1/unlimited", "3/unlimited", "1/none", "3/3"] {
+        let rules = parse_rules(text).expect("valid rules");
+        let t = Instant::now();
+        let games = 10_000u64;
+        let mut wins = 0;
+        for deal in 0..games {
+            wins += greedy::play(deal, &rules, &Variant::ALL[0]).won as u64;
+        }
+        let per_s = games as f64 / t.elapsed().as_secs_f64();
+        println!(
+            "{:<28} greedy: {per_s:>9.0} games/s (1 thread), {wins} wins of {games}",
+            rules.label()
+        );
+    }
+    for text in ["1/unlimited", "3/unlimited"] {
+        let rules = parse_rules(text).expect("valid rules");
+        let mut times = Vec::new();
+        let (mut won, mut lost, mut unknown) = (0, 0, 0);
+        for deal in 0..deals {
+            let t = Instant::now();
+            let s = solver::solve(deal, &rules, budget);
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            match s.verdict {
+                Verdict::Won(_) => won += 1,
+                Verdict::Lost => lost += 1,
+                Verdict::Unknown => unknown += 1,
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+        println!(
+            "{:<28} solver: {deals} deals, budget {budget}: {won} winnable, {lost} not, {unknown} unknown; ms per deal median {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}",
+            rules.label(),
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            times[times.len() - 1]
+        );
+    }
+}
