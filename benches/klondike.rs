@@ -9,7 +9,10 @@ use nimrod::games::klondike::solver::{self, Verdict};
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let deals = args.first().copied().unwrap_or(300);
     let budget = args.get(1).copied().unwrap_or(100_000);
     for text in ["1/unlimited", "3/unlimited", "1/none", "3/3"] {

@@ -201,21 +201,32 @@ pub const UNKNOWN: u8 = 2;
 fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Result<()> {
     let greedy =
         crate::table::Table::open(&ctx.table(&format!("klondike/greedy-{}", rules_id(&rules))))?;
+    let outcomes = greedy.read_range::<u8>(0, deals * 4)?;
     let stage = ctx.progress.stage(ctx.id, "solver", deals);
-    let results: Vec<(u8, u64)> = (0..deals)
+    // A deal some greedy variant won is winnable: its game is the proof,
+    // and the search is skipped (searched deals are counted apart).
+    let results: Vec<(u8, u64, bool)> = (0..deals)
         .into_par_iter()
         .map(|deal| {
-            let s = solver::solve(deal, &rules, budget);
-            stage.inc(1);
-            let code = match s.verdict {
-                Verdict::Won(_) => WON,
-                Verdict::Lost => LOST,
-                Verdict::Unknown => UNKNOWN,
+            let greedy_won = (0..4).any(|v| outcomes[(deal * 4) as usize + v] == 52);
+            let r = if greedy_won {
+                (WON, 0, false)
+            } else {
+                let s = solver::solve(deal, &rules, budget);
+                let code = match s.verdict {
+                    Verdict::Won(_) => WON,
+                    Verdict::Lost => LOST,
+                    Verdict::Unknown => UNKNOWN,
+                };
+                (code, s.nodes, true)
             };
-            (code, s.nodes)
+            stage.inc(1);
+            r
         })
         .collect();
     stage.finish();
+    let searched = results.iter().filter(|r| r.2).count() as u64;
+    let won_by_search = results.iter().filter(|r| r.2 && r.0 == WON).count() as u64;
     let codes: Vec<u8> = results.iter().map(|r| r.0).collect();
     let count = |c: u8| codes.iter().filter(|&&x| x == c).count() as u64;
     let (won, lost, unknown) = (count(WON), count(LOST), count(UNKNOWN));
@@ -223,7 +234,7 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
     let (lo, hi) = stats::wilson(won, decided);
     let mut nodes: Vec<u64> = results
         .iter()
-        .filter(|r| r.0 != UNKNOWN)
+        .filter(|r| r.2 && r.0 != UNKNOWN)
         .map(|r| r.1)
         .collect();
     nodes.sort_unstable();
@@ -233,7 +244,6 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
             .copied()
             .unwrap_or(0)
     };
-    let outcomes = greedy.read_range::<u8>(0, deals * 4)?;
     let lost_winnable: Vec<serde_json::Value> = (0..4)
         .map(|v| {
             let greedy_wins = (0..deals as usize).filter(|&d| outcomes[d * 4 + v] == 52).count();
@@ -255,10 +265,12 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
             &format!("solver-{}", rules_id(&rules)),
             json!({"rules": rules, "deals": deals, "budget": budget, "version": VERSION}),
             "deal",
-            "u8 verdict with every card visible: 0 not winnable, 1 winnable, 2 unknown (over the node budget)",
+            "u8 verdict with every card visible: 0 not winnable, 1 winnable (a greedy win or the search), 2 unknown (over the node budget)",
             json!({
                 "rules": rules.label(), "deals": deals, "budget": budget,
                 "winnable": won, "not_winnable": lost, "unknown": unknown,
+                "searched": searched, "winnable_by_search": won_by_search,
+                "winnable_by_greedy_game": won - won_by_search,
                 "winnable_share_of_decided": if decided > 0 { won as f64 / decided as f64 } else { 0.0 },
                 "ci95_of_decided": [lo, hi],
                 "bounds_if_unknowns_all_lost_or_won": [won as f64 / deals as f64, (won + unknown) as f64 / deals as f64],

@@ -122,20 +122,73 @@ impl Search<'_> {
         }
     }
 
-    /// Generates a position's moves, best kinds first.
-    fn moves(&self, s: &State) -> Vec<Move> {
-        let mut moves = Vec::new();
-        s.legal_moves(self.rules, &mut moves);
-        moves.sort_by_key(Self::order);
-        moves
+    /// A position's moves, best kinds first. Dealing is folded into the
+    /// play of the card it uncovers: "deal (and turn the waste over) until
+    /// card X is on top, then play X" is one step. Deals that play nothing
+    /// are never needed (they touch only the stock, so they commute with
+    /// every other move up to the next waste play), and the folding spares
+    /// the search the long chains of single deals.
+    fn moves(&self, s: &State) -> Vec<Vec<Move>> {
+        let mut single = Vec::new();
+        s.legal_moves(self.rules, &mut single);
+        single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
+        single.sort_by_key(Self::order);
+        let mut out: Vec<Vec<Move>> = single.into_iter().map(|m| vec![m]).collect();
+        let mut t = s.clone();
+        let mut deals = Vec::new();
+        let mut plays = Vec::new();
+        // Talon configurations met so far: the stock and waste hold the
+        // same cards in the same cyclic order throughout, so the split
+        // point (and the pass, when passes are limited) identifies one.
+        let config = |t: &State| {
+            let pass = if self.rules.redeal == Redeal::Unlimited {
+                0
+            } else {
+                t.passes
+            };
+            (t.stock.len(), pass)
+        };
+        let mut met = vec![config(&t)];
+        loop {
+            let m = if !t.stock.is_empty() {
+                Move::Deal
+            } else if !t.waste.is_empty() && self.rules.may_redeal(t.passes) {
+                Move::Redeal
+            } else {
+                break;
+            };
+            t.apply(m, self.rules);
+            deals.push(m);
+            if met.contains(&config(&t)) {
+                break;
+            }
+            met.push(config(&t));
+            if let Some(&w) = t.waste.last() {
+                plays.clear();
+                if t.to_foundation(w) {
+                    plays.push(Move::WasteToFoundation);
+                }
+                for to in 0..7u8 {
+                    if super::state::stacks(w, t.top(to as usize)) {
+                        plays.push(Move::WasteToColumn(to));
+                    }
+                }
+                for &p in &plays {
+                    let mut seq = deals.clone();
+                    seq.push(p);
+                    out.push(seq);
+                }
+            }
+        }
+        out
     }
 
     /// Some(true) won, Some(false) exhausted, None over budget. An explicit
-    /// stack: winning lines run to thousands of moves.
+    /// stack: winning lines run to hundreds of moves.
     fn dfs(&mut self, root: State) -> Option<bool> {
         struct Frame {
             state: State,
-            moves: Vec<Move>,
+            moves: Vec<Vec<Move>>,
             next: usize,
             line_start: usize,
         }
@@ -159,12 +212,14 @@ impl Search<'_> {
                 self.line.truncate(start);
                 continue;
             }
-            let m = frame.moves[frame.next];
+            let step = std::mem::take(&mut frame.moves[frame.next]);
             frame.next += 1;
             let mut child = frame.state.clone();
             let before = self.line.len();
-            child.apply(m, self.rules);
-            self.line.push(m);
+            for m in step {
+                child.apply(m, self.rules);
+                self.line.push(m);
+            }
             self.nodes += 1;
             if self.nodes > self.budget {
                 return None;
