@@ -13,5 +13,8 @@ fuzz_target!(|data: &[u8]| {
         let _ = g.query(&args, &ctx);
     }
     let _ = nimrod::games::octal::code::OctalCode::parse(text);
+    let _ = nimrod::games::chess::board::Board::from_fen_with_en_passant(text);
+    let _ = nimrod::games::chess::material::Material::parse(text);
+    let _ = nimrod::games::klondike::parse_rules(text);
     let _ = nimrod::pipeline::Config::parse("fuzz.toml", text).map(|c| nimrod::pipeline::runner::plan(&c));
 });
