@@ -143,6 +143,43 @@ const fn union_of_rays(dirs: [usize; 4]) -> [Bitboard; 64] {
     t
 }
 
+const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
+    let rays = ray_table();
+    let mut line = [[0u64; 64]; 64];
+    let mut between = [[0u64; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            // Direction d and its opposite (d + 4 mod 8) make the full line.
+            let full = rays[d][a] | rays[(d + 4) % 8][a] | (1u64 << a);
+            let mut b = 0;
+            while b < 64 {
+                if rays[d][a] & (1u64 << b) != 0 {
+                    line[a][b] = full;
+                    between[a][b] = rays[d][a] & !rays[d][b] & !(1u64 << b);
+                }
+                b += 1;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (line, between)
+}
+
+static LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
+
+/// The whole line through two aligned squares (0 when not aligned).
+pub fn line(a: u8, b: u8) -> Bitboard {
+    LINES.0[a as usize][b as usize]
+}
+
+/// The squares strictly between two aligned squares (0 when not aligned).
+pub fn between(a: u8, b: u8) -> Bitboard {
+    LINES.1[a as usize][b as usize]
+}
+
 /// Rook and bishop attacks on an empty board: a cheap test of whether a
 /// slider can attack a square at all before walking its rays.
 pub static ROOK_LINES: [Bitboard; 64] = union_of_rays([0, 1, 4, 5]);
@@ -283,6 +320,16 @@ mod tests {
                 assert_eq!(transform_bb(sym, x), slow, "sym {sym}");
             }
         }
+    }
+
+    #[test]
+    fn lines_and_betweens() {
+        let (a1, h8, d4) = (square(0, 0), square(7, 7), square(3, 3));
+        assert_eq!(line(a1, d4).count_ones(), 8);
+        assert_eq!(between(a1, h8).count_ones(), 6);
+        assert_eq!(between(h8, a1), between(a1, h8));
+        assert_eq!(line(a1, square(1, 2)), 0);
+        assert_eq!(between(a1, square(0, 1)), 0);
     }
 
     #[test]

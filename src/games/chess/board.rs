@@ -93,6 +93,14 @@ impl Move {
     }
 }
 
+/// Pins and check of the side to move (see `Board::pins`).
+#[derive(Clone, Copy, Debug)]
+pub struct Pins {
+    king: u8,
+    pinned: Bitboard,
+    in_check: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     pub by_role: [Bitboard; 6],
@@ -271,6 +279,41 @@ impl Board {
             && (straight == 0 || rook_attacks(king, occ) & straight == 0)
     }
 
+    /// What makes moves of the side to move illegal here: pieces pinned to
+    /// its king, and whether it is in check. Computed once per position, it
+    /// settles most moves without an attack test.
+    pub fn pins(&self) -> Pins {
+        let us = self.turn;
+        let king = self.king(us);
+        let own = self.by_color[us.index()];
+        let enemies = self.by_color[us.other().index()];
+        let occ = own | enemies;
+        let r = &self.by_role;
+        let k = king as usize;
+        let diag = enemies & BISHOP_LINES[k] & (r[Role::Bishop as usize] | r[Role::Queen as usize]);
+        let straight = enemies & ROOK_LINES[k] & (r[Role::Rook as usize] | r[Role::Queen as usize]);
+        let mut pinned = 0;
+        for s in squares(diag | straight) {
+            let b = between(king, s) & occ;
+            if b.count_ones() == 1 && b & own != 0 {
+                pinned |= b;
+            }
+        }
+        Pins {
+            king,
+            pinned,
+            in_check: self.attackers(king, us.other(), occ) != 0,
+        }
+    }
+
+    /// `is_legal` with the position's pins at hand.
+    pub fn is_legal_with(&self, m: &Move, p: &Pins) -> bool {
+        if m.role == Role::King || p.in_check || m.en_passant {
+            return self.leaves_king_safe(m);
+        }
+        p.pinned & bit(m.from) == 0 || line(p.king, m.from) & bit(m.to) != 0
+    }
+
     /// Pseudo-legal moves (the mover's king may be left in check); filter
     /// with `is_legal` when only some are needed.
     pub fn pseudo_legal_moves(&self, out: &mut Vec<Move>) {
@@ -285,10 +328,11 @@ impl Board {
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.pseudo_moves(out);
+        let pins = self.pins();
         let mut keep = start;
         for i in start..out.len() {
             let m = out[i];
-            if self.leaves_king_safe(&m) {
+            if self.is_legal_with(&m, &pins) {
                 out[keep] = m;
                 keep += 1;
             }
@@ -307,8 +351,9 @@ impl Board {
     /// did. Moves are generated piece by piece, so an early break saves the
     /// rest of the generation.
     pub fn all_legal_moves(&self, mut f: impl FnMut(&Move) -> bool) -> bool {
+        let pins = self.pins();
         self.each_pseudo_move(&mut |m| {
-            if !self.leaves_king_safe(&m) || f(&m) {
+            if !self.is_legal_with(&m, &pins) || f(&m) {
                 ControlFlow::Continue(())
             } else {
                 ControlFlow::Break(())

@@ -140,14 +140,15 @@ impl Work<'_> {
         // Legality is checked for every capture and promotion, but for quiet
         // moves only until one is found legal: that is all this needs.
         let mut quiet = false;
+        let pins = b.pins();
         let _ = b.each_pseudo_move(&mut |m| {
             if !m.converts() {
-                if !quiet && b.is_legal(&m) {
+                if !quiet && b.is_legal_with(&m, &pins) {
                     quiet = true;
                 }
                 return ControlFlow::Continue(());
             }
-            if !b.is_legal(&m) {
+            if !b.is_legal_with(&m, &pins) {
                 return ControlFlow::Continue(());
             }
             converts = true;
