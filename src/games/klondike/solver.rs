@@ -133,6 +133,13 @@ impl Search<'_> {
         s.legal_moves(self.rules, &mut single);
         single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
         single.sort_by_key(Self::order);
+        // The greedy player's choice first: ordering only, so no verdict
+        // changes, but its sense of progress finds wins sooner.
+        let hint = super::greedy::next_move(s, self.rules, &super::greedy::Variant::ALL[1], false);
+        if let Some(i) = hint.and_then(|h| single.iter().position(|&m| m == h)) {
+            let h = single.remove(i);
+            single.insert(0, h);
+        }
         let mut out: Vec<Vec<Move>> = single.into_iter().map(|m| vec![m]).collect();
         let mut t = s.clone();
         let mut deals = Vec::new();
