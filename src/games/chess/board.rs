@@ -36,6 +36,26 @@ pub enum Role {
 
 pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
+/// The roles that move the same way forwards and backwards.
+const PIECES: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
+/// Squares a piece (not a pawn) on `sq` attacks with the given occupancy.
+fn piece_attacks(role: Role, sq: u8, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => KNIGHT[sq as usize],
+        Role::Bishop => bishop_attacks(sq, occ),
+        Role::Rook => rook_attacks(sq, occ),
+        Role::Queen => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
+        _ => KING[sq as usize],
+    }
+}
+
 impl Role {
     pub const ALL: [Role; 6] = [
         Role::Pawn,
@@ -369,21 +389,9 @@ impl Board {
         let own = self.by_color[us.index()];
         let theirs = self.by_color[us.other().index()];
         let occ = own | theirs;
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in PIECES {
             for from in squares(self.pieces(us, role)) {
-                let targets = match role {
-                    Role::Knight => KNIGHT[from as usize],
-                    Role::Bishop => bishop_attacks(from, occ),
-                    Role::Rook => rook_attacks(from, occ),
-                    Role::Queen => bishop_attacks(from, occ) | rook_attacks(from, occ),
-                    _ => KING[from as usize],
-                } & !own;
+                let targets = piece_attacks(role, from, occ) & !own;
                 for to in squares(targets) {
                     f(Move {
                         role,
@@ -479,21 +487,11 @@ impl Board {
     pub fn unmoves(&self, out: &mut Vec<Board>) {
         let them = self.turn.other();
         let occ = self.occupied();
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in PIECES {
             for to in squares(self.pieces(them, role)) {
-                let origins = match role {
-                    Role::Knight => KNIGHT[to as usize],
-                    Role::Bishop => bishop_attacks(to, occ),
-                    Role::Rook => rook_attacks(to, occ),
-                    Role::Queen => bishop_attacks(to, occ) | rook_attacks(to, occ),
-                    _ => KING[to as usize],
-                } & !occ;
+                // Piece moves are symmetric: the origins are the squares
+                // the piece would attack from where it stands.
+                let origins = piece_attacks(role, to, occ) & !occ;
                 for from in squares(origins) {
                     self.push_unmove(them, role, from, to, out);
                 }
