@@ -326,22 +326,13 @@ impl Board {
         }
     }
 
-    /// `is_legal` with the position's pins at hand.
+    /// Whether the pseudo-legal move `m` is legal, given the position's pins:
+    /// only king moves, moves out of check and en passant need an attack test.
     pub fn is_legal_with(&self, m: &Move, p: &Pins) -> bool {
         if m.role == Role::King || p.in_check || m.en_passant {
             return self.leaves_king_safe(m);
         }
         p.pinned & bit(m.from) == 0 || line(p.king, m.from) & bit(m.to) != 0
-    }
-
-    /// Pseudo-legal moves (the mover's king may be left in check); filter
-    /// with `is_legal` when only some are needed.
-    pub fn pseudo_legal_moves(&self, out: &mut Vec<Move>) {
-        self.pseudo_moves(out);
-    }
-
-    pub fn is_legal(&self, m: &Move) -> bool {
-        self.leaves_king_safe(m)
     }
 
     /// Every legal move of the side to move, appended to `out`.
@@ -382,7 +373,7 @@ impl Board {
         .is_continue()
     }
 
-    /// Calls `f` with every pseudo-legal move (filter with `is_legal`)
+    /// Calls `f` with every pseudo-legal move (filter with `is_legal_with`)
     /// until it breaks.
     pub fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
         let us = self.turn;
