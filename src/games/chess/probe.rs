@@ -148,6 +148,26 @@ pub fn better(a: Value, b: Value) -> Value {
     }
 }
 
+/// Value for the side to move in `position`, whose stored value is `stored`,
+/// when the opponent's last move was a double push to `pushed` (None: no
+/// en passant right): the better of the stored value (if the side has other
+/// moves) and the best en passant capture.
+pub fn with_en_passant(
+    position: &Board,
+    pushed: Option<u8>,
+    stored: Value,
+    probe: &mut dyn FnMut(&Board) -> Value,
+) -> Value {
+    let Some(sq) = pushed else {
+        return stored;
+    };
+    match en_passant_option(position, sq, probe) {
+        None => stored,
+        Some((ep, true)) => better(stored, ep),
+        Some((ep, false)) => ep,
+    }
+}
+
 /// Value for the side to move in `child`, reached from its parent by `m`,
 /// given its stored value: a double push may open an en passant capture.
 pub fn after_move(
@@ -156,23 +176,21 @@ pub fn after_move(
     stored: Value,
     probe: &mut dyn FnMut(&Board) -> Value,
 ) -> Value {
-    if !m.is_double_push() {
-        return stored;
-    }
-    match en_passant_option(child, m.to, probe) {
-        None => stored,
-        Some((ep, true)) => better(stored, ep),
-        Some((ep, false)) => ep,
-    }
+    with_en_passant(child, m.is_double_push().then_some(m.to), stored, probe)
 }
 
 impl Tablebase {
     /// Value for the side to move after `m` is played in `b`.
     pub fn value_after(&self, b: &Board, m: &Move) -> Result<Value> {
-        let child = b.play(m);
-        let stored = self.value(&child)?;
+        self.value_with_en_passant(&b.play(m), m.is_double_push().then_some(m.to))
+    }
+
+    /// Value for the side to move, with an en passant right when `pushed`
+    /// names the pawn that has just advanced two squares.
+    pub fn value_with_en_passant(&self, b: &Board, pushed: Option<u8>) -> Result<Value> {
+        let stored = self.value(b)?;
         let mut err = None;
-        let v = after_move(&child, m, stored, &mut |c| {
+        let v = with_en_passant(b, pushed, stored, &mut |c| {
             self.value(c).unwrap_or_else(|e| {
                 err = Some(e);
                 Value::Draw

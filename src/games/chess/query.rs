@@ -5,7 +5,7 @@
 use super::bitboard::square_name;
 use super::board::{Board, Color, Move};
 use super::material::Material;
-use super::probe::{better, en_passant_option, table_id, Tablebase};
+use super::probe::{table_id, Tablebase};
 use super::value::Value;
 use super::MAX_PIECES;
 use crate::games::query::{open_table, parse_args, Answer, QueryContext};
@@ -76,25 +76,7 @@ pub fn rated_moves(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Result<Vec<
 /// Value for the side to move, with an en passant right when `pushed` is
 /// given (the stored value is for the position without it).
 pub fn position_value(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Result<Value> {
-    let stored = tb.value(b)?;
-    let Some(sq) = pushed else {
-        return Ok(stored);
-    };
-    let mut err = None;
-    let ep = en_passant_option(b, sq, &mut |c| {
-        tb.value(c).unwrap_or_else(|e| {
-            err = Some(e);
-            Value::Draw
-        })
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
-    Ok(match ep {
-        None => stored,
-        Some((v, true)) => better(stored, v),
-        Some((v, false)) => v,
-    })
+    tb.value_with_en_passant(b, pushed)
 }
 
 /// Best play from `b` until mate (empty for draws), both sides choosing
