@@ -421,23 +421,11 @@ pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
                 match v {
                     Value::Win(m) => {
                         s.wins += w;
-                        if m > s.longest_win {
-                            s.longest_win = m;
-                            s.longest_win_positions = 0;
-                        }
-                        if m == s.longest_win {
-                            s.longest_win_positions += w;
-                        }
+                        note_longest(&mut s.longest_win, &mut s.longest_win_positions, m, w);
                     }
                     Value::Loss(m) => {
                         s.losses += w;
-                        if m > s.longest_loss {
-                            s.longest_loss = m;
-                            s.longest_loss_positions = 0;
-                        }
-                        if m == s.longest_loss {
-                            s.longest_loss_positions += w;
-                        }
+                        note_longest(&mut s.longest_loss, &mut s.longest_loss_positions, m, w);
                     }
                     _ => s.draws += w,
                 }
@@ -473,35 +461,36 @@ pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
     stats
 }
 
-fn merge(a: SideStats, b: SideStats) -> SideStats {
-    let longest = |x: u32, xn: u64, y: u32, yn: u64| match x.cmp(&y) {
-        std::cmp::Ordering::Greater => (x, xn),
-        std::cmp::Ordering::Less => (y, yn),
-        std::cmp::Ordering::Equal => (x, xn + yn),
-    };
-    let (lw, lwn) = longest(
-        a.longest_win,
-        a.longest_win_positions,
+/// Keeps the longest distance seen and how many positions attain it.
+fn note_longest(longest: &mut u32, positions: &mut u64, moves: u32, weight: u64) {
+    if moves > *longest {
+        *longest = moves;
+        *positions = 0;
+    }
+    if moves == *longest {
+        *positions += weight;
+    }
+}
+
+fn merge(mut a: SideStats, b: SideStats) -> SideStats {
+    a.legal += b.legal;
+    a.stored += b.stored;
+    a.wins += b.wins;
+    a.draws += b.draws;
+    a.losses += b.losses;
+    note_longest(
+        &mut a.longest_win,
+        &mut a.longest_win_positions,
         b.longest_win,
         b.longest_win_positions,
     );
-    let (ll, lln) = longest(
-        a.longest_loss,
-        a.longest_loss_positions,
+    note_longest(
+        &mut a.longest_loss,
+        &mut a.longest_loss_positions,
         b.longest_loss,
         b.longest_loss_positions,
     );
-    SideStats {
-        legal: a.legal + b.legal,
-        stored: a.stored + b.stored,
-        wins: a.wins + b.wins,
-        draws: a.draws + b.draws,
-        losses: a.losses + b.losses,
-        longest_win: lw,
-        longest_win_positions: lwn,
-        longest_loss: ll,
-        longest_loss_positions: lln,
-    }
+    a
 }
 
 /// Re-derives every stored value from its moves one ply down (the table's
