@@ -10,7 +10,7 @@ fn bridgit_queries() {
     let cfg = d.path().join("b.toml");
     std::fs::write(
         &cfg,
-        "[bridgit]\nsizes = [3, 5]\nexhaustive_up_to = 3\nrandom_games = 50\n",
+        "[bridgit]\nsizes = [3, 5]\nexhaustive_up_to = 5\ntrees_exhaustive_up_to = 3\nrandom_games = 50\n",
     )
     .unwrap();
     build_json(&cfg, d.path(), &[]);
@@ -28,6 +28,30 @@ fn bridgit_queries() {
     ]));
     let reply = v["reply"].as_str().unwrap().to_string();
     assert!(reply != opening && reply != black);
+    // The pairing answers with the partner: the pair appears in the table.
+    let t = json(&ok(&[
+        "query", "bridgit", "--size", "5", "--table", "--json", "--data", dd,
+    ]));
+    let pairs = t["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 20);
+    assert!(pairs.iter().any(|p| {
+        let p: Vec<&str> = p
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        p == [black, reply.as_str()] || p == [reply.as_str(), black]
+    }));
+    // Every site but the opening is in exactly one pair.
+    let mut sites: Vec<&str> = pairs
+        .iter()
+        .flat_map(|p| p.as_array().unwrap().iter().map(|x| x.as_str().unwrap()))
+        .collect();
+    sites.push(opening.as_str());
+    sites.sort_unstable();
+    sites.dedup();
+    assert_eq!(sites.len(), 41);
     let moves3 = format!("{opening} {black} {reply}");
     let v = json(&ok(&[
         "query", "bridgit", "--size", "5", "--moves", &moves3, "--json", "--data", dd,
@@ -44,8 +68,54 @@ fn bridgit_queries() {
         ]);
         assert!(e.contains(expect), "{moves}: {e}");
     }
+    // The tree strategy answers through the same replay.
+    let v = json(&ok(&[
+        "query",
+        "bridgit",
+        "--size",
+        "5",
+        "--strategy",
+        "trees",
+        "--json",
+        "--data",
+        dd,
+    ]));
+    let tree_opening = v["opening"].as_str().unwrap().to_string();
+    let black = if tree_opening == "h1,2" {
+        "h1,3"
+    } else {
+        "h1,2"
+    };
+    let v = json(&ok(&[
+        "query",
+        "bridgit",
+        "--size",
+        "5",
+        "--strategy",
+        "trees",
+        "--moves",
+        &format!("{tree_opening} {black}"),
+        "--json",
+        "--data",
+        dd,
+    ]));
+    assert!(v["reply"].is_string());
     let e = fails(&["query", "bridgit", "--size", "4", "--data", dd]);
     assert!(e.contains("bridgit/n04") && e.contains("not found"), "{e}");
+    let e = fails(&[
+        "query",
+        "bridgit",
+        "--size",
+        "4",
+        "--strategy",
+        "trees",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        e.contains("bridgit/trees-n04") && e.contains("not found"),
+        "{e}"
+    );
     let e = fails(&["query", "bridgit", "--size", "1", "--data", dd]);
     assert!(e.contains("out of range"), "{e}");
 }

@@ -83,7 +83,7 @@ fn nim_and_half_queries() {
 fn list_info_and_verify_report_on_the_tables() {
     let out = ok(&["list", "--data", data().to_str().unwrap(), "--json"]);
     let rows = json(&out);
-    assert_eq!(rows.as_array().unwrap().len(), 44);
+    assert_eq!(rows.as_array().unwrap().len(), 47);
     assert!(rows.as_array().unwrap().iter().all(|r| r["state"] == "ok"));
     let v = json(&ok(&[
         "info",
@@ -93,7 +93,7 @@ fn list_info_and_verify_report_on_the_tables() {
     assert_eq!(v["entries"], 20001);
     assert_eq!(v["meta"]["stats"]["last_zero_heap"], 1222);
     let out = ok(&["verify", "--data", data().to_str().unwrap()]);
-    assert!(out.contains("44 of 44 tables verified"), "{out}");
+    assert!(out.contains("47 of 47 tables verified"), "{out}");
 }
 
 fn copy_tables(to: &Path) {

@@ -25,7 +25,7 @@ fn one_and_two_threads_give_identical_bytes() {
     let (sa, sb) = (snapshot(a.path()), snapshot(b.path()));
     assert_eq!(
         sa.len(),
-        44,
+        47,
         "{:?}",
         sa.iter().map(|x| &x.0).collect::<Vec<_>>()
     );

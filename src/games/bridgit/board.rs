@@ -11,6 +11,11 @@
 //! Sites are numbered from 1: first the horizontal White edges
 //! (row r, columns c–c+1) row by row, then the vertical ones (rows r–r+1 in
 //! interior column c) row by row.
+//!
+//! On the drawn board (x, y in 0..=2n, x to the right, y down) White's dots
+//! sit at (even, odd), Black's at (odd, even) and the sites at the points
+//! with x + y even strictly inside. Black's dots: row 0 is the top terminal
+//! T, row n the bottom terminal B; rows 1..n of n dots each lie between.
 
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -19,6 +24,12 @@ pub struct Board {
     pub edges: Vec<(usize, usize)>,
     pub labels: Vec<String>,
     pub vertices: usize,
+    /// Endpoints of each site's Black edge (vertex 0 = T, 1 = B, then the
+    /// inner Black dots row by row).
+    pub black_edges: Vec<(usize, usize)>,
+    pub black_vertices: usize,
+    /// Each site's (x, y) on the drawn board.
+    pub coords: Vec<(usize, usize)>,
 }
 
 impl Board {
@@ -33,18 +44,34 @@ impl Board {
                 2 + r * (n - 1) + (c - 1)
             }
         };
+        // Black dot in row `row` (0..=n), column `col` (0..n).
+        let black = |row: usize, col: usize| -> usize {
+            if row == 0 {
+                0
+            } else if row == n {
+                1
+            } else {
+                2 + (row - 1) * n + col
+            }
+        };
         let mut edges = Vec::new();
         let mut labels = Vec::new();
+        let mut black_edges = Vec::new();
+        let mut coords = Vec::new();
         for r in 0..n {
             for c in 0..n {
                 edges.push((vertex(r, c), vertex(r, c + 1)));
+                black_edges.push((black(r, c), black(r + 1, c)));
                 labels.push(format!("h{},{}", r + 1, c + 1));
+                coords.push((2 * c + 1, 2 * r + 1));
             }
         }
         for r in 0..n - 1 {
             for c in 1..n {
                 edges.push((vertex(r, c), vertex(r + 1, c)));
+                black_edges.push((black(r + 1, c - 1), black(r + 1, c)));
                 labels.push(format!("v{},{}", r + 1, c + 1));
+                coords.push((2 * c, 2 * r + 2));
             }
         }
         Board {
@@ -52,11 +79,36 @@ impl Board {
             edges,
             labels,
             vertices: 2 + n * (n - 1),
+            black_edges,
+            black_vertices: 2 + n * (n - 1),
+            coords,
         }
     }
 
     pub fn sites(&self) -> usize {
         self.edges.len()
+    }
+
+    /// The site at (x, y) on the drawn board.
+    pub fn site_at(&self, x: usize, y: usize) -> Option<usize> {
+        let n = self.n;
+        if x == 0 || y == 0 || x >= 2 * n || y >= 2 * n || (x + y) % 2 == 1 {
+            return None;
+        }
+        Some(if x % 2 == 1 {
+            (y / 2) * n + x / 2
+        } else {
+            n * n + (y / 2 - 1) * (n - 1) + (x / 2 - 1)
+        })
+    }
+
+    /// The inner Black dot both sites' Black edges meet at, if any.
+    pub fn shared_black_dot(&self, a: usize, b: usize) -> Option<usize> {
+        let (a0, a1) = self.black_edges[a];
+        let (b0, b1) = self.black_edges[b];
+        [a0, a1]
+            .into_iter()
+            .find(|&v| v >= 2 && (v == b0 || v == b1))
     }
 
     /// Site index from "17" (1-based) or a label such as "h3,2".
@@ -135,5 +187,42 @@ mod tests {
         assert_eq!(b.parse_site("h1,1"), Some(0));
         assert_eq!(b.parse_site("41"), Some(40));
         assert_eq!(b.parse_site("42"), None);
+    }
+
+    #[test]
+    fn sites_cross_one_black_edge_and_sit_where_drawn() {
+        for n in 2..=6 {
+            let b = Board::new(n);
+            for i in 0..b.sites() {
+                let (x, y) = b.coords[i];
+                assert_eq!(b.site_at(x, y), Some(i));
+                // The Black edge runs across the White one: vertical for a
+                // horizontal White bridge (odd x) and the other way round.
+                let (p, q) = b.black_edges[i];
+                assert_ne!(p, q);
+                assert!(p < b.black_vertices && q < b.black_vertices);
+            }
+        }
+    }
+
+    /// Black's graph is the planar dual: on a full board exactly one player
+    /// connects, so Black's sites join T and B exactly when White's do not
+    /// join L and R.
+    #[test]
+    fn black_crossings_are_the_dual_of_white_connections() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for n in 2..=7 {
+            let b = Board::new(n);
+            for _ in 0..300 {
+                let white: Vec<bool> = (0..b.sites()).map(|_| rng.below(2) == 1).collect();
+                let mut uf = UnionFind::new(b.black_vertices);
+                for (i, &(p, q)) in b.black_edges.iter().enumerate() {
+                    if !white[i] {
+                        uf.union(p, q);
+                    }
+                }
+                assert_eq!(uf.find(0) == uf.find(1), !b.connects(&white), "n = {n}");
+            }
+        }
     }
 }

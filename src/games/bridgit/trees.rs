@@ -8,6 +8,7 @@
 //! inserting each edge along a shortest exchange path.
 
 use super::board::{Board, UnionFind};
+use super::play::Strategy;
 use std::collections::VecDeque;
 
 /// Edges of forest `f` as an adjacency list over contracted vertices.
@@ -155,60 +156,33 @@ impl TreeStrategy {
     }
 }
 
-/// A game in progress under the tree strategy.
-#[derive(Clone, Debug)]
-pub struct Play {
-    pub white: Vec<bool>,
-    pub black: Vec<bool>,
-    tree: Vec<Option<u8>>,
-}
-
-impl Play {
-    pub fn start(b: &Board, s: &TreeStrategy) -> Play {
-        let mut white = vec![false; b.sites()];
-        white[s.first] = true;
-        Play {
-            white,
-            black: vec![false; b.sites()],
-            tree: s.tree.clone(),
-        }
+impl Strategy for TreeStrategy {
+    fn opening(&self) -> usize {
+        self.first
     }
 
-    /// Black claims `site`; returns White's reply (None if nothing is left
-    /// to claim or the site was taken).
-    pub fn reply(&mut self, b: &Board, site: usize) -> Option<usize> {
-        if self.white[site] || self.black[site] {
-            return None;
-        }
-        self.black[site] = true;
-        let hit = self.tree[site].take();
-        let Some(t) = hit else {
-            // Not in a tree (cannot happen from the start position):
-            // claim the lowest free site.
-            let f = (0..b.sites()).find(|&i| !self.white[i] && !self.black[i])?;
-            self.white[f] = true;
-            self.tree[f] = None;
-            return Some(f);
+    /// Black took a site of tree t: White claims a free edge of the other
+    /// tree that rejoins t's two parts (White's edges contracted).
+    fn reply(&self, b: &Board, white: &[bool], black: &[bool], site: usize) -> Option<usize> {
+        let free = |i: usize| !white[i] && !black[i];
+        let lowest_free = || (0..b.sites()).find(|&i| free(i));
+        // A site outside the trees cannot be free in a game from the start.
+        let Some(t) = self.tree[site] else {
+            return lowest_free();
         };
-        // Components of tree t without the deleted edge, White's edges
-        // contracted.
         let mut uf = UnionFind::new(b.vertices);
         for (i, &(x, y)) in b.edges.iter().enumerate() {
-            if self.white[i] || self.tree[i] == Some(t) {
+            if white[i] || (self.tree[i] == Some(t) && free(i)) {
                 uf.union(x, y);
             }
         }
-        let other = 1 - t;
-        let f = (0..b.sites())
+        (0..b.sites())
             .find(|&i| {
-                self.tree[i] == Some(other) && {
+                self.tree[i] == Some(1 - t) && free(i) && {
                     let (x, y) = b.edges[i];
                     uf.find(x) != uf.find(y)
                 }
             })
-            .or_else(|| (0..b.sites()).find(|&i| !self.white[i] && !self.black[i]))?;
-        self.white[f] = true;
-        self.tree[f] = None;
-        Some(f)
+            .or_else(lowest_free)
     }
 }

@@ -1,0 +1,268 @@
+//! `nimrod query bridgit`: White's reply under a stored strategy, the game
+//! so far replayed with win detection, and the pairing drawn as a board.
+
+use super::board::{Board, Player};
+use super::pairing::Pairing;
+use super::play::{Position, Strategy};
+use super::trees::TreeStrategy;
+use super::{pairing_id, trees_id, MAX_SIZE};
+use crate::games::query::{open_table, parse_args, Answer, QueryContext};
+use crate::table::Table;
+use anyhow::{bail, ensure, Context, Result};
+use serde_json::json;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Kind {
+    /// Gross's kind: answer each Black site with its partner.
+    Pairing,
+    /// Lehman's: two edge-disjoint spanning trees.
+    Trees,
+}
+
+#[derive(clap::Parser)]
+#[command(about = "Bridg-it: White's reply under a stored winning strategy")]
+struct BridgitQuery {
+    #[arg(long)]
+    size: usize,
+    /// Moves so far, White first, alternating: site numbers or labels such
+    /// as h3,2 (separated by spaces).
+    #[arg(long, default_value = "")]
+    moves: String,
+    #[arg(long, value_enum, default_value = "pairing")]
+    strategy: Kind,
+    /// Draw the pairing on the board and list its pairs.
+    #[arg(long, conflicts_with_all = ["moves", "strategy"])]
+    table: bool,
+}
+
+pub fn load_pairing(t: &Table, b: &Board) -> Result<Pairing> {
+    check_len(t, b)?;
+    let mut opening = None;
+    let mut partner = vec![None; b.sites()];
+    for (i, slot) in partner.iter_mut().enumerate() {
+        match t.get::<u16>(i as u64)? as usize {
+            0 => opening = Some(i),
+            x if x <= b.sites() => *slot = Some(x - 1),
+            x => bail!("{}: site {} has partner {x}", t.path().display(), i + 1),
+        }
+    }
+    let p = Pairing {
+        opening: opening.context("no opening stored")?,
+        partner,
+    };
+    ensure!(
+        p.is_well_formed(b),
+        "{}: the stored pairs are not a pairing of the sites",
+        t.path().display()
+    );
+    Ok(p)
+}
+
+pub fn load_trees(t: &Table, b: &Board) -> Result<TreeStrategy> {
+    check_len(t, b)?;
+    let mut first = None;
+    let mut tree = vec![None; b.sites()];
+    for (i, slot) in tree.iter_mut().enumerate() {
+        match t.get::<u8>(i as u64)? {
+            2 => first = Some(i),
+            x @ (0 | 1) => *slot = Some(x),
+            x => bail!("{}: site {} has entry {x}", t.path().display(), i + 1),
+        }
+    }
+    Ok(TreeStrategy {
+        first: first.context("no opening stored")?,
+        tree,
+    })
+}
+
+fn check_len(t: &Table, b: &Board) -> Result<()> {
+    ensure!(
+        t.len() as usize == b.sites(),
+        "{} has {} sites, expected {}",
+        t.path().display(),
+        t.len(),
+        b.sites()
+    );
+    Ok(())
+}
+
+pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
+    let q: BridgitQuery = parse_args("bridgit", args)?;
+    ensure!(
+        (2..=MAX_SIZE).contains(&q.size),
+        "query bridgit: --size {} is out of range (2..={MAX_SIZE})",
+        q.size
+    );
+    let b = Board::new(q.size);
+    match q.strategy {
+        Kind::Pairing => {
+            let p = load_pairing(&open_table(&ctx.data_dir, &pairing_id(q.size))?, &b)?;
+            if q.table {
+                Ok(draw(&b, &p))
+            } else {
+                replay(&q, &b, &p, "pairing")
+            }
+        }
+        Kind::Trees => {
+            let s = load_trees(&open_table(&ctx.data_dir, &trees_id(q.size))?, &b)?;
+            replay(&q, &b, &s, "trees")
+        }
+    }
+}
+
+/// Replays the game so far against the strategy and gives White's reply.
+fn replay(q: &BridgitQuery, b: &Board, s: &impl Strategy, kind: &str) -> Result<Answer> {
+    let moves: Vec<usize> = q
+        .moves
+        .split_whitespace()
+        .map(|m| {
+            b.parse_site(m).with_context(|| {
+                format!(
+                    "query bridgit: no site {m:?} on a size-{} board (1..={} or h/v labels)",
+                    q.size,
+                    b.sites()
+                )
+            })
+        })
+        .collect::<Result<_>>()?;
+    let opening = s.opening();
+    let mut p = Position::start(b, s);
+    let mut text = String::new();
+    if moves.is_empty() {
+        text.push_str(&format!(
+            "White opens with {} (site {})\n",
+            b.labels[opening],
+            opening + 1
+        ));
+    } else if moves[0] != opening {
+        bail!(
+            "query bridgit: the {kind} strategy opens with {}, not {}",
+            b.labels[opening],
+            b.labels[moves[0]]
+        );
+    }
+    let mut reply = None;
+    let after_opening: Vec<usize> = moves.iter().skip(1).copied().collect();
+    for (k, pair) in after_opening.chunks(2).enumerate() {
+        let black = pair[0];
+        ensure!(
+            p.winner(b).is_none(),
+            "query bridgit: the game was already over before move {}",
+            2 * k + 2
+        );
+        ensure!(
+            p.is_free(black),
+            "query bridgit: site {} is already taken (move {})",
+            b.labels[black],
+            2 * k + 2
+        );
+        let r = p.black_moves(b, s, black);
+        if let Some(&white) = pair.get(1) {
+            ensure!(
+                Some(white) == r,
+                "query bridgit: White's move {} is {}, but the strategy answered {}",
+                2 * k + 3,
+                b.labels[white],
+                r.map(|x| b.labels[x].as_str()).unwrap_or("nothing")
+            );
+        } else {
+            reply = r;
+        }
+    }
+    let winner = p.winner(b);
+    if let Some(r) = reply {
+        text.push_str(&format!("White replies {} (site {})\n", b.labels[r], r + 1));
+    }
+    text.push_str(match winner {
+        Some(Player::White) => "White has connected: White wins\n",
+        Some(Player::Black) => "Black has connected: Black wins\n",
+        None => "no winner yet\n",
+    });
+    Ok(Answer {
+        text,
+        json: json!({
+            "game": "bridgit", "size": q.size, "strategy": kind,
+            "reply": reply.map(|r| b.labels[r].clone()),
+            "opening": b.labels[opening],
+            "winner": winner.map(|w| if w == Player::White { "white" } else { "black" }),
+        }),
+    })
+}
+
+/// The board with White's dots (o), the opening (= or ‖), free sites (·)
+/// and at each inner Black dot a stroke joining the two sites it pairs.
+fn draw(b: &Board, p: &Pairing) -> Answer {
+    let n = b.n;
+    let mut grid = vec![vec![' '; 2 * n + 1]; 2 * n + 1];
+    for (y, row) in grid.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            *cell = match (x % 2, y % 2) {
+                (0, 1) => 'o',
+                (1, 0) => '•',
+                _ => ' ',
+            };
+        }
+    }
+    for s in 0..b.sites() {
+        let (x, y) = b.coords[s];
+        grid[y][x] = if s == p.opening {
+            if x % 2 == 1 {
+                '='
+            } else {
+                '‖'
+            }
+        } else {
+            '·'
+        };
+    }
+    let mut pairs = Vec::new();
+    for (s, t) in p.pairs() {
+        let ((sx, sy), (tx, ty)) = (b.coords[s], b.coords[t]);
+        // The shared Black dot is the one adjacent to both sites.
+        let (dx, dy) = if sx % 2 == 1 {
+            (sx, if ty < sy { sy - 1 } else { sy + 1 })
+        } else {
+            (if tx < sx { sx - 1 } else { sx + 1 }, sy)
+        };
+        let dir = |x: usize, y: usize| match (x.cmp(&dx), y.cmp(&dy)) {
+            (_, std::cmp::Ordering::Less) => 'U',
+            (_, std::cmp::Ordering::Greater) => 'D',
+            (std::cmp::Ordering::Less, _) => 'L',
+            _ => 'R',
+        };
+        let mut d = [dir(sx, sy), dir(tx, ty)];
+        d.sort_unstable();
+        grid[dy][dx] = match d {
+            ['D', 'U'] => '│',
+            ['L', 'R'] => '─',
+            ['D', 'R'] => '┌',
+            ['D', 'L'] => '┐',
+            ['R', 'U'] => '└',
+            _ => '┘',
+        };
+        pairs.push(json!([b.labels[s], b.labels[t]]));
+    }
+    let mut text = format!(
+        "Bridg-it n = {n}: White (o) joins left to right, Black (•) top to bottom.\n\
+         White opens with {} (=); then each stroke at a Black dot joins two sites\n\
+         (·) that form a pair: when Black takes one, White takes the other.\n\n",
+        b.labels[p.opening]
+    );
+    for row in &grid {
+        let line: String = row.iter().flat_map(|&c| [c, ' ']).collect();
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text.push_str("\npairs:");
+    for (k, (s, t)) in p.pairs().into_iter().enumerate() {
+        if k % 6 == 0 {
+            text.push_str("\n ");
+        }
+        text.push_str(&format!(" {}-{}", b.labels[s], b.labels[t]));
+    }
+    text.push('\n');
+    Answer {
+        text,
+        json: json!({"game": "bridgit", "size": n, "opening": b.labels[p.opening], "pairs": pairs}),
+    }
+}
