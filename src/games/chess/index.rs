@@ -235,11 +235,16 @@ impl Layout {
         let bk = transform(sym, b.king(Color::Black));
         let mut r = self.kings.index[wk as usize * 64 + bk as usize] as u64;
         for g in &self.groups {
-            let mut mask = transform_bb(sym, b.pieces(g.color, g.role));
-            if g.role == Role::Pawn {
-                mask >>= 8;
-            }
-            r = r * g.size + rank_set(mask);
+            let pieces = b.pieces(g.color, g.role);
+            let offset = if g.role == Role::Pawn { 8 } else { 0 };
+            // A lone piece's rank is its square: one table lookup instead
+            // of transforming the whole bitboard.
+            let rank = if g.count == 1 {
+                (transform(sym, pieces.trailing_zeros() as u8) - offset) as u64
+            } else {
+                rank_set(transform_bb(sym, pieces) >> offset)
+            };
+            r = r * g.size + rank;
         }
         r
     }

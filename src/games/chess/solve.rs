@@ -65,7 +65,10 @@ pub struct Solved {
 struct Work<'a> {
     layout: &'a Layout,
     probe: &'a Tablebase,
-    cells: [Vec<AtomicU8>; 2],
+    /// White to move for every index, then black to move: one allocation,
+    /// so that the finished values are taken over in place (no copy at the
+    /// peak of memory use).
+    cells: Vec<AtomicU8>,
     error: Mutex<Option<String>>,
     /// Largest ply of any value written so far (losses and wins can be
     /// decided ahead of their ply).
@@ -88,6 +91,12 @@ enum Reply {
 }
 
 impl Work<'_> {
+    /// The cells of one side to move.
+    fn side(&self, side: usize) -> &[AtomicU8] {
+        let n = self.layout.positions as usize;
+        &self.cells[side * n..(side + 1) * n]
+    }
+
     fn fail(&self, msg: String) {
         let mut e = self.error.lock().unwrap_or_else(|p| p.into_inner());
         if e.is_none() {
@@ -117,7 +126,7 @@ impl Work<'_> {
     }
 
     fn stored(&self, b: &Board) -> Value {
-        Value::decode(self.cells[b.turn as usize][self.layout.index(b) as usize].load(Relaxed))
+        Value::decode(self.side(b.turn as usize)[self.layout.index(b) as usize].load(Relaxed))
     }
 
     fn en_passant(&self, child: &Board, m: &Move) -> Option<(Value, bool)> {
@@ -230,14 +239,14 @@ impl Work<'_> {
             return;
         }
         let byte = self.encode(Value::Loss(slowest.div_ceil(2)), q);
-        self.cells[side][index as usize].store(byte, Relaxed);
+        self.side(side)[index as usize].store(byte, Relaxed);
     }
 
     /// Offers `q` (to move, side `side`) a win in `plies` unless it already
     /// has a faster one.
     fn offer_win(&self, q: &Board, side: usize, index: u64, moves_to_mate: u32) {
         let win = self.encode(Value::Win(moves_to_mate), q);
-        let cell = &self.cells[side][index as usize];
+        let cell = &self.side(side)[index as usize];
         let _ = cell.fetch_update(Relaxed, Relaxed, |cur| match Value::decode(cur) {
             Value::Draw => Some(win),
             Value::Win(w) if w > moves_to_mate => Some(win),
@@ -258,29 +267,26 @@ impl Work<'_> {
         let found = AtomicU64::new(0);
         let other = 1 - side;
         const CHUNK: usize = 1 << 12;
-        self.cells[side]
-            .par_chunks(CHUNK)
-            .enumerate()
-            .for_each_init(
-                || Vec::with_capacity(64),
-                |preds: &mut Vec<Board>, (chunk, cells)| {
-                    for (offset, cell) in cells.iter().enumerate() {
-                        if cell.load(Relaxed) != target {
-                            continue;
-                        }
-                        found.fetch_add(1, Relaxed);
-                        let i = chunk * CHUNK + offset;
-                        let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
-                            continue;
-                        };
-                        preds.clear();
-                        b.unmoves(preds);
-                        for q in preds.iter() {
-                            self.predecessor(q, &b, other, ply);
-                        }
+        self.side(side).par_chunks(CHUNK).enumerate().for_each_init(
+            || Vec::with_capacity(64),
+            |preds: &mut Vec<Board>, (chunk, cells)| {
+                for (offset, cell) in cells.iter().enumerate() {
+                    if cell.load(Relaxed) != target {
+                        continue;
                     }
-                },
-            );
+                    found.fetch_add(1, Relaxed);
+                    let i = chunk * CHUNK + offset;
+                    let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
+                        continue;
+                    };
+                    preds.clear();
+                    b.unmoves(preds);
+                    for q in preds.iter() {
+                        self.predecessor(q, &b, other, ply);
+                    }
+                }
+            },
+        );
         found.into_inner()
     }
 
@@ -301,7 +307,7 @@ impl Work<'_> {
                 }
             }
             self.offer_win(q, side, qi, lost_in + 1);
-        } else if self.cells[side][qi as usize].load(Relaxed) == DRAW {
+        } else if self.side(side)[qi as usize].load(Relaxed) == DRAW {
             self.try_loss(q, side, qi, ply);
         }
     }
@@ -314,7 +320,7 @@ impl Work<'_> {
             due
         };
         for (_, side, index) in due {
-            if self.cells[side][index as usize].load(Relaxed) != DRAW {
+            if self.side(side)[index as usize].load(Relaxed) != DRAW {
                 continue;
             }
             if let Some(q) = self.layout.board(index, SIDES[side]) {
@@ -350,16 +356,13 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
     let work = Work {
         layout,
         probe,
-        cells: [
-            (0..n).map(|_| AtomicU8::new(DRAW)).collect(),
-            (0..n).map(|_| AtomicU8::new(DRAW)).collect(),
-        ],
+        cells: (0..2 * n).map(|_| AtomicU8::new(DRAW)).collect(),
         error: Mutex::new(None),
         horizon: AtomicU32::new(0),
         recheck: Mutex::new(Vec::new()),
     };
-    for (cells, turn) in work.cells.iter().zip(SIDES) {
-        cells
+    for (side, turn) in SIDES.into_iter().enumerate() {
+        work.side(side)
             .par_iter()
             .enumerate()
             .with_min_len(1 << 12)
@@ -378,11 +381,8 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
         }
         ply += 1;
     }
-    let values: Vec<u8> = work
-        .cells
-        .into_iter()
-        .flat_map(|side| side.into_iter().map(AtomicU8::into_inner))
-        .collect();
+    // Same size and alignment: the standard library collects this in place.
+    let values: Vec<u8> = work.cells.into_iter().map(AtomicU8::into_inner).collect();
     let stats = statistics(layout, &values, ply);
     Ok(Solved { values, stats })
 }
