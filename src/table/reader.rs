@@ -54,6 +54,11 @@ impl Table {
         Table::from_source(path, src)
     }
 
+    /// See `ByteSource::release_resident_pages`.
+    pub fn release_resident_pages(&self) {
+        self.src.release_resident_pages();
+    }
+
     /// Reads a table held in memory; `name` is used in error messages.
     pub fn from_bytes(name: &Path, bytes: Vec<u8>) -> Result<Table, TableError> {
         if bytes.len() >= 4 && bytes[0..4] == ZSTD_MAGIC {

@@ -17,6 +17,10 @@ pub trait ByteSource: Send + Sync {
     }
     /// Short description for `nimrod info`.
     fn describe(&self) -> &'static str;
+    /// Lets go of the pages this process has touched, where that is
+    /// possible without losing data (a read-only file map); the next read
+    /// brings them back. Keeps a long probing job's resident set small.
+    fn release_resident_pages(&self) {}
 }
 
 fn slice_read(data: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<()> {
@@ -63,5 +67,14 @@ impl ByteSource for memmap2::Mmap {
     }
     fn describe(&self) -> &'static str {
         "raw (memory-mapped)"
+    }
+    fn release_resident_pages(&self) {
+        // SAFETY: tables are mapped read-only and shared (`Mmap::map`) and
+        // never modified in place (writers rename a new file over the old
+        // name). MADV_DONTNEED then only drops this process's page-table
+        // entries: the next access faults the same bytes back in from the
+        // file, so every slice borrowed from the map stays valid. A failure
+        // only means the pages stay resident.
+        let _ = unsafe { self.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
     }
 }

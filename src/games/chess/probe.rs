@@ -48,6 +48,15 @@ pub fn table_id(m: &Material) -> String {
 }
 
 impl Tablebase {
+    /// Lets go of the mapped pages probed so far (they come back on the next
+    /// probe): the resident set of a solve then holds one ply's probes, not
+    /// every page ever touched.
+    pub fn release_resident_pages(&self) {
+        for t in &self.tables {
+            t.table.release_resident_pages();
+        }
+    }
+
     /// Opens the tables of `materials` (canonical) from a data directory,
     /// raw or packed, and checks each holds what its name says.
     pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {

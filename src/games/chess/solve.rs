@@ -361,15 +361,24 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
         horizon: AtomicU32::new(0),
         recheck: Mutex::new(Vec::new()),
     };
+    // In blocks, letting go of the probed pages after each: the first pass
+    // probes every capture and promotion, which would otherwise keep most of
+    // the smaller tables resident beside the cells.
+    const INIT_BLOCK: usize = 1 << 24;
     for (side, turn) in SIDES.into_iter().enumerate() {
-        work.side(side)
-            .par_iter()
-            .enumerate()
-            .with_min_len(1 << 12)
-            .for_each(|(i, cell)| cell.store(work.initial(i as u64, turn), Relaxed));
+        for (block, cells) in work.side(side).chunks(INIT_BLOCK).enumerate() {
+            let base = (block * INIT_BLOCK) as u64;
+            cells
+                .par_iter()
+                .enumerate()
+                .with_min_len(1 << 12)
+                .for_each(|(i, cell)| cell.store(work.initial(base + i as u64, turn), Relaxed));
+            probe.release_resident_pages();
+        }
     }
     let mut ply = 0;
     loop {
+        probe.release_resident_pages();
         let found = work.process(0, ply) + work.process(1, ply);
         work.run_rechecks(ply);
         if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
