@@ -129,6 +129,21 @@ fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {
     Ok([v[0], v[1], v[2], v[3], v[4]])
 }
 
+/// The exact value as printed: whole when short; beyond 80 characters (from
+/// about 12 cards a side the fractions run to thousands of digits) its digit
+/// counts, the whole fraction being in `--json`.
+fn shown_exact(exact: &str) -> String {
+    if exact.len() <= 80 {
+        return exact.to_string();
+    }
+    let (num, den) = exact.split_once('/').unwrap_or((exact, "1"));
+    format!(
+        "a fraction of {} / {} digits (whole in --json)",
+        num.len(),
+        den.len()
+    )
+}
+
 fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "guessit/values")?;
     if let Some(size) = q.tables {
@@ -192,7 +207,7 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
     let text = format!(
         "Guess It, you to move with {m} cards against {n}\n  P(you win)      {:.6} = {}\n  guess           {:.4}\n  honest ask      {:.4}\n  bluff           {:.4}\n  opponent calls an answered \"no\" genuine with probability {:.4}\n",
         r[0],
-        exact["value"].as_str().unwrap_or("?"),
+        shown_exact(exact["value"].as_str().unwrap_or("?")),
         r[1],
         r[2],
         r[3],
@@ -203,4 +218,19 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         json: json!({"game": "guessit", "mine": m, "theirs": n, "value": r[0], "value_exact": exact["value"],
             "guess": r[1], "ask": r[2], "bluff": r[3], "call": r[4], "bluff_exact": exact["bluff"], "call_exact": exact["call"]}),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_exact;
+
+    #[test]
+    fn long_fractions_are_shown_by_their_digit_counts() {
+        assert_eq!(shown_exact("3/7"), "3/7");
+        let long = format!("{}/{}", "1".repeat(90), "2".repeat(91));
+        assert_eq!(
+            shown_exact(&long),
+            "a fraction of 90 / 91 digits (whole in --json)"
+        );
+    }
 }
