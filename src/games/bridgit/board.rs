@@ -130,6 +130,24 @@ impl Board {
         uf.find(0) == uf.find(1)
     }
 
+    /// Whether the Black sites in `black` join T and B (read on Black's own
+    /// graph, independently of White's).
+    pub fn black_crosses(&self, black: &[bool]) -> bool {
+        let mut uf = UnionFind::new(self.black_vertices);
+        for (i, &(p, q)) in self.black_edges.iter().enumerate() {
+            if black[i] {
+                uf.union(p, q);
+            }
+        }
+        uf.find(0) == uf.find(1)
+    }
+
+    /// Coordinates of an inner Black dot on the drawn board.
+    pub fn black_dot_coords(&self, dot: usize) -> (usize, usize) {
+        let (row, col) = ((dot - 2) / self.n + 1, (dot - 2) % self.n);
+        (2 * col + 1, 2 * row)
+    }
+
     /// White has won; Black has won (White can no longer connect).
     pub fn winner(&self, white: &[bool], black: &[bool]) -> Option<Player> {
         if self.connects(white) {
@@ -196,6 +214,12 @@ mod tests {
             for i in 0..b.sites() {
                 let (x, y) = b.coords[i];
                 assert_eq!(b.site_at(x, y), Some(i));
+                for dot in [b.black_edges[i].0, b.black_edges[i].1] {
+                    if dot >= 2 {
+                        let (dx, dy) = b.black_dot_coords(dot);
+                        assert_eq!(dx.abs_diff(x) + dy.abs_diff(y), 1, "n = {n}, site {i}");
+                    }
+                }
                 // The Black edge runs across the White one: vertical for a
                 // horizontal White bridge (odd x) and the other way round.
                 let (p, q) = b.black_edges[i];
@@ -215,13 +239,8 @@ mod tests {
             let b = Board::new(n);
             for _ in 0..300 {
                 let white: Vec<bool> = (0..b.sites()).map(|_| rng.below(2) == 1).collect();
-                let mut uf = UnionFind::new(b.black_vertices);
-                for (i, &(p, q)) in b.black_edges.iter().enumerate() {
-                    if !white[i] {
-                        uf.union(p, q);
-                    }
-                }
-                assert_eq!(uf.find(0) == uf.find(1), !b.connects(&white), "n = {n}");
+                let black: Vec<bool> = white.iter().map(|w| !w).collect();
+                assert_eq!(b.black_crosses(&black), !b.connects(&white), "n = {n}");
             }
         }
     }

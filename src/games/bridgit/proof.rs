@@ -1,7 +1,7 @@
 //! Proofs that a White strategy always wins: searches over Black's play and
 //! seeded random games.
 
-use super::board::{Board, Player, UnionFind};
+use super::board::{Board, Player};
 use super::pairing::Pairing;
 use super::play::{Position, Strategy};
 use crate::rng::SplitMix64;
@@ -190,17 +190,6 @@ fn shortest_crossing_sites(b: &Board, p: &Position) -> Vec<usize> {
         .collect()
 }
 
-/// Whether Black's sites join T and B (independent of White's graph).
-pub fn black_crosses(b: &Board, black: &[bool]) -> bool {
-    let mut uf = UnionFind::new(b.black_vertices);
-    for (i, &(p, q)) in b.black_edges.iter().enumerate() {
-        if black[i] {
-            uf.union(p, q);
-        }
-    }
-    uf.find(0) == uf.find(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::trees::TreeStrategy;
@@ -317,7 +306,7 @@ mod tests {
                     for (k, &(x, y)) in pairs.iter().enumerate() {
                         black[if c >> k & 1 == 1 { x } else { y }] = true;
                     }
-                    !black_crosses(&b, &black)
+                    !b.black_crosses(&black)
                 });
                 assert_eq!(choices, sequences, "{p:?}");
                 assert_eq!(choices, ends, "{p:?}");

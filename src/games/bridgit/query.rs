@@ -218,12 +218,10 @@ fn draw(b: &Board, p: &Pairing) -> Answer {
     let mut pairs = Vec::new();
     for (s, t) in p.pairs() {
         let ((sx, sy), (tx, ty)) = (b.coords[s], b.coords[t]);
-        // The shared Black dot is the one adjacent to both sites.
-        let (dx, dy) = if sx % 2 == 1 {
-            (sx, if ty < sy { sy - 1 } else { sy + 1 })
-        } else {
-            (if tx < sx { sx - 1 } else { sx + 1 }, sy)
-        };
+        let dot = b
+            .shared_black_dot(s, t)
+            .expect("a loaded pairing is well formed");
+        let (dx, dy) = b.black_dot_coords(dot);
         let dir = |x: usize, y: usize| match (x.cmp(&dx), y.cmp(&dy)) {
             (_, std::cmp::Ordering::Less) => 'U',
             (_, std::cmp::Ordering::Greater) => 'D',
