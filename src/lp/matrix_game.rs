@@ -148,9 +148,46 @@ impl MatrixGame {
         self.value_with(&mut Workspace::new()).0
     }
 
+    /// Square games (every GOPS game) get a copy of the solver compiled for
+    /// their exact size: constant loop bounds unroll and vectorise without
+    /// remainder loops. Same operations in the same order, so the same bits
+    /// as the general copy.
     #[inline]
-    fn run(&self, ws: &mut Workspace, mut out: impl FnMut(Outcome)) -> Method {
-        let (lowest, minimax_col) = match self.saddle() {
+    fn run(&self, ws: &mut Workspace, out: impl FnMut(Outcome)) -> Method {
+        match (self.rows == self.cols).then_some(self.rows) {
+            Some(3) => self.run_sized::<3>(ws, out),
+            Some(4) => self.run_sized::<4>(ws, out),
+            Some(5) => self.run_sized::<5>(ws, out),
+            Some(6) => self.run_sized::<6>(ws, out),
+            Some(7) => self.run_sized::<7>(ws, out),
+            Some(8) => self.run_sized::<8>(ws, out),
+            Some(9) => self.run_sized::<9>(ws, out),
+            Some(10) => self.run_sized::<10>(ws, out),
+            Some(11) => self.run_sized::<11>(ws, out),
+            Some(12) => self.run_sized::<12>(ws, out),
+            Some(13) => self.run_sized::<13>(ws, out),
+            _ => self.run_sized::<0>(ws, out),
+        }
+    }
+
+    /// `SQUARE` is the size of a square game compiled for that size, or 0
+    /// for the general copy, which reads the size at run time.
+    #[inline]
+    fn dims<const SQUARE: usize>(&self) -> (usize, usize) {
+        if SQUARE > 0 {
+            (SQUARE, SQUARE)
+        } else {
+            (self.rows, self.cols)
+        }
+    }
+
+    #[inline]
+    fn run_sized<const SQUARE: usize>(
+        &self,
+        ws: &mut Workspace,
+        mut out: impl FnMut(Outcome),
+    ) -> Method {
+        let (lowest, minimax_col) = match self.saddle::<SQUARE>() {
             Ok((i, j)) => {
                 out(Outcome::Value(self.a[i][j]));
                 out(Outcome::Saddle(i, j));
@@ -175,15 +212,15 @@ impl MatrixGame {
             out(Outcome::Mixed(&row, &col));
             return Method::TwoByTwo;
         }
-        self.simplex(ws, lowest, minimax_col, out)
+        self.simplex::<SQUARE>(ws, lowest, minimax_col, out)
     }
 
     /// A pure saddle point: an entry that is the minimum of its row and the
     /// maximum of its column.
     #[inline]
     /// Otherwise Err(smallest payoff), which the simplex needs for its shift.
-    fn saddle(&self) -> Result<(usize, usize), (f64, usize)> {
-        let (m, n) = (self.rows, self.cols);
+    fn saddle<const SQUARE: usize>(&self) -> Result<(usize, usize), (f64, usize)> {
+        let (m, n) = self.dims::<SQUARE>();
         // Branch-free passes first (they vectorise); the argmin/argmax is
         // only looked for when there is a saddle point.
         let mut col_max = [f64::NEG_INFINITY; MAX_DIM];
@@ -217,29 +254,31 @@ impl MatrixGame {
 
     /// The compact-tableau simplex for games (Ferguson, Game Theory II.4.5):
     /// shift payoffs positive, maximise Σu subject to A'u ≤ 1, u ≥ 0.
-    fn simplex(
+    #[inline]
+    fn simplex<const SQUARE: usize>(
         &self,
         ws: &mut Workspace,
         lowest: f64,
         first_column: usize,
         mut out: impl FnMut(Outcome),
     ) -> Method {
-        let (m, n) = (self.rows, self.cols);
+        let (m, n) = self.dims::<SQUARE>();
         let shift = 1.0 - lowest;
-        // Row i < m: shifted payoffs, then the right-hand side in column n;
-        // row m: reduced costs. Labels: >= 0 is a row strategy index (x_i),
-        // < 0 is !j for a column strategy index (y_j).
-        let t = &mut ws.t;
+        // Constraint rows i < m hold the shifted payoffs, `rhs` the right-hand
+        // sides, `cost` the reduced costs and `corner` the objective.
+        // Labels: >= 0 is a row strategy index (x_i), < 0 is !j for a column
+        // strategy index (y_j).
+        let Workspace { t, rhs, cost } = ws;
         for i in 0..m {
             for j in 0..n {
                 t[i][j] = self.a[i][j] + shift;
             }
-            t[i][n] = 1.0;
+            rhs[i] = 1.0;
         }
-        for j in 0..n {
-            t[m][j] = -1.0;
+        for c in &mut cost[..n] {
+            *c = -1.0;
         }
-        t[m][n] = 0.0;
+        let mut corner = 0.0;
         let mut row_label = [0i32; MAX_DIM];
         let mut col_label = [0i32; MAX_DIM];
         for (i, l) in row_label[..m].iter_mut().enumerate() {
@@ -255,17 +294,15 @@ impl MatrixGame {
             let mut best = -EPS;
             if pivots == 0 {
                 pc = first_column;
-            }
-            for j in 0..n {
-                if pivots == 0 {
-                    break;
-                }
-                if t[m][j] < best {
-                    pc = j;
-                    if bland {
-                        break;
+            } else {
+                for j in 0..n {
+                    if cost[j] < best {
+                        pc = j;
+                        if bland {
+                            break;
+                        }
+                        best = cost[j];
                     }
-                    best = t[m][j];
                 }
             }
             if pc == usize::MAX {
@@ -276,7 +313,7 @@ impl MatrixGame {
                 let mut ratio = f64::INFINITY;
                 for i in 0..m {
                     if t[i][pc] > EPS {
-                        let r = t[i][n] / t[i][pc];
+                        let r = rhs[i] / t[i][pc];
                         let better = r < ratio - EPS
                             || (r <= ratio + EPS
                                 && pr != usize::MAX
@@ -294,7 +331,7 @@ impl MatrixGame {
                 for i in 0..m {
                     let a = t[i][pc];
                     if a > EPS {
-                        let b = t[i][n];
+                        let b = rhs[i];
                         if pr == usize::MAX || b * den < (num - EPS * den) * a {
                             pr = i;
                             num = b;
@@ -310,11 +347,12 @@ impl MatrixGame {
                 break;
             }
             let inv = 1.0 / t[pr][pc];
-            let mut pivot_row = [0.0; W];
-            for (p, &v) in pivot_row[..=n].iter_mut().zip(&t[pr][..=n]) {
+            let mut pivot_row = [0.0; MAX_DIM];
+            for (p, &v) in pivot_row[..n].iter_mut().zip(&t[pr][..n]) {
                 *p = v * inv;
             }
-            for i in 0..=m {
+            let pivot_rhs = rhs[pr] * inv;
+            for i in 0..m {
                 if i == pr {
                     continue;
                 }
@@ -322,29 +360,38 @@ impl MatrixGame {
                 if f != 0.0 {
                     // Whole-row update (vectorises); the pivot column is
                     // then overwritten with its exchange-rule value.
-                    for (x, &p) in t[i][..=n].iter_mut().zip(&pivot_row[..=n]) {
+                    for (x, &p) in t[i][..n].iter_mut().zip(&pivot_row[..n]) {
                         *x -= f * p;
                     }
+                    rhs[i] -= f * pivot_rhs;
                     t[i][pc] = -f * inv;
                 }
             }
-            t[pr][..=n].copy_from_slice(&pivot_row[..=n]);
+            let f = cost[pc];
+            if f != 0.0 {
+                for (x, &p) in cost[..n].iter_mut().zip(&pivot_row[..n]) {
+                    *x -= f * p;
+                }
+                corner -= f * pivot_rhs;
+                cost[pc] = -f * inv;
+            }
+            t[pr][..n].copy_from_slice(&pivot_row[..n]);
+            rhs[pr] = pivot_rhs;
             t[pr][pc] = inv;
             std::mem::swap(&mut row_label[pr], &mut col_label[pc]);
             pivots += 1;
         }
-        let corner = t[m][n];
         out(Outcome::Value(1.0 / corner - shift));
         let mut row = [0.0; MAX_DIM];
         let mut col = [0.0; MAX_DIM];
         for j in 0..n {
             if col_label[j] >= 0 {
-                row[col_label[j] as usize] = t[m][j] / corner;
+                row[col_label[j] as usize] = cost[j] / corner;
             }
         }
         for i in 0..m {
             if row_label[i] < 0 {
-                col[!row_label[i] as usize] = t[i][n] / corner;
+                col[!row_label[i] as usize] = rhs[i] / corner;
             }
         }
         out(Outcome::Mixed(&row, &col));
@@ -352,17 +399,21 @@ impl MatrixGame {
     }
 }
 
-/// Tableau width: up to MAX_DIM columns plus the right-hand side.
-const W: usize = MAX_DIM + 1;
-
-/// Scratch space for the simplex, reusable across games.
+/// Scratch space for the simplex, reusable across games: the constraint
+/// rows, their right-hand sides and the reduced costs.
 pub struct Workspace {
-    t: [[f64; W]; W],
+    t: [[f64; MAX_DIM]; MAX_DIM],
+    rhs: [f64; MAX_DIM],
+    cost: [f64; MAX_DIM],
 }
 
 impl Workspace {
     pub fn new() -> Workspace {
-        Workspace { t: [[0.0; W]; W] }
+        Workspace {
+            t: [[0.0; MAX_DIM]; MAX_DIM],
+            rhs: [0.0; MAX_DIM],
+            cost: [0.0; MAX_DIM],
+        }
     }
 }
 
@@ -423,5 +474,57 @@ mod tests {
             ],
             None,
         );
+    }
+
+    /// The copies compiled for one square size must give the very bits of
+    /// the general copy (tables must not depend on which copy ran).
+    #[test]
+    fn sized_copies_match_the_general_one() {
+        let mut state = 0x9e37_79b9_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) % 41) as f64 - 20.0
+        };
+        let mut ws = Workspace::new();
+        let mut simplex_games = 0;
+        for size in 2..=13 {
+            for _ in 0..200 {
+                let mut g = MatrixGame::new(size, size);
+                for i in 0..size {
+                    for j in 0..size {
+                        g.set(i, j, next() + 0.25 * next());
+                    }
+                }
+                let collect = |method: Method, o: &mut Vec<u64>| {
+                    o.push(match method {
+                        Method::Simplex { pivots } => pivots as u64 + 10,
+                        Method::Saddle => 1,
+                        Method::TwoByTwo => 2,
+                    })
+                };
+                let mut sized = Vec::new();
+                let m = g.run(&mut ws, |o| push_bits(&o, &mut sized));
+                collect(m, &mut sized);
+                let mut general = Vec::new();
+                let m = g.run_sized::<0>(&mut ws, |o| push_bits(&o, &mut general));
+                collect(m, &mut general);
+                assert_eq!(sized, general, "size {size}");
+                simplex_games += matches!(m, Method::Simplex { .. }) as u32;
+            }
+        }
+        assert!(
+            simplex_games > 1000,
+            "only {simplex_games} games reached the simplex"
+        );
+    }
+
+    fn push_bits(o: &Outcome, v: &mut Vec<u64>) {
+        match o {
+            Outcome::Value(x) => v.push(x.to_bits()),
+            Outcome::Saddle(i, j) => v.extend([*i as u64, *j as u64]),
+            Outcome::Mixed(r, c) => v.extend(r.iter().chain(c.iter()).map(|x| x.to_bits())),
+        }
     }
 }
