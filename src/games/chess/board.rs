@@ -470,21 +470,30 @@ impl Board {
         self.piece_at(sq).map(|(_, r)| r)
     }
 
-    /// Every position that reaches this one by a move of the side not to
-    /// move that neither captures nor promotes (so keeps the material), and
-    /// in which the side then to move is not leaving the other in check.
-    /// Un-moves that would come from a position with a pawn on its back rank
-    /// or an illegal position are skipped.
+    /// Every position one move before this one (no uncaptures and no
+    /// unpromotions: those belong to other tables), appended to `out`.
     pub fn unmoves(&self, out: &mut Vec<Board>) {
-        let them = self.turn.other();
+        self.each_unmove(|role, from, to| out.push(self.unmoved(role, from, to)));
+    }
+
+    /// Calls `f(role, from, to)` for every unmove: a piece of the side that
+    /// just moved goes back from `to` to `from` (no uncaptures and no
+    /// unpromotions), leaving a position where the side to move here was
+    /// not in check.
+    pub fn each_unmove(&self, mut f: impl FnMut(Role, u8, u8)) {
+        let us = self.turn;
+        let them = us.other();
         let occ = self.occupied();
+        let legal = self.unmove_legality();
         for role in PIECES {
             for to in squares(self.pieces(them, role)) {
                 // Piece moves are symmetric: the origins are the squares
                 // the piece would attack from where it stands.
                 let origins = piece_attacks(role, to, occ) & !occ;
                 for from in squares(origins) {
-                    self.push_unmove(them, role, from, to, out);
+                    if legal(role, from, to) {
+                        f(role, from, to);
+                    }
                 }
             }
         }
@@ -496,27 +505,64 @@ impl Board {
             if !(8..56).contains(&one) || occ & bit(one as u8) != 0 {
                 continue;
             }
-            if rank_of(one as u8) >= 1 && rank_of(one as u8) <= 6 {
-                self.push_unmove(them, Role::Pawn, one as u8, to, out);
+            if rank_of(one as u8) >= 1
+                && rank_of(one as u8) <= 6
+                && legal(Role::Pawn, one as u8, to)
+            {
+                f(Role::Pawn, one as u8, to);
             }
             if rank_of(to) == double_rank {
                 let two = (one + back) as u8;
-                if rank_of(two) == first_rank && occ & bit(two) == 0 {
-                    self.push_unmove(them, Role::Pawn, two, to, out);
+                if rank_of(two) == first_rank && occ & bit(two) == 0 && legal(Role::Pawn, two, to) {
+                    f(Role::Pawn, two, to);
                 }
             }
         }
     }
 
-    fn push_unmove(&self, mover: Color, role: Role, from: u8, to: u8, out: &mut Vec<Board>) {
+    /// The test that the side to move here was not in check before the
+    /// unmove `(role, from, to)`. Without a check here, only the piece put
+    /// back on `from`, or a line through `to` that the unmove opens towards
+    /// the king, can give one there: most unmoves need a single lookup.
+    fn unmove_legality(&self) -> impl Fn(Role, u8, u8) -> bool + '_ {
+        let us = self.turn;
+        let them = us.other();
+        let occ = self.occupied();
+        let has_king = self.pieces(us, Role::King) != 0;
+        let king = self.king(us);
+        let checked = has_king && self.attackers(king, them, occ) != 0;
+        let lines = if has_king {
+            ROOK_LINES[king as usize] | BISHOP_LINES[king as usize]
+        } else {
+            0
+        };
+        move |role, from, to| {
+            if !has_king {
+                return true;
+            }
+            let before = occ ^ bit(to) ^ bit(from);
+            if !checked && lines & bit(to) == 0 {
+                let attacks = if role == Role::Pawn {
+                    PAWN_ATTACKS[them.index()][from as usize]
+                } else {
+                    piece_attacks(role, from, before)
+                };
+                return attacks & bit(king) == 0;
+            }
+            let q = self.unmoved(role, from, to);
+            q.attackers(king, them, before) == 0
+        }
+    }
+
+    /// The board before the unmove `(role, from, to)` of the side that just
+    /// moved (which is then to move).
+    pub fn unmoved(&self, role: Role, from: u8, to: u8) -> Board {
+        let mover = self.turn.other();
         let mut b = *self;
         b.remove(to);
         b.put(mover, role, from);
         b.turn = mover;
-        // The side that did not move must not have been in check.
-        if !b.in_check(mover.other()) {
-            out.push(b);
-        }
+        b
     }
 
     /// Colours swapped and ranks mirrored: the same game seen from the other
@@ -780,6 +826,41 @@ mod tests {
                 "{} does not lead back",
                 p.fen()
             );
+        }
+        // The same set as un-moving each piece and testing for check in
+        // full, on positions with and without a check.
+        for fen in [
+            "8/8/3k4/8/2P5/8/8/4K2R b - - 0 1",
+            "8/8/8/3k4/8/3R4/8/4K3 b - - 0 1",
+            "4k3/8/8/8/1B6/8/8/4K2R b - - 0 1",
+            "8/8/2k5/8/4Q3/8/1N6/K7 b - - 0 1",
+            "8/2k5/8/8/8/8/5q2/K1r5 w - - 0 1",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            let mut fast = Vec::new();
+            b.each_unmove(|role, from, to| fast.push((role, from, to)));
+            let mut slow = Vec::new();
+            let them = b.turn.other();
+            for role in Role::ALL {
+                for to in squares(b.pieces(them, role)) {
+                    for from in 0..64u8 {
+                        if b.occupied() & bit(from) != 0 {
+                            continue;
+                        }
+                        let q = b.unmoved(role, from, to);
+                        let mut ms = Vec::new();
+                        q.legal_moves(&mut ms);
+                        if q.broken().is_none()
+                            && ms.iter().any(|m| !m.converts() && q.play(m) == b)
+                        {
+                            slow.push((role, from, to));
+                        }
+                    }
+                }
+            }
+            fast.sort_by_key(|&(r, f, t)| (r as u8, f, t));
+            slow.sort_by_key(|&(r, f, t)| (r as u8, f, t));
+            assert_eq!(fast, slow, "{fen}");
         }
         // c4 came from c3 or c2.
         assert!(preds

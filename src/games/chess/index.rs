@@ -261,6 +261,53 @@ impl Layout {
         best
     }
 
+    /// Index of the position before the unmove `(role, from, to)` of the
+    /// canonical board `b` at `index` (see `Board::each_unmove`). When the
+    /// kings stay and their pair has a single symmetry, the board stays in
+    /// its frame and only the moved group's rank changes; otherwise the
+    /// board is ranked in full.
+    pub fn index_after_unmove(&self, b: &Board, index: u64, role: Role, from: u8, to: u8) -> u64 {
+        let (wk, bk) = (b.king(Color::White), b.king(Color::Black));
+        if role != Role::King && self.kings.sym_count[wk as usize * 64 + bk as usize] == 1 {
+            let mover = b.turn.other();
+            let mut weight = 1;
+            for g in self.groups.iter().rev() {
+                if g.color == mover && g.role == role {
+                    let offset = if role == Role::Pawn { 8 } else { 0 };
+                    let (now, before) = if g.count == 1 {
+                        ((to - offset) as u64, (from - offset) as u64)
+                    } else {
+                        let pieces = b.pieces(mover, role);
+                        (
+                            rank_set(pieces >> offset),
+                            rank_set((pieces ^ bit(to) ^ bit(from)) >> offset),
+                        )
+                    };
+                    return index - now * weight + before * weight;
+                }
+                weight *= g.size;
+            }
+        }
+        self.index(&b.unmoved(role, from, to))
+    }
+
+    /// The symmetry other than the identity that leaves the canonical board
+    /// `b` as it is, if any (both kings on the axis of a diagonal mirror,
+    /// the other pieces mirrored onto like pieces): then two symmetries give
+    /// its index.
+    pub fn symmetry_fixing(&self, b: &Board) -> Option<u8> {
+        match self
+            .kings
+            .symmetries(b.king(Color::White), b.king(Color::Black))
+        {
+            [s, t] if self.index_with(b, *s) == self.index_with(b, *t) => {
+                debug_assert_eq!(*s, 0, "not a canonical board: {}", b.fen());
+                Some(*t)
+            }
+            _ => None,
+        }
+    }
+
     /// The board at `index` with `turn` to move, when its pieces do not
     /// overlap and it is the canonical representative; legality (check) is
     /// left to the caller.
@@ -324,6 +371,33 @@ mod tests {
                 assert_eq!(m.count_ones() as usize, k);
                 assert_eq!(rank_set(m), r);
             }
+        }
+    }
+
+    #[test]
+    fn unmove_indices_match_full_ranking() {
+        for name in ["KQvK", "KRRvK", "KPPvK", "KBvKN", "KRvKP", "KNNvKB"] {
+            let l = Layout::new(Material::parse(name).unwrap());
+            let mut checked = 0;
+            for i in (0..l.positions).step_by(13) {
+                for turn in [Color::White, Color::Black] {
+                    let Some(b) = l.legal_board(i, turn) else {
+                        continue;
+                    };
+                    b.each_unmove(|role, from, to| {
+                        let q = b.unmoved(role, from, to);
+                        assert_eq!(
+                            l.index_after_unmove(&b, i, role, from, to),
+                            l.index(&q),
+                            "{name}: {} back to {}",
+                            b.fen(),
+                            q.fen()
+                        );
+                        checked += 1;
+                    });
+                }
+            }
+            assert!(checked > 1000, "{name}: {checked}");
         }
     }
 

@@ -14,6 +14,7 @@
 //! and every write is idempotent, so the result is the same bytes for any
 //! thread count.
 
+use super::bitboard::transform;
 use super::board::{Board, Color, Move, Role};
 use super::index::Layout;
 use super::probe::{after_move, en_passant_option, Tablebase};
@@ -26,6 +27,22 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 const SIDES: [Color; 2] = [Color::White, Color::Black];
+/// A count meaning "check for a loss at every decrement" (a position fixed
+/// by a symmetry; see `Work::count_down`).
+const EVERY_TIME: u8 = u8::MAX;
+/// Flag on a count: the position also has captures or promotions, so its
+/// loss needs the forward check when the count runs out.
+const CONVERTS: u8 = 0x80;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Countdown {
+    /// Some quiet move may still not lose.
+    Open,
+    /// Every move loses, the last just now: lost one ply later.
+    Lost,
+    /// Decide with the forward check (`try_loss`).
+    Check,
+}
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct SideStats {
@@ -73,6 +90,12 @@ struct Work<'a> {
     /// Largest ply of any value written so far (losses and wins can be
     /// decided ahead of their ply).
     horizon: AtomicU32,
+    /// Pawnless tables only (empty otherwise): per position and side, the
+    /// quiet moves not yet seen to lead to a win for the opponent, and a
+    /// flag for positions that also have captures or promotions. When the
+    /// count runs out the position is lost, one ply after its slowest
+    /// quiet move; see `count_down`.
+    counts: Vec<AtomicU8>,
     /// Positions to check again at a given ply: (ply, side, index). Only
     /// en passant options whose winning distance is not yet exact go here.
     recheck: Mutex<Vec<(u32, usize, u64)>>,
@@ -104,9 +127,18 @@ impl Work<'_> {
         }
     }
 
+    /// A read first: the horizon is shared by every thread and seldom
+    /// grows, so an unconditional atomic update would bounce its cache line
+    /// between cores on every write of a value.
+    fn extend_horizon(&self, plies: u32) {
+        if plies > self.horizon.load(Relaxed) {
+            self.horizon.fetch_max(plies, Relaxed);
+        }
+    }
+
     fn encode(&self, v: Value, b: &Board) -> u8 {
         if let Some(p) = v.plies() {
-            self.horizon.fetch_max(p, Relaxed);
+            self.extend_horizon(p);
         }
         v.encode().unwrap_or_else(|| {
             self.fail(format!(
@@ -138,22 +170,25 @@ impl Work<'_> {
 
     /// Initial byte: mated, stalemate, best conversion (or the exact value
     /// when every move converts). Illegal and duplicate slots stay 0.
-    fn initial(&self, index: u64, turn: Color) -> u8 {
+    /// With `count`, also the quiet legal moves for `counts`.
+    fn initial(&self, index: u64, turn: Color, count: bool) -> (u8, u8) {
         let Some(b) = self.layout.legal_board(index, turn) else {
-            return DRAW;
+            return (DRAW, 0);
         };
         let mut best_win: Option<u32> = None;
         let mut slowest_loss = 0;
         let mut draw = false;
         let mut converts = false;
         // Legality is checked for every capture and promotion, but for quiet
-        // moves only until one is found legal: that is all this needs.
+        // moves only until one is found legal, unless they are counted.
         let mut quiet = false;
+        let mut quiet_moves = 0u8;
         let pins = b.pins();
         let _ = b.each_pseudo_move(&mut |m| {
             if !m.converts() {
-                if !quiet && b.is_legal_with(&m, &pins) {
+                if (count || !quiet) && b.is_legal_with(&m, &pins) {
                     quiet = true;
+                    quiet_moves += 1;
                 }
                 return ControlFlow::Continue(());
             }
@@ -169,18 +204,61 @@ impl Work<'_> {
             ControlFlow::Continue(())
         });
         if !quiet && !converts {
-            return if b.in_check(turn) {
+            let v = if b.in_check(turn) {
                 self.encode(Value::Loss(0), &b)
             } else {
                 DRAW
             };
+            return (v, 0);
         }
         let v = match best_win {
             Some(w) => Value::Win(w),
             None if !quiet && !draw => Value::Loss(slowest_loss),
             None => Value::Draw,
         };
-        self.encode(v, &b)
+        let count = if !count {
+            0
+        } else if self.layout.symmetry_fixing(&b).is_some() {
+            EVERY_TIME
+        } else if quiet_moves >= CONVERTS {
+            self.fail(format!(
+                "{}: {quiet_moves} quiet moves overflow the move counter in {}",
+                self.layout.material,
+                b.fen()
+            ));
+            EVERY_TIME
+        } else if converts {
+            quiet_moves | CONVERTS
+        } else {
+            quiet_moves
+        };
+        (self.encode(v, &b), count)
+    }
+
+    /// Counts down `q` (side `side`, slot `index`), one of whose quiet moves
+    /// was just seen to lead to a win for the opponent.
+    ///
+    /// Why the counts are exact: a position is processed once, at the ply
+    /// of its final value. Processing the canonical board `b` meets each
+    /// quiet move of `q` that leads to an image of `b` once per symmetry
+    /// fixing `b`, as an unmove from `b` to an image of `q`, provided that
+    /// only the identity fixes `q`. `process` skips the mirror image of each
+    /// unmove of a board that a symmetry fixes, so each move is met once.
+    /// Positions fixed by a symmetry (`EVERY_TIME`) are checked in full at
+    /// every decrement instead.
+    fn count_down(&self, side: usize, index: u64) -> Countdown {
+        if self.counts.is_empty() {
+            return Countdown::Check;
+        }
+        let n = self.layout.positions as usize;
+        let cell = &self.counts[side * n + index as usize];
+        match cell.fetch_update(Relaxed, Relaxed, |c| {
+            (c != EVERY_TIME && c & !CONVERTS != 0).then(|| c - 1)
+        }) {
+            Ok(before) if before & !CONVERTS > 1 => Countdown::Open,
+            Ok(before) if before & CONVERTS == 0 => Countdown::Lost,
+            _ => Countdown::Check,
+        }
     }
 
     /// What the move `m` of `q` leads to, at ply `ply`.
@@ -235,7 +313,7 @@ impl Work<'_> {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .push((pending, side, index));
-            self.horizon.fetch_max(pending, Relaxed);
+            self.extend_horizon(pending);
             return;
         }
         let byte = self.encode(Value::Loss(slowest.div_ceil(2)), q);
@@ -244,8 +322,17 @@ impl Work<'_> {
 
     /// Offers `q` (to move, side `side`) a win in `plies` unless it already
     /// has a faster one.
-    fn offer_win(&self, q: &Board, side: usize, index: u64, moves_to_mate: u32) {
-        let win = self.encode(Value::Win(moves_to_mate), q);
+    fn offer_win(&self, side: usize, index: u64, moves_to_mate: u32) {
+        let win = match Value::Win(moves_to_mate).encode() {
+            Some(win) => {
+                self.extend_horizon(2 * moves_to_mate - 1);
+                win
+            }
+            None => match self.layout.board(index, SIDES[side]) {
+                Some(q) => self.encode(Value::Win(moves_to_mate), &q),
+                None => return,
+            },
+        };
         let cell = &self.side(side)[index as usize];
         let _ = cell.fetch_update(Relaxed, Relaxed, |cur| match Value::decode(cur) {
             Value::Draw => Some(win),
@@ -266,38 +353,60 @@ impl Work<'_> {
         };
         let found = AtomicU64::new(0);
         let other = 1 - side;
+        let counting = !self.counts.is_empty();
         const CHUNK: usize = 1 << 12;
-        self.side(side).par_chunks(CHUNK).enumerate().for_each_init(
-            || Vec::with_capacity(64),
-            |preds: &mut Vec<Board>, (chunk, cells)| {
+        self.side(side)
+            .par_chunks(CHUNK)
+            .enumerate()
+            .for_each(|(chunk, cells)| {
+                // Counted per chunk: a shared counter bumped per position
+                // would bounce between cores.
+                let mut here = 0;
                 for (offset, cell) in cells.iter().enumerate() {
                     if cell.load(Relaxed) != target {
                         continue;
                     }
-                    found.fetch_add(1, Relaxed);
+                    here += 1;
                     let i = chunk * CHUNK + offset;
                     let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
                         continue;
                     };
-                    preds.clear();
-                    b.unmoves(preds);
-                    for q in preds.iter() {
-                        self.predecessor(q, &b, other, ply);
-                    }
+                    // A board fixed by a symmetry meets each predecessor
+                    // move twice, as an unmove and as its mirror image:
+                    // one of the two is enough (and needed by the counts).
+                    let fixing = counting.then(|| self.layout.symmetry_fixing(&b)).flatten();
+                    b.each_unmove(|role, from, to| {
+                        if let Some(s) = fixing {
+                            if (from, to) > (transform(s, from), transform(s, to)) {
+                                return;
+                            }
+                        }
+                        let qi = self.layout.index_after_unmove(&b, i as u64, role, from, to);
+                        self.predecessor(&b, (role, from, to), qi, other, ply);
+                    });
                 }
-            },
-        );
+                found.fetch_add(here, Relaxed);
+            });
         found.into_inner()
     }
 
-    /// `q` (side `side` to move) moves to `b`, just decided at `ply`.
-    fn predecessor(&self, q: &Board, b: &Board, side: usize, ply: u32) {
-        let qi = self.layout.index(q);
+    /// The unmove `(role, from, to)` of `b`, just decided at `ply`, leads to
+    /// slot `qi` of `side`.
+    fn predecessor(&self, b: &Board, unmove: (Role, u8, u8), qi: u64, side: usize, ply: u32) {
+        let (role, from, to) = unmove;
         if ply % 2 == 0 {
             // b is lost: q wins by moving there, unless the move opens an
             // en passant capture that saves more.
             let mut lost_in = ply / 2;
-            if let Some(m) = double_push(q, b) {
+            if role == Role::Pawn && from.abs_diff(to) == 16 {
+                let m = Move {
+                    role,
+                    from,
+                    to,
+                    capture: None,
+                    promotion: None,
+                    en_passant: false,
+                };
                 match self.en_passant(b, &m) {
                     None => {}
                     Some((Value::Loss(e), others)) => {
@@ -306,9 +415,21 @@ impl Work<'_> {
                     Some(_) => return,
                 }
             }
-            self.offer_win(q, side, qi, lost_in + 1);
-        } else if self.side(side)[qi as usize].load(Relaxed) == DRAW {
-            self.try_loss(q, side, qi, ply);
+            self.offer_win(side, qi, lost_in + 1);
+        } else {
+            let countdown = self.count_down(side, qi);
+            let cell = &self.side(side)[qi as usize];
+            if countdown == Countdown::Open || cell.load(Relaxed) != DRAW {
+                return;
+            }
+            let q = b.unmoved(role, from, to);
+            if countdown == Countdown::Lost {
+                // Every quiet move now leads to a win, the slowest in `ply`
+                // plies, and there is no other move.
+                cell.store(self.encode(Value::Loss(ply.div_ceil(2)), &q), Relaxed);
+            } else {
+                self.try_loss(&q, side, qi, ply);
+            }
         }
     }
 
@@ -330,33 +451,22 @@ impl Work<'_> {
     }
 }
 
-/// The double push that leads from `q` to `p`, if that is the move.
-fn double_push(q: &Board, p: &Board) -> Option<Move> {
-    let mover = q.turn;
-    let changed = q.pieces(mover, Role::Pawn) ^ p.pieces(mover, Role::Pawn);
-    if changed.count_ones() != 2 {
-        return None;
-    }
-    let from = (q.pieces(mover, Role::Pawn) & changed).trailing_zeros() as u8;
-    let to = (p.pieces(mover, Role::Pawn) & changed).trailing_zeros() as u8;
-    (from.abs_diff(to) == 16).then_some(Move {
-        role: Role::Pawn,
-        from,
-        to,
-        capture: None,
-        promotion: None,
-        en_passant: false,
-    })
-}
-
 /// Solves `layout` given the tables of every capture and promotion.
 /// `on_ply(ply, decided)` reports progress.
 pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> Result<Solved> {
     let n = layout.positions as usize;
+    // Counts cost a byte per position and side: 0.24 GB for a pawnless
+    // 5-piece table, whose cells are as much again.
+    let counting = !layout.material.has_pawns();
     let work = Work {
         layout,
         probe,
         cells: (0..2 * n).map(|_| AtomicU8::new(DRAW)).collect(),
+        counts: if counting {
+            (0..2 * n).map(|_| AtomicU8::new(0)).collect()
+        } else {
+            Vec::new()
+        },
         error: Mutex::new(None),
         horizon: AtomicU32::new(0),
         recheck: Mutex::new(Vec::new()),
@@ -367,12 +477,18 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
     const INIT_BLOCK: usize = 1 << 24;
     for (side, turn) in SIDES.into_iter().enumerate() {
         for (block, cells) in work.side(side).chunks(INIT_BLOCK).enumerate() {
-            let base = (block * INIT_BLOCK) as u64;
+            let base = block * INIT_BLOCK;
             cells
                 .par_iter()
                 .enumerate()
                 .with_min_len(1 << 12)
-                .for_each(|(i, cell)| cell.store(work.initial(base + i as u64, turn), Relaxed));
+                .for_each(|(i, cell)| {
+                    let (value, moves) = work.initial((base + i) as u64, turn, counting);
+                    cell.store(value, Relaxed);
+                    if counting {
+                        work.counts[side * n + base + i].store(moves, Relaxed);
+                    }
+                });
             probe.release_resident_pages();
         }
     }
@@ -411,63 +527,72 @@ fn images(layout: &Layout, b: &Board) -> u64 {
 
 pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
     let n = layout.positions as usize;
-    let mut stats = TableStats {
-        plies,
-        ..Default::default()
-    };
-    for side in 0..2 {
-        let s = (0..n)
-            .into_par_iter()
-            .with_min_len(1 << 14)
-            .fold(SideStats::default, |mut s, i| {
-                let Some(b) = layout.legal_board(i as u64, SIDES[side]) else {
-                    return s;
+    // One pass: each slot's board is decoded once for both sides to move.
+    let (white, black, zugzwangs) = (0..n)
+        .into_par_iter()
+        .with_min_len(1 << 14)
+        .fold(
+            || (SideStats::default(), SideStats::default(), [0u64; 3]),
+            |(mut white, mut black, mut zz), i| {
+                let Some(board) = layout.board(i as u64, Color::White) else {
+                    return (white, black, zz);
                 };
-                let v = Value::decode(values[side * n + i]);
-                let w = images(layout, &b);
-                s.stored += 1;
-                s.legal += w;
-                match v {
-                    Value::Win(m) => {
-                        s.wins += w;
-                        note_longest(&mut s.longest_win, &mut s.longest_win_positions, m, w);
+                let w = images(layout, &board);
+                let mut legal = [false; 2];
+                let mut value = [Value::Draw; 2];
+                for (side, s) in [&mut white, &mut black].into_iter().enumerate() {
+                    let b = Board {
+                        turn: SIDES[side],
+                        ..board
+                    };
+                    if b.broken().is_some() {
+                        continue;
                     }
-                    Value::Loss(m) => {
-                        s.losses += w;
-                        note_longest(&mut s.longest_loss, &mut s.longest_loss_positions, m, w);
+                    legal[side] = true;
+                    value[side] = Value::decode(values[side * n + i]);
+                    s.stored += 1;
+                    s.legal += w;
+                    match value[side] {
+                        Value::Win(m) => {
+                            s.wins += w;
+                            note_longest(&mut s.longest_win, &mut s.longest_win_positions, m, w);
+                        }
+                        Value::Loss(m) => {
+                            s.losses += w;
+                            note_longest(&mut s.longest_loss, &mut s.longest_loss_positions, m, w);
+                        }
+                        _ => s.draws += w,
                     }
-                    _ => s.draws += w,
                 }
-                s
-            })
-            .reduce(SideStats::default, merge);
-        if side == 0 {
-            stats.white_to_move = s;
-        } else {
-            stats.black_to_move = s;
-        }
+                if legal == [true, true] {
+                    match (value[0], value[1]) {
+                        (Value::Loss(_), Value::Loss(_)) => zz[0] += w,
+                        (Value::Draw, Value::Loss(_)) => zz[1] += w,
+                        (Value::Loss(_), Value::Draw) => zz[2] += w,
+                        _ => {}
+                    }
+                }
+                (white, black, zz)
+            },
+        )
+        .reduce(
+            || (SideStats::default(), SideStats::default(), [0u64; 3]),
+            |a, b| {
+                (
+                    merge(a.0, b.0),
+                    merge(a.1, b.1),
+                    [a.2[0] + b.2[0], a.2[1] + b.2[1], a.2[2] + b.2[2]],
+                )
+            },
+        );
+    TableStats {
+        white_to_move: white,
+        black_to_move: black,
+        mutual_zugzwang_both_lose: zugzwangs[0],
+        mutual_zugzwang_white_draws: zugzwangs[1],
+        mutual_zugzwang_black_draws: zugzwangs[2],
+        plies,
     }
-    for i in 0..n {
-        let (w, b) = (Value::decode(values[i]), Value::decode(values[n + i]));
-        if w.wdl() >= 0 && b.wdl() >= 0 {
-            continue;
-        }
-        let both_legal = |i: u64| {
-            let wtm = layout.legal_board(i, Color::White)?;
-            layout.legal_board(i, Color::Black)?;
-            Some(images(layout, &wtm))
-        };
-        let Some(weight) = both_legal(i as u64) else {
-            continue;
-        };
-        match (w, b) {
-            (Value::Loss(_), Value::Loss(_)) => stats.mutual_zugzwang_both_lose += weight,
-            (Value::Draw, Value::Loss(_)) => stats.mutual_zugzwang_white_draws += weight,
-            (Value::Loss(_), Value::Draw) => stats.mutual_zugzwang_black_draws += weight,
-            _ => {}
-        }
-    }
-    stats
 }
 
 /// Keeps the longest distance seen and how many positions attain it.
