@@ -121,6 +121,61 @@ pub struct Pins {
     in_check: bool,
 }
 
+/// The test that the side to move in a board was not in check before an
+/// unmove (see `Board::each_unmove`). Without a check now, only the piece
+/// put back on `from`, or a line through `to` that the unmove opens towards
+/// the king, can give one before it: most unmoves need a lookup or two.
+struct UnmoveLegality<'a> {
+    board: &'a Board,
+    has_king: bool,
+    king: u8,
+    occ: Bitboard,
+    checked: bool,
+    /// Every square on a line with the king.
+    lines: Bitboard,
+}
+
+impl UnmoveLegality<'_> {
+    /// The sliders of the side that moved that would attack the king if the
+    /// piece on `to` were gone (without a check now; else unused).
+    #[inline]
+    fn revealed_by(&self, to: u8) -> Bitboard {
+        if self.checked || self.lines & bit(to) == 0 {
+            return 0;
+        }
+        let them = self.board.turn.other();
+        self.board.attackers(self.king, them, self.occ ^ bit(to)) & !bit(to)
+    }
+
+    #[inline]
+    fn allows(&self, role: Role, from: u8, to: u8, revealed: Bitboard) -> bool {
+        if !self.has_king {
+            return true;
+        }
+        let (king, them) = (self.king, self.board.turn.other());
+        let before = self.occ ^ bit(to) ^ bit(from);
+        if self.checked {
+            let q = self.board.unmoved(role, from, to);
+            return q.attackers(king, them, before) == 0;
+        }
+        // Each opened line must be closed again by the piece put back.
+        for s in squares(revealed) {
+            if between(king, s) & bit(from) == 0 {
+                return false;
+            }
+        }
+        let k = king as usize;
+        // Sliders walk their rays only when lined up with the king.
+        match role {
+            Role::Pawn => PAWN_ATTACKS[them.index()][from as usize] & bit(king) == 0,
+            Role::Knight => KNIGHT[k] & bit(from) == 0,
+            Role::King => KING[k] & bit(from) == 0,
+            _ if self.lines & bit(from) == 0 => true,
+            _ => piece_attacks(role, from, before) & bit(king) == 0,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     pub by_role: [Bitboard; 6],
@@ -487,11 +542,12 @@ impl Board {
         let legal = self.unmove_legality();
         for role in PIECES {
             for to in squares(self.pieces(them, role)) {
+                let revealed = legal.revealed_by(to);
                 // Piece moves are symmetric: the origins are the squares
                 // the piece would attack from where it stands.
                 let origins = piece_attacks(role, to, occ) & !occ;
                 for from in squares(origins) {
-                    if legal(role, from, to) {
+                    if legal.allows(role, from, to, revealed) {
                         f(role, from, to);
                     }
                 }
@@ -505,52 +561,41 @@ impl Board {
             if !(8..56).contains(&one) || occ & bit(one as u8) != 0 {
                 continue;
             }
+            let revealed = legal.revealed_by(to);
             if rank_of(one as u8) >= 1
                 && rank_of(one as u8) <= 6
-                && legal(Role::Pawn, one as u8, to)
+                && legal.allows(Role::Pawn, one as u8, to, revealed)
             {
                 f(Role::Pawn, one as u8, to);
             }
             if rank_of(to) == double_rank {
                 let two = (one + back) as u8;
-                if rank_of(two) == first_rank && occ & bit(two) == 0 && legal(Role::Pawn, two, to) {
+                if rank_of(two) == first_rank
+                    && occ & bit(two) == 0
+                    && legal.allows(Role::Pawn, two, to, revealed)
+                {
                     f(Role::Pawn, two, to);
                 }
             }
         }
     }
 
-    /// The test that the side to move here was not in check before the
-    /// unmove `(role, from, to)`. Without a check here, only the piece put
-    /// back on `from`, or a line through `to` that the unmove opens towards
-    /// the king, can give one there: most unmoves need a single lookup.
-    fn unmove_legality(&self) -> impl Fn(Role, u8, u8) -> bool + '_ {
+    fn unmove_legality(&self) -> UnmoveLegality<'_> {
         let us = self.turn;
-        let them = us.other();
-        let occ = self.occupied();
         let has_king = self.pieces(us, Role::King) != 0;
         let king = self.king(us);
-        let checked = has_king && self.attackers(king, them, occ) != 0;
-        let lines = if has_king {
-            ROOK_LINES[king as usize] | BISHOP_LINES[king as usize]
-        } else {
-            0
-        };
-        move |role, from, to| {
-            if !has_king {
-                return true;
-            }
-            let before = occ ^ bit(to) ^ bit(from);
-            if !checked && lines & bit(to) == 0 {
-                let attacks = if role == Role::Pawn {
-                    PAWN_ATTACKS[them.index()][from as usize]
-                } else {
-                    piece_attacks(role, from, before)
-                };
-                return attacks & bit(king) == 0;
-            }
-            let q = self.unmoved(role, from, to);
-            q.attackers(king, them, before) == 0
+        let occ = self.occupied();
+        UnmoveLegality {
+            board: self,
+            has_king,
+            king,
+            occ,
+            checked: has_king && self.attackers(king, us.other(), occ) != 0,
+            lines: if has_king {
+                ROOK_LINES[king as usize] | BISHOP_LINES[king as usize]
+            } else {
+                0
+            },
         }
     }
 
@@ -835,6 +880,10 @@ mod tests {
             "4k3/8/8/8/1B6/8/8/4K2R b - - 0 1",
             "8/8/2k5/8/4Q3/8/1N6/K7 b - - 0 1",
             "8/2k5/8/8/8/8/5q2/K1r5 w - - 0 1",
+            // Unmoves that would open a line onto the king.
+            "8/8/8/3k4/8/3N4/8/3Q1K2 b - - 0 1",
+            "k7/8/8/8/4B3/8/8/K6Q b - - 0 1",
+            "8/8/8/8/2k1P2R/8/8/K7 b - - 0 1",
         ] {
             let b = Board::from_fen(fen).unwrap();
             let mut fast = Vec::new();

@@ -268,7 +268,21 @@ impl Layout {
     /// board is ranked in full.
     pub fn index_after_unmove(&self, b: &Board, index: u64, role: Role, from: u8, to: u8) -> u64 {
         let (wk, bk) = (b.king(Color::White), b.king(Color::Black));
-        if role != Role::King && self.kings.sym_count[wk as usize * 64 + bk as usize] == 1 {
+        if role == Role::King {
+            // The other pieces stay in their frame when the new king pair
+            // is canonical as it stands and has no second symmetry.
+            let mover = b.turn.other();
+            let (wk, bk) = if mover == Color::White {
+                (from, bk)
+            } else {
+                (wk, from)
+            };
+            let pair = wk as usize * 64 + bk as usize;
+            let rank = self.kings.index[pair];
+            if rank != NO_PAIR && self.kings.sym_count[pair] == 1 {
+                return rank as u64 * self.radix + index % self.radix;
+            }
+        } else if self.kings.sym_count[wk as usize * 64 + bk as usize] == 1 {
             let mover = b.turn.other();
             let mut weight = 1;
             for g in self.groups.iter().rev() {

@@ -355,10 +355,19 @@ impl Work<'_> {
         let other = 1 - side;
         let counting = !self.counts.is_empty();
         const CHUNK: usize = 1 << 12;
-        self.side(side)
-            .par_chunks(CHUNK)
-            .enumerate()
-            .for_each(|(chunk, cells)| {
+        // Where each unmove leads is read from memory that is scattered over
+        // the whole table: the unmoves of a position are ranked first and
+        // their bytes loaded together, so that the cache misses overlap,
+        // then acted on.
+        let touched = if ply % 2 == 0 || !counting {
+            self.side(other)
+        } else {
+            let n = self.layout.positions as usize;
+            &self.counts[other * n..(other + 1) * n]
+        };
+        self.side(side).par_chunks(CHUNK).enumerate().for_each_init(
+            Vec::new,
+            |unmoves, (chunk, cells)| {
                 // Counted per chunk: a shared counter bumped per position
                 // would bounce between cores.
                 let mut here = 0;
@@ -375,6 +384,7 @@ impl Work<'_> {
                     // move twice, as an unmove and as its mirror image:
                     // one of the two is enough (and needed by the counts).
                     let fixing = counting.then(|| self.layout.symmetry_fixing(&b)).flatten();
+                    unmoves.clear();
                     b.each_unmove(|role, from, to| {
                         if let Some(s) = fixing {
                             if (from, to) > (transform(s, from), transform(s, to)) {
@@ -382,11 +392,16 @@ impl Work<'_> {
                             }
                         }
                         let qi = self.layout.index_after_unmove(&b, i as u64, role, from, to);
-                        self.predecessor(&b, (role, from, to), qi, other, ply);
+                        std::hint::black_box(touched[qi as usize].load(Relaxed));
+                        unmoves.push((role, from, to, qi));
                     });
+                    for &(role, from, to, qi) in unmoves.iter() {
+                        self.predecessor(&b, (role, from, to), qi, other, ply);
+                    }
                 }
                 found.fetch_add(here, Relaxed);
-            });
+            },
+        );
         found.into_inner()
     }
 
