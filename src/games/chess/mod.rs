@@ -4,6 +4,7 @@
 
 pub mod bitboard;
 pub mod board;
+mod cells;
 pub mod index;
 pub mod material;
 pub mod probe;

@@ -16,6 +16,7 @@
 
 use super::bitboard::transform;
 use super::board::{Board, Color, Move, Role};
+use super::cells::{Bytes, Cells};
 use super::index::Layout;
 use super::probe::{after_move, en_passant_option, Tablebase};
 use super::value::{Value, DRAW};
@@ -75,7 +76,7 @@ pub struct TableStats {
 
 pub struct Solved {
     /// White to move for every index, then black to move.
-    pub values: Vec<u8>,
+    pub values: Bytes,
     pub stats: TableStats,
 }
 
@@ -85,7 +86,7 @@ struct Work<'a> {
     /// White to move for every index, then black to move: one allocation,
     /// so that the finished values are taken over in place (no copy at the
     /// peak of memory use).
-    cells: Vec<AtomicU8>,
+    cells: Cells,
     error: Mutex<Option<String>>,
     /// Largest ply of any value written so far (losses and wins can be
     /// decided ahead of their ply).
@@ -114,10 +115,9 @@ enum Reply {
 }
 
 impl Work<'_> {
-    /// The cells of one side to move.
-    fn side(&self, side: usize) -> &[AtomicU8] {
-        let n = self.layout.positions as usize;
-        &self.cells[side * n..(side + 1) * n]
+    /// The cell of a position and side to move.
+    fn slot(&self, side: usize, index: u64) -> usize {
+        side * self.layout.positions as usize + index as usize
     }
 
     fn fail(&self, msg: String) {
@@ -158,7 +158,10 @@ impl Work<'_> {
     }
 
     fn stored(&self, b: &Board) -> Value {
-        Value::decode(self.side(b.turn as usize)[self.layout.index(b) as usize].load(Relaxed))
+        Value::decode(
+            self.cells
+                .load(self.slot(b.turn as usize, self.layout.index(b))),
+        )
     }
 
     fn en_passant(&self, child: &Board, m: &Move) -> Option<(Value, bool)> {
@@ -317,7 +320,7 @@ impl Work<'_> {
             return;
         }
         let byte = self.encode(Value::Loss(slowest.div_ceil(2)), q);
-        self.side(side)[index as usize].store(byte, Relaxed);
+        self.cells.store(self.slot(side, index), byte);
     }
 
     /// Offers `q` (to move, side `side`) a win in `plies` unless it already
@@ -333,12 +336,12 @@ impl Work<'_> {
                 None => return,
             },
         };
-        let cell = &self.side(side)[index as usize];
-        let _ = cell.fetch_update(Relaxed, Relaxed, |cur| match Value::decode(cur) {
-            Value::Draw => Some(win),
-            Value::Win(w) if w > moves_to_mate => Some(win),
-            _ => None,
-        });
+        self.cells
+            .update(self.slot(side, index), |cur| match Value::decode(cur) {
+                Value::Draw => Some(win),
+                Value::Win(w) if w > moves_to_mate => Some(win),
+                _ => None,
+            });
     }
 
     /// Processes every position of `side` decided at `ply`; returns how many.
@@ -359,30 +362,33 @@ impl Work<'_> {
         // the whole table: the unmoves of a position are ranked first and
         // their bytes loaded together, so that the cache misses overlap,
         // then acted on.
-        let touched = if ply % 2 == 0 || !counting {
-            self.side(other)
-        } else {
-            let n = self.layout.positions as usize;
-            &self.counts[other * n..(other + 1) * n]
+        let n = self.layout.positions as usize;
+        let touch = |qi: u64| {
+            let slot = other * n + qi as usize;
+            if ply % 2 == 0 || !counting {
+                std::hint::black_box(self.cells.load(slot));
+            } else {
+                std::hint::black_box(self.counts[slot].load(Relaxed));
+            }
         };
-        self.side(side).par_chunks(CHUNK).enumerate().for_each_init(
-            Vec::new,
-            |unmoves, (chunk, cells)| {
-                // Counted per chunk: a shared counter bumped per position
-                // would bounce between cores.
+        let chunks = n.div_ceil(CHUNK);
+        (0..chunks)
+            .into_par_iter()
+            .for_each_init(Vec::new, |unmoves, chunk| {
+                // Counted per chunk: a shared counter bumped per position would
+                // bounce between cores.
                 let mut here = 0;
-                for (offset, cell) in cells.iter().enumerate() {
-                    if cell.load(Relaxed) != target {
-                        continue;
-                    }
+                let first = side * n + chunk * CHUNK;
+                let last = (first + CHUNK).min((side + 1) * n);
+                self.cells.scan(first..last, target, |slot| {
                     here += 1;
-                    let i = chunk * CHUNK + offset;
-                    let Some(b) = self.layout.board(i as u64, SIDES[side]) else {
-                        continue;
+                    let i = (slot - side * n) as u64;
+                    let Some(b) = self.layout.board(i, SIDES[side]) else {
+                        return;
                     };
-                    // A board fixed by a symmetry meets each predecessor
-                    // move twice, as an unmove and as its mirror image:
-                    // one of the two is enough (and needed by the counts).
+                    // A board fixed by a symmetry meets each predecessor move
+                    // twice, as an unmove and as its mirror image: one of the
+                    // two is enough (and needed by the counts).
                     let fixing = counting.then(|| self.layout.symmetry_fixing(&b)).flatten();
                     unmoves.clear();
                     b.each_unmove(|role, from, to| {
@@ -391,17 +397,16 @@ impl Work<'_> {
                                 return;
                             }
                         }
-                        let qi = self.layout.index_after_unmove(&b, i as u64, role, from, to);
-                        std::hint::black_box(touched[qi as usize].load(Relaxed));
+                        let qi = self.layout.index_after_unmove(&b, i, role, from, to);
+                        touch(qi);
                         unmoves.push((role, from, to, qi));
                     });
                     for &(role, from, to, qi) in unmoves.iter() {
                         self.predecessor(&b, (role, from, to), qi, other, ply);
                     }
-                }
+                });
                 found.fetch_add(here, Relaxed);
-            },
-        );
+            });
         found.into_inner()
     }
 
@@ -433,15 +438,16 @@ impl Work<'_> {
             self.offer_win(side, qi, lost_in + 1);
         } else {
             let countdown = self.count_down(side, qi);
-            let cell = &self.side(side)[qi as usize];
-            if countdown == Countdown::Open || cell.load(Relaxed) != DRAW {
+            let slot = self.slot(side, qi);
+            if countdown == Countdown::Open || self.cells.load(slot) != DRAW {
                 return;
             }
             let q = b.unmoved(role, from, to);
             if countdown == Countdown::Lost {
                 // Every quiet move now leads to a win, the slowest in `ply`
                 // plies, and there is no other move.
-                cell.store(self.encode(Value::Loss(ply.div_ceil(2)), &q), Relaxed);
+                self.cells
+                    .store(slot, self.encode(Value::Loss(ply.div_ceil(2)), &q));
             } else {
                 self.try_loss(&q, side, qi, ply);
             }
@@ -456,7 +462,7 @@ impl Work<'_> {
             due
         };
         for (_, side, index) in due {
-            if self.side(side)[index as usize].load(Relaxed) != DRAW {
+            if self.cells.load(self.slot(side, index)) != DRAW {
                 continue;
             }
             if let Some(q) = self.layout.board(index, SIDES[side]) {
@@ -476,7 +482,7 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
     let work = Work {
         layout,
         probe,
-        cells: (0..2 * n).map(|_| AtomicU8::new(DRAW)).collect(),
+        cells: Cells::new(2 * n, DRAW),
         counts: if counting {
             (0..2 * n).map(|_| AtomicU8::new(0)).collect()
         } else {
@@ -490,22 +496,25 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
     // probes every capture and promotion, which would otherwise keep most of
     // the smaller tables resident beside the cells.
     const INIT_BLOCK: usize = 1 << 24;
-    for (side, turn) in SIDES.into_iter().enumerate() {
-        for (block, cells) in work.side(side).chunks(INIT_BLOCK).enumerate() {
-            let base = block * INIT_BLOCK;
-            cells
-                .par_iter()
-                .enumerate()
-                .with_min_len(1 << 12)
-                .for_each(|(i, cell)| {
-                    let (value, moves) = work.initial((base + i) as u64, turn, counting);
-                    cell.store(value, Relaxed);
-                    if counting {
-                        work.counts[side * n + base + i].store(moves, Relaxed);
-                    }
-                });
-            probe.release_resident_pages();
-        }
+    for block in (0..2 * n).step_by(INIT_BLOCK) {
+        let words = block / 8..(block + INIT_BLOCK).min(2 * n).div_ceil(8);
+        words.into_par_iter().with_min_len(1 << 9).for_each(|w| {
+            let mut bytes = [DRAW; 8];
+            for (k, byte) in bytes.iter_mut().enumerate() {
+                let slot = w * 8 + k;
+                if slot >= 2 * n {
+                    break;
+                }
+                let (side, index) = (slot / n, slot % n);
+                let (value, moves) = work.initial(index as u64, SIDES[side], counting);
+                *byte = value;
+                if counting {
+                    work.counts[slot].store(moves, Relaxed);
+                }
+            }
+            work.cells.store_word(w, bytes);
+        });
+        probe.release_resident_pages();
     }
     let mut ply = 0;
     loop {
@@ -521,8 +530,8 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
         }
         ply += 1;
     }
-    // Same size and alignment: the standard library collects this in place.
-    let values: Vec<u8> = work.cells.into_iter().map(AtomicU8::into_inner).collect();
+    drop(work.counts);
+    let values = work.cells.into_bytes();
     let stats = statistics(layout, &values, ply);
     Ok(Solved { values, stats })
 }
