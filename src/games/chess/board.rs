@@ -122,9 +122,11 @@ pub struct Pins {
 }
 
 /// The test that the side to move in a board was not in check before an
-/// unmove (see `Board::each_unmove`). Without a check now, only the piece
-/// put back on `from`, or a line through `to` that the unmove opens towards
-/// the king, can give one before it: most unmoves need a lookup or two.
+/// unmove (see `Board::each_unmove`): the pieces that would attack the king
+/// once the moved piece has left `to` (found once per piece), each blocked
+/// by it on `from`, and no attack from `from`. Without a check now and with
+/// `to` off the king's lines, only `from` matters: most unmoves need a
+/// lookup or two.
 struct UnmoveLegality<'a> {
     board: &'a Board,
     has_king: bool,
@@ -136,11 +138,13 @@ struct UnmoveLegality<'a> {
 }
 
 impl UnmoveLegality<'_> {
-    /// The sliders of the side that moved that would attack the king if the
-    /// piece on `to` were gone (without a check now; else unused).
+    /// The pieces of the side that moved, other than the one on `to`, that
+    /// would attack the king if that piece were gone: the checkers now
+    /// besides it, and the sliders behind it. None without a check when
+    /// `to` is off the king's lines.
     #[inline]
     fn revealed_by(&self, to: u8) -> Bitboard {
-        if self.checked || self.lines & bit(to) == 0 {
+        if !self.checked && self.lines & bit(to) == 0 {
             return 0;
         }
         let them = self.board.turn.other();
@@ -154,11 +158,8 @@ impl UnmoveLegality<'_> {
         }
         let (king, them) = (self.king, self.board.turn.other());
         let before = self.occ ^ bit(to) ^ bit(from);
-        if self.checked {
-            let q = self.board.unmoved(role, from, to);
-            return q.attackers(king, them, before) == 0;
-        }
-        // Each opened line must be closed again by the piece put back.
+        // Each of those attacks must be blocked by the piece put back (which
+        // a leaper's cannot be).
         for s in squares(revealed) {
             if between(king, s) & bit(from) == 0 {
                 return false;

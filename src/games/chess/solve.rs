@@ -14,7 +14,7 @@
 //! and every write is idempotent, so the result is the same bytes for any
 //! thread count.
 
-use super::bitboard::transform;
+use super::bitboard::{bit, squares, transform, Bitboard};
 use super::board::{Board, Color, Move, Role};
 use super::cells::{Bytes, Cells};
 use super::index::Layout;
@@ -186,10 +186,15 @@ impl Work<'_> {
         // moves only until one is found legal, unless they are counted.
         let mut quiet = false;
         let mut quiet_moves = 0u8;
+        // Quiet king steps need an attack test each: they wait for the end,
+        // where a position already won by a conversion needs none of them.
+        let mut king_steps: Bitboard = 0;
         let pins = b.pins();
         let _ = b.each_pseudo_move(&mut |m| {
             if !m.converts() {
-                if (count || !quiet) && b.is_legal_with(&m, &pins) {
+                if m.role == Role::King {
+                    king_steps |= bit(m.to);
+                } else if (count || !quiet) && b.is_legal_with(&m, &pins) {
                     quiet = true;
                     quiet_moves += 1;
                 }
@@ -206,6 +211,27 @@ impl Work<'_> {
             }
             ControlFlow::Continue(())
         });
+        if let Some(w) = best_win {
+            // Never a loss, so its count is never needed.
+            return (self.encode(Value::Win(w), &b), 0);
+        }
+        for to in squares(king_steps) {
+            if quiet && !count {
+                break;
+            }
+            let step = Move {
+                role: Role::King,
+                from: b.king(turn),
+                to,
+                capture: None,
+                promotion: None,
+                en_passant: false,
+            };
+            if b.is_legal_with(&step, &pins) {
+                quiet = true;
+                quiet_moves += 1;
+            }
+        }
         if !quiet && !converts {
             let v = if b.in_check(turn) {
                 self.encode(Value::Loss(0), &b)
@@ -214,10 +240,10 @@ impl Work<'_> {
             };
             return (v, 0);
         }
-        let v = match best_win {
-            Some(w) => Value::Win(w),
-            None if !quiet && !draw => Value::Loss(slowest_loss),
-            None => Value::Draw,
+        let v = if !quiet && !draw {
+            Value::Loss(slowest_loss)
+        } else {
+            Value::Draw
         };
         let count = if !count {
             0
@@ -366,9 +392,9 @@ impl Work<'_> {
         let touch = |qi: u64| {
             let slot = other * n + qi as usize;
             if ply % 2 == 0 || !counting {
-                std::hint::black_box(self.cells.load(slot));
+                self.cells.load(slot)
             } else {
-                std::hint::black_box(self.counts[slot].load(Relaxed));
+                self.counts[slot].load(Relaxed)
             }
         };
         let chunks = n.div_ceil(CHUNK);
@@ -398,9 +424,11 @@ impl Work<'_> {
                             }
                         }
                         let qi = self.layout.index_after_unmove(&b, i, role, from, to);
-                        touch(qi);
                         unmoves.push((role, from, to, qi));
                     });
+                    // Independent loads in a tight loop, so that many misses
+                    // are in flight at once.
+                    std::hint::black_box(unmoves.iter().fold(0, |a, u| a ^ touch(u.3)));
                     for &(role, from, to, qi) in unmoves.iter() {
                         self.predecessor(&b, (role, from, to), qi, other, ply);
                     }
@@ -472,9 +500,19 @@ impl Work<'_> {
     }
 }
 
+/// Progress of a solve, for the build's progress lines.
+pub enum Step {
+    /// A block of the first pass (values from conversions, mates) is done.
+    FirstPassBlock { done: u64, of: u64 },
+    /// A ply is done, having processed `decided` positions.
+    Ply { ply: u32, decided: u64 },
+    /// The plies are done; the statistics are next.
+    Plies,
+}
+
 /// Solves `layout` given the tables of every capture and promotion.
-/// `on_ply(ply, decided)` reports progress.
-pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> Result<Solved> {
+/// `on_step` reports progress.
+pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Result<Solved> {
     let n = layout.positions as usize;
     // Counts cost a byte per position and side: 0.24 GB for a pawnless
     // 5-piece table, whose cells are as much again.
@@ -496,7 +534,8 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
     // probes every capture and promotion, which would otherwise keep most of
     // the smaller tables resident beside the cells.
     const INIT_BLOCK: usize = 1 << 24;
-    for block in (0..2 * n).step_by(INIT_BLOCK) {
+    let blocks = (2 * n).div_ceil(INIT_BLOCK) as u64;
+    for (done, block) in (0..2 * n).step_by(INIT_BLOCK).enumerate() {
         let words = block / 8..(block + INIT_BLOCK).min(2 * n).div_ceil(8);
         words.into_par_iter().with_min_len(1 << 9).for_each(|w| {
             let mut bytes = [DRAW; 8];
@@ -515,6 +554,10 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
             work.cells.store_word(w, bytes);
         });
         probe.release_resident_pages();
+        on_step(Step::FirstPassBlock {
+            done: done as u64 + 1,
+            of: blocks,
+        });
     }
     let mut ply = 0;
     loop {
@@ -524,12 +567,16 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_ply: &dyn Fn(u32, u64)) -> R
         if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
             bail!(e);
         }
-        on_ply(ply, found);
+        on_step(Step::Ply {
+            ply,
+            decided: found,
+        });
         if found == 0 && ply >= work.horizon.load(Relaxed) {
             break;
         }
         ply += 1;
     }
+    on_step(Step::Plies);
     drop(work.counts);
     let values = work.cells.into_bytes();
     let stats = statistics(layout, &values, ply);
