@@ -429,6 +429,126 @@ impl Board {
         .is_continue()
     }
 
+    /// Calls `f` with every pseudo-legal capture and promotion (filter with
+    /// `is_legal_with`) until it breaks: the moves that leave the material
+    /// signature, in the order `each_pseudo_move` gives them.
+    pub fn each_conversion(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+        let us = self.turn;
+        let theirs = self.by_color[us.other().index()];
+        let occ = self.occupied();
+        for role in PIECES {
+            for from in squares(self.pieces(us, role)) {
+                for to in squares(piece_attacks(role, from, occ) & theirs) {
+                    f(Move {
+                        role,
+                        from,
+                        to,
+                        capture: self.capture_at(to, theirs),
+                        promotion: None,
+                        en_passant: false,
+                    })?;
+                }
+            }
+        }
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        for from in squares(self.pieces(us, Role::Pawn)) {
+            let promotes = rank_of((from as i8 + forward) as u8) == last_rank;
+            let mut push = |to: u8, capture: Option<Role>| -> ControlFlow<()> {
+                if !promotes {
+                    return f(Move {
+                        role: Role::Pawn,
+                        from,
+                        to,
+                        capture,
+                        promotion: None,
+                        en_passant: false,
+                    });
+                }
+                for promotion in PROMOTIONS {
+                    f(Move {
+                        role: Role::Pawn,
+                        from,
+                        to,
+                        capture,
+                        promotion: Some(promotion),
+                        en_passant: false,
+                    })?;
+                }
+                ControlFlow::Continue(())
+            };
+            let one = (from as i8 + forward) as u8;
+            if promotes && occ & bit(one) == 0 {
+                push(one, None)?;
+            }
+            for to in squares(PAWN_ATTACKS[us.index()][from as usize] & theirs) {
+                push(to, self.capture_at(to, theirs))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The number of legal moves that neither capture nor promote, from
+    /// bitboards: only king steps need an attack test each.
+    pub fn quiet_move_count(&self, p: &Pins) -> u32 {
+        let us = self.turn;
+        let occ = self.occupied();
+        let empty = !occ;
+        let king = p.king;
+        let mut n = 0;
+        for to in squares(KING[king as usize] & empty) {
+            let step = Move {
+                role: Role::King,
+                from: king,
+                to,
+                capture: None,
+                promotion: None,
+                en_passant: false,
+            };
+            n += self.leaves_king_safe(&step) as u32;
+        }
+        // In check, a quiet move of another piece must block the one
+        // checker (a leaper's check cannot be blocked, nor a double check).
+        let allowed = if p.in_check {
+            let checkers = self.attackers(king, us.other(), occ);
+            if checkers.count_ones() > 1 {
+                return n;
+            }
+            between(king, checkers.trailing_zeros() as u8)
+        } else {
+            !0
+        };
+        let targets = |from: u8, t: Bitboard| {
+            let t = t & empty & allowed;
+            if p.pinned & bit(from) != 0 {
+                t & line(king, from)
+            } else {
+                t
+            }
+        };
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in squares(self.pieces(us, role)) {
+                n += targets(from, piece_attacks(role, from, occ)).count_ones();
+            }
+        }
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        let start_rank = if us == Color::White { 1 } else { 6 };
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        for from in squares(self.pieces(us, Role::Pawn)) {
+            let one = (from as i8 + forward) as u8;
+            if occ & bit(one) != 0 || rank_of(one) == last_rank {
+                continue;
+            }
+            let mut t = bit(one);
+            let two = (one as i8 + forward) as u8;
+            if rank_of(from) == start_rank && occ & bit(two) == 0 {
+                t |= bit(two);
+            }
+            n += targets(from, t).count_ones();
+        }
+        n
+    }
+
     /// Calls `f` with every pseudo-legal move (filter with `is_legal_with`)
     /// until it breaks.
     pub fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {

@@ -416,6 +416,46 @@ mod tests {
     }
 
     #[test]
+    fn conversions_and_quiet_counts_match_move_generation() {
+        use std::ops::ControlFlow;
+        for name in ["KQRvKR", "KPPvKR", "KRPvKB", "KNNvKP", "KQvKQ", "KBBvKN"] {
+            let l = Layout::new(Material::parse(name).unwrap());
+            let (mut boards, mut in_check) = (0, 0);
+            for i in (0..l.positions).step_by((l.positions / 4000) as usize | 1) {
+                for turn in [Color::White, Color::Black] {
+                    let Some(b) = l.legal_board(i, turn) else {
+                        continue;
+                    };
+                    let pins = b.pins();
+                    let mut legal = Vec::new();
+                    b.legal_moves(&mut legal);
+                    let quiet = legal.iter().filter(|m| !m.converts()).count();
+                    assert_eq!(b.quiet_move_count(&pins) as usize, quiet, "{}", b.fen());
+                    let mut all = Vec::new();
+                    let _ = b.each_pseudo_move(&mut |m| {
+                        if m.converts() {
+                            all.push(m);
+                        }
+                        ControlFlow::Continue(())
+                    });
+                    let mut conversions = Vec::new();
+                    let _ = b.each_conversion(&mut |m| {
+                        conversions.push(m);
+                        ControlFlow::Continue(())
+                    });
+                    assert_eq!(conversions, all, "{}", b.fen());
+                    boards += 1;
+                    in_check += b.in_check(turn) as u32;
+                }
+            }
+            assert!(
+                boards > 1000 && in_check > 20,
+                "{name}: {boards}, {in_check}"
+            );
+        }
+    }
+
+    #[test]
     fn every_canonical_board_ranks_to_its_index() {
         for name in ["KQvK", "KRvKB", "KPvKP", "KBBvK"] {
             let l = Layout::new(Material::parse(name).unwrap());

@@ -14,7 +14,7 @@
 //! and every write is idempotent, so the result is the same bytes for any
 //! thread count.
 
-use super::bitboard::{bit, squares, transform, Bitboard};
+use super::bitboard::transform;
 use super::board::{Board, Color, Move, Role};
 use super::cells::{Bytes, Cells};
 use super::index::Layout;
@@ -182,24 +182,8 @@ impl Work<'_> {
         let mut slowest_loss = 0;
         let mut draw = false;
         let mut converts = false;
-        // Legality is checked for every capture and promotion, but for quiet
-        // moves only until one is found legal, unless they are counted.
-        let mut quiet = false;
-        let mut quiet_moves = 0u8;
-        // Quiet king steps need an attack test each: they wait for the end,
-        // where a position already won by a conversion needs none of them.
-        let mut king_steps: Bitboard = 0;
         let pins = b.pins();
-        let _ = b.each_pseudo_move(&mut |m| {
-            if !m.converts() {
-                if m.role == Role::King {
-                    king_steps |= bit(m.to);
-                } else if (count || !quiet) && b.is_legal_with(&m, &pins) {
-                    quiet = true;
-                    quiet_moves += 1;
-                }
-                return ControlFlow::Continue(());
-            }
+        let _ = b.each_conversion(&mut |m| {
             if !b.is_legal_with(&m, &pins) {
                 return ControlFlow::Continue(());
             }
@@ -215,23 +199,8 @@ impl Work<'_> {
             // Never a loss, so its count is never needed.
             return (self.encode(Value::Win(w), &b), 0);
         }
-        for to in squares(king_steps) {
-            if quiet && !count {
-                break;
-            }
-            let step = Move {
-                role: Role::King,
-                from: b.king(turn),
-                to,
-                capture: None,
-                promotion: None,
-                en_passant: false,
-            };
-            if b.is_legal_with(&step, &pins) {
-                quiet = true;
-                quiet_moves += 1;
-            }
-        }
+        let quiet_moves = b.quiet_move_count(&pins);
+        let quiet = quiet_moves > 0;
         if !quiet && !converts {
             let v = if b.in_check(turn) {
                 self.encode(Value::Loss(0), &b)
@@ -249,7 +218,7 @@ impl Work<'_> {
             0
         } else if self.layout.symmetry_fixing(&b).is_some() {
             EVERY_TIME
-        } else if quiet_moves >= CONVERTS {
+        } else if quiet_moves >= (CONVERTS as u32) {
             self.fail(format!(
                 "{}: {quiet_moves} quiet moves overflow the move counter in {}",
                 self.layout.material,
@@ -257,9 +226,9 @@ impl Work<'_> {
             ));
             EVERY_TIME
         } else if converts {
-            quiet_moves | CONVERTS
+            quiet_moves as u8 | CONVERTS
         } else {
-            quiet_moves
+            quiet_moves as u8
         };
         (self.encode(v, &b), count)
     }
