@@ -156,6 +156,18 @@ struct Group {
     size: u64,
 }
 
+/// `(x / d, x % d)`, by shift and mask when `d` is a power of two (a lone
+/// piece's 64 squares, and products of them): the decoder runs for every
+/// slot in every pass, and a division costs tens of cycles.
+#[inline]
+fn div_rem(x: u64, d: u64) -> (u64, u64) {
+    if d.is_power_of_two() {
+        (x >> d.trailing_zeros(), x & (d - 1))
+    } else {
+        (x / d, x % d)
+    }
+}
+
 /// The ranking of one material signature (white = the stronger side).
 #[derive(Clone)]
 pub struct Layout {
@@ -326,8 +338,7 @@ impl Layout {
     /// overlap and it is the canonical representative; legality (check) is
     /// left to the caller.
     pub fn board(&self, index: u64, turn: Color) -> Option<Board> {
-        let pair = index / self.radix;
-        let mut rest = index % self.radix;
+        let (pair, mut rest) = div_rem(index, self.radix);
         let (wk, bk) = *self.kings.pairs.get(pair as usize)?;
         let mut b = Board::empty(turn);
         b.put(Color::White, Role::King, wk);
@@ -335,8 +346,7 @@ impl Layout {
         let mut used = bit(wk) | bit(bk);
         let mut ranks = [0u64; 8];
         for (i, g) in self.groups.iter().enumerate().rev() {
-            ranks[i] = rest % g.size;
-            rest /= g.size;
+            (rest, ranks[i]) = div_rem(rest, g.size);
         }
         for (i, g) in self.groups.iter().enumerate() {
             let universe = if g.role == Role::Pawn { 48 } else { 64 };

@@ -568,14 +568,17 @@ fn images(layout: &Layout, b: &Board) -> u64 {
 pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
     let n = layout.positions as usize;
     // One pass: each slot's board is decoded once for both sides to move.
-    let (white, black, zugzwangs) = (0..n)
+    const CHUNK: usize = 1 << 16;
+    let (white, black, zugzwangs) = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .with_min_len(1 << 14)
-        .fold(
-            || (SideStats::default(), SideStats::default(), [0u64; 3]),
-            |(mut white, mut black, mut zz), i| {
+        .map(|chunk| {
+            // Plain loops over a chunk with local tallies: a fold over
+            // single slots would move the tallies at every step.
+            let (mut white, mut black, mut zz) =
+                (SideStats::default(), SideStats::default(), [0u64; 3]);
+            for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
                 let Some(board) = layout.board(i as u64, Color::White) else {
-                    return (white, black, zz);
+                    continue;
                 };
                 let w = images(layout, &board);
                 let mut legal = [false; 2];
@@ -612,9 +615,9 @@ pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
                         _ => {}
                     }
                 }
-                (white, black, zz)
-            },
-        )
+            }
+            (white, black, zz)
+        })
         .reduce(
             || (SideStats::default(), SideStats::default(), [0u64; 3]),
             |a, b| {
