@@ -433,59 +433,7 @@ impl Board {
     /// `is_legal_with`) until it breaks: the moves that leave the material
     /// signature, in the order `each_pseudo_move` gives them.
     pub fn each_conversion(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
-        let us = self.turn;
-        let theirs = self.by_color[us.other().index()];
-        let occ = self.occupied();
-        for role in PIECES {
-            for from in squares(self.pieces(us, role)) {
-                for to in squares(piece_attacks(role, from, occ) & theirs) {
-                    f(Move {
-                        role,
-                        from,
-                        to,
-                        capture: self.capture_at(to, theirs),
-                        promotion: None,
-                        en_passant: false,
-                    })?;
-                }
-            }
-        }
-        let forward: i8 = if us == Color::White { 8 } else { -8 };
-        let last_rank = if us == Color::White { 7 } else { 0 };
-        for from in squares(self.pieces(us, Role::Pawn)) {
-            let promotes = rank_of((from as i8 + forward) as u8) == last_rank;
-            let mut push = |to: u8, capture: Option<Role>| -> ControlFlow<()> {
-                if !promotes {
-                    return f(Move {
-                        role: Role::Pawn,
-                        from,
-                        to,
-                        capture,
-                        promotion: None,
-                        en_passant: false,
-                    });
-                }
-                for promotion in PROMOTIONS {
-                    f(Move {
-                        role: Role::Pawn,
-                        from,
-                        to,
-                        capture,
-                        promotion: Some(promotion),
-                        en_passant: false,
-                    })?;
-                }
-                ControlFlow::Continue(())
-            };
-            let one = (from as i8 + forward) as u8;
-            if promotes && occ & bit(one) == 0 {
-                push(one, None)?;
-            }
-            for to in squares(PAWN_ATTACKS[us.index()][from as usize] & theirs) {
-                push(to, self.capture_at(to, theirs))?;
-            }
-        }
-        ControlFlow::Continue(())
+        self.each_pseudo(true, f)
     }
 
     /// The number of legal moves that neither capture nor promote, from
@@ -552,13 +500,24 @@ impl Board {
     /// Calls `f` with every pseudo-legal move (filter with `is_legal_with`)
     /// until it breaks.
     pub fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+        self.each_pseudo(false, f)
+    }
+
+    /// Every pseudo-legal move, or with `conversions_only` only the captures
+    /// and promotions, in the same order.
+    fn each_pseudo(
+        &self,
+        conversions_only: bool,
+        f: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let us = self.turn;
         let own = self.by_color[us.index()];
         let theirs = self.by_color[us.other().index()];
         let occ = own | theirs;
+        let reach = if conversions_only { theirs } else { !own };
         for role in PIECES {
             for from in squares(self.pieces(us, role)) {
-                let targets = piece_attacks(role, from, occ) & !own;
+                let targets = piece_attacks(role, from, occ) & reach;
                 for to in squares(targets) {
                     f(Move {
                         role,
@@ -600,9 +559,11 @@ impl Board {
             };
             let one = (from as i8 + forward) as u8;
             if occ & bit(one) == 0 {
-                push(one, None)?;
+                if !conversions_only || rank_of(one) == last_rank {
+                    push(one, None)?;
+                }
                 let two = (one as i8 + forward) as u8;
-                if rank_of(from) == start_rank && occ & bit(two) == 0 {
+                if !conversions_only && rank_of(from) == start_rank && occ & bit(two) == 0 {
                     push(two, None)?;
                 }
             }
