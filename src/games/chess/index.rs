@@ -280,10 +280,10 @@ impl Layout {
     /// board is ranked in full.
     pub fn index_after_unmove(&self, b: &Board, index: u64, role: Role, from: u8, to: u8) -> u64 {
         let (wk, bk) = (b.king(Color::White), b.king(Color::Black));
+        let mover = b.turn.other();
         if role == Role::King {
             // The other pieces stay in their frame when the new king pair
             // is canonical as it stands and has no second symmetry.
-            let mover = b.turn.other();
             let (wk, bk) = if mover == Color::White {
                 (from, bk)
             } else {
@@ -295,7 +295,6 @@ impl Layout {
                 return rank as u64 * self.radix + index % self.radix;
             }
         } else if self.kings.sym_count[wk as usize * 64 + bk as usize] == 1 {
-            let mover = b.turn.other();
             let mut weight = 1;
             for g in self.groups.iter().rev() {
                 if g.color == mover && g.role == role {

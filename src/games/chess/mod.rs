@@ -126,38 +126,29 @@ impl Game for Chess {
 fn build(ctx: &JobContext, m: Material) -> Result<()> {
     let layout = Layout::new(m);
     let probe = Tablebase::open(ctx.data_dir, &m.successors())?;
-    // One progress line per phase, each with its time.
-    let stage = std::sync::Mutex::new(Some(ctx.progress.stage(
+    // One progress line per phase, each with its time. Steps are reported
+    // from the solving thread only, so a RefCell holds the current stage.
+    let stage = std::cell::RefCell::new(ctx.progress.stage(
         ctx.id,
         "first pass (blocks of 2^24 slots)",
-        (2 * layout.positions).div_ceil(1 << 24),
-    )));
+        (2 * layout.positions).div_ceil(solve::INIT_BLOCK as u64),
+    ));
     let next = |name: &str, total: u64| {
-        let mut s = stage.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(done) = s.take() {
-            done.finish();
-        }
-        *s = Some(ctx.progress.stage(ctx.id, name, total));
+        stage
+            .replace(ctx.progress.stage(ctx.id, name, total))
+            .finish()
     };
     let solved = solve::solve(&layout, &probe, &|step| match step {
         solve::Step::FirstPassBlock { done, of } => {
-            if let Some(s) = &*stage.lock().unwrap_or_else(|p| p.into_inner()) {
-                s.inc(1);
-            }
+            stage.borrow().inc(1);
             if done == of {
                 next("retrograde, plies (of <= 255)", 255);
             }
         }
-        solve::Step::Ply { .. } => {
-            if let Some(s) = &*stage.lock().unwrap_or_else(|p| p.into_inner()) {
-                s.inc(1);
-            }
-        }
+        solve::Step::Ply { .. } => stage.borrow().inc(1),
         solve::Step::Plies => next("statistics", 1),
     })?;
-    if let Some(s) = stage.lock().unwrap_or_else(|p| p.into_inner()).take() {
-        s.finish();
-    }
+    stage.into_inner().finish();
     write_ranked(
         &ctx.output,
         &solved.values,

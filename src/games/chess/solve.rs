@@ -137,6 +137,12 @@ impl Work<'_> {
     }
 
     fn encode(&self, v: Value, b: &Board) -> u8 {
+        self.encode_with(v, || b.fen())
+    }
+
+    /// As `encode`, naming the position (`fen`) only if the value does not
+    /// fit: callers on the hot path need not build a board for that.
+    fn encode_with(&self, v: Value, fen: impl FnOnce() -> String) -> u8 {
         if let Some(p) = v.plies() {
             self.extend_horizon(p);
         }
@@ -144,7 +150,7 @@ impl Work<'_> {
             self.fail(format!(
                 "{}: distance to mate beyond the one-byte range in {}",
                 self.layout.material,
-                b.fen()
+                fen()
             ));
             DRAW
         })
@@ -248,8 +254,7 @@ impl Work<'_> {
         if self.counts.is_empty() {
             return Countdown::Check;
         }
-        let n = self.layout.positions as usize;
-        let cell = &self.counts[side * n + index as usize];
+        let cell = &self.counts[self.slot(side, index)];
         match cell.fetch_update(Relaxed, Relaxed, |c| {
             (c != EVERY_TIME && c & !CONVERTS != 0).then(|| c - 1)
         }) {
@@ -321,16 +326,11 @@ impl Work<'_> {
     /// Offers `q` (to move, side `side`) a win in `plies` unless it already
     /// has a faster one.
     fn offer_win(&self, side: usize, index: u64, moves_to_mate: u32) {
-        let win = match Value::Win(moves_to_mate).encode() {
-            Some(win) => {
-                self.extend_horizon(2 * moves_to_mate - 1);
-                win
-            }
-            None => match self.layout.board(index, SIDES[side]) {
-                Some(q) => self.encode(Value::Win(moves_to_mate), &q),
-                None => return,
-            },
-        };
+        let win = self.encode_with(Value::Win(moves_to_mate), || {
+            self.layout
+                .board(index, SIDES[side])
+                .map_or_else(|| format!("slot {index}"), |q| q.fen())
+        });
         self.cells
             .update(self.slot(side, index), |cur| match Value::decode(cur) {
                 Value::Draw => Some(win),
@@ -359,7 +359,7 @@ impl Work<'_> {
         // then acted on.
         let n = self.layout.positions as usize;
         let touch = |qi: u64| {
-            let slot = other * n + qi as usize;
+            let slot = self.slot(other, qi);
             if ply % 2 == 0 || !counting {
                 self.cells.load(slot)
             } else {
@@ -469,6 +469,9 @@ impl Work<'_> {
     }
 }
 
+/// Slots per block of the first pass.
+pub const INIT_BLOCK: usize = 1 << 24;
+
 /// Progress of a solve, for the build's progress lines.
 pub enum Step {
     /// A block of the first pass (values from conversions, mates) is done.
@@ -502,7 +505,6 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     // In blocks, letting go of the probed pages after each: the first pass
     // probes every capture and promotion, which would otherwise keep most of
     // the smaller tables resident beside the cells.
-    const INIT_BLOCK: usize = 1 << 24;
     let blocks = (2 * n).div_ceil(INIT_BLOCK) as u64;
     for (done, block) in (0..2 * n).step_by(INIT_BLOCK).enumerate() {
         let words = block / 8..(block + INIT_BLOCK).min(2 * n).div_ceil(8);
