@@ -121,25 +121,13 @@ impl Board {
 
     /// Whether the edges in `mask` join L and R.
     pub fn connects(&self, mask: &[bool]) -> bool {
-        let mut uf = UnionFind::new(self.vertices);
-        for (i, &(a, b)) in self.edges.iter().enumerate() {
-            if mask[i] {
-                uf.union(a, b);
-            }
-        }
-        uf.find(0) == uf.find(1)
+        joins_first_two(self.vertices, &self.edges, mask)
     }
 
     /// Whether the Black sites in `black` join T and B (read on Black's own
     /// graph, independently of White's).
     pub fn black_crosses(&self, black: &[bool]) -> bool {
-        let mut uf = UnionFind::new(self.black_vertices);
-        for (i, &(p, q)) in self.black_edges.iter().enumerate() {
-            if black[i] {
-                uf.union(p, q);
-            }
-        }
-        uf.find(0) == uf.find(1)
+        joins_first_two(self.black_vertices, &self.black_edges, black)
     }
 
     /// Coordinates of an inner Black dot on the drawn board.
@@ -191,6 +179,18 @@ impl UnionFind {
         self.parent[ra] = rb;
         true
     }
+}
+
+/// Whether the edges chosen by `mask` join vertex 0 to vertex 1 (the two
+/// goal lines of either player's graph).
+fn joins_first_two(vertices: usize, edges: &[(usize, usize)], mask: &[bool]) -> bool {
+    let mut uf = UnionFind::new(vertices);
+    for (i, &(a, b)) in edges.iter().enumerate() {
+        if mask[i] {
+            uf.union(a, b);
+        }
+    }
+    uf.find(0) == uf.find(1)
 }
 
 #[cfg(test)]
