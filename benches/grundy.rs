@@ -3,7 +3,7 @@
 //! peak memory) are in scripts/bench_grundy.sh.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nimrod::games::grundy::{naive, sparse};
+use nimrod::games::grundy::{driver, naive};
 use nimrod::table::pack::{pack_bytes, DEFAULT_FRAME_SIZE, DEFAULT_LEVEL};
 use nimrod::table::writer::write_ranked;
 use nimrod::table::{Table, TableMeta};
@@ -13,19 +13,19 @@ fn solvers(c: &mut Criterion) {
     let mut g = c.benchmark_group("grundy");
     g.sample_size(10);
     g.bench_function("sparse 2^16 heaps", |b| {
-        b.iter(|| sparse::values(black_box(1 << 16), |_| {}).unwrap())
+        b.iter(|| driver::values(black_box(1 << 16), |_| {}).unwrap())
     });
     g.bench_function("naive 2^12 heaps", |b| {
         b.iter(|| naive::values(black_box(1 << 12)))
     });
     g.bench_function("sparse 2^12 heaps", |b| {
-        b.iter(|| sparse::values(black_box(1 << 12), |_| {}).unwrap())
+        b.iter(|| driver::values(black_box(1 << 12), |_| {}).unwrap())
     });
     g.finish();
 }
 
 fn probes(c: &mut Criterion) {
-    let (values, _) = sparse::values(1 << 20, |_| {}).unwrap();
+    let (values, _) = driver::values(1 << 20, |_| {}).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("values.nmt");
     let meta = TableMeta {

@@ -1,13 +1,13 @@
 //! Game solvers against slow obvious references and published facts.
 
-use nimrod::games::grundy::{naive, sparse};
+use nimrod::games::grundy::{driver, naive, sparse};
 use nimrod::games::nim::{bouton, brute, half, moore};
 use nimrod::games::octal::{code::OctalCode, period, solve};
 use std::collections::HashMap;
 
 #[test]
 fn grundy_sparse_space_equals_naive_mex_to_20000() {
-    let (fast, stats) = sparse::values(20_000, |_| {}).unwrap();
+    let (fast, stats) = driver::values(20_000, |_| {}).unwrap();
     let slow = naive::values(20_000);
     assert_eq!(fast, slow);
     assert_eq!(stats.last_zero_heap, 1222);
@@ -26,7 +26,7 @@ fn grundy_matches_published_values() {
         2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3,
         7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3,
     ];
-    let (g, _) = sparse::values(300, |_| {}).unwrap();
+    let (g, _) = driver::values(300, |_| {}).unwrap();
     assert_eq!(&g[..a002188.len()], &a002188[..]);
     // Flammenkamp's list of sparse ("rare") values, first entries.
     let rare: Vec<(usize, u16)> = vec![

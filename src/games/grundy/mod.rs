@@ -2,9 +2,14 @@
 //! sparse-space method (values table + perfect-hashed table of rare heaps),
 //! misère play by exhaustive search over multisets (single-heap table).
 
+pub mod block;
+mod crew;
+pub mod driver;
 pub mod misere;
 pub mod naive;
 pub mod sparse;
+mod targets;
+pub mod values;
 
 use super::query::{open_table, parse_args, Answer, QueryContext};
 use super::Game;
@@ -154,13 +159,13 @@ fn build_values(
     };
     if mode == "streaming" {
         let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
-        let stats = sparse::stream(bound, window, |chunk| {
+        let stats = driver::stream(bound, window, |chunk| {
             stage.inc(chunk.len() as u64);
             Ok(w.write_entries(chunk)?)
         })?;
         w.finish(&meta(&stats), ctx.param_hash)?;
     } else {
-        let (g, stats) = sparse::values(bound, |k| stage.inc(k))?;
+        let (g, stats) = driver::values(bound, |k| stage.inc(k))?;
         write_ranked(&ctx.output, &g, &meta(&stats), ctx.param_hash)?;
     }
     stage.finish();

@@ -13,6 +13,7 @@
 //!
 //! Nothing is assumed: every value is the exact mex.
 
+use super::targets::Targets;
 use anyhow::{bail, Result};
 
 pub fn is_rare_value(v: u16) -> bool {
@@ -38,18 +39,23 @@ pub struct GrundyStats {
 
 /// Reusable per-heap state: the option bitset and the rare-heap list.
 pub struct SparseState {
-    seen: Vec<u64>,
-    rare_heaps: Vec<u64>,
-    rare_values: Vec<u16>,
-    value_bits: u32,
+    pub(super) seen: Vec<u64>,
+    pub(super) rare_heaps: Vec<u64>,
+    pub(super) rare_values: Vec<u16>,
+    pub(super) value_bits: u32,
     /// Split parts to try first, ordered so that consecutive ones have
     /// different values (round robin over values): sequential small parts
     /// repeat the same option values, diverse ones cover the targets in far
     /// fewer steps. Holds parts below `order_limit`.
-    scan_order: Vec<u32>,
+    pub(super) scan_order: Vec<u32>,
     order_limit: u64,
+    /// The parts of the scan order grouped by value.
+    pub(super) by_value: Vec<Vec<u32>>,
+    pub(super) targets: Targets,
     lanes: Vec<u64>,
     need: Vec<u64>,
+    /// Candidate parts near remembered witnesses (scratch).
+    near: Vec<u32>,
     pub stats: GrundyStats,
 }
 
@@ -68,8 +74,11 @@ impl SparseState {
             value_bits: 6,
             scan_order: Vec::new(),
             order_limit: 0,
+            by_value: Vec::new(),
+            targets: Targets::default(),
             lanes: Vec::new(),
             need: Vec::new(),
+            near: Vec::new(),
             stats: GrundyStats::default(),
         }
     }
@@ -92,7 +101,8 @@ impl SparseState {
         Ok(value)
     }
 
-    fn record(&mut self, n: u64, value: u16) -> Result<()> {
+    pub(super) fn record(&mut self, n: u64, value: u16) -> Result<()> {
+        self.targets.count(value);
         let s = &mut self.stats;
         s.bound = n;
         if value > s.max_value || n == 0 {
@@ -127,33 +137,67 @@ impl SparseState {
 
     #[inline]
     fn mex(&mut self, n: u64, g: &impl Fn(u64) -> u16, scan_limit: u64) -> Result<u16> {
+        self.refresh_order(n, scan_limit, g);
+        self.seen.fill(0);
+        self.clear_lanes();
+        // Step 1: every split with a rare-valued part.
+        let rare = self.rare_heaps.partition_point(|&r| r < n);
+        self.mark_rare_splits(n, 0..rare, g);
+        self.conclude(n, g, scan_limit, 0, false)
+    }
+
+    /// Extends the diverse scan order when heap `n` allows parts twice as
+    /// large as those it holds.
+    pub(super) fn refresh_order(&mut self, n: u64, scan_limit: u64, g: &impl Fn(u64) -> u16) {
         let want = ((n - 1) / 2)
             .min(MAX_ORDERED_PART)
             .min(scan_limit.saturating_sub(1));
         if want >= 2 * self.order_limit.max(32) {
             self.rebuild_order(want, g);
         }
-        self.seen.fill(0);
+    }
+
+    pub(super) fn clear_lanes(&mut self) {
+        self.lanes.resize(LANES * self.seen.len(), 0);
+        self.lanes.fill(0);
+    }
+
+    /// Marks G(r) ⊕ G(n − r) for the rare heaps r with index in `range`
+    /// (all below n), skipping the equal split.
+    pub(super) fn mark_rare_splits(
+        &mut self,
+        n: u64,
+        range: std::ops::Range<usize>,
+        g: &impl Fn(u64) -> u16,
+    ) {
         let words = self.seen.len();
-        let lanes = &mut self.lanes;
-        lanes.resize(LANES * words, 0);
-        lanes.fill(0);
         // Marks go to LANES interleaved bitsets and are OR-ed afterwards, so
         // consecutive marks do not wait on each other's read-modify-write.
-        let mark = |lanes: &mut [u64], j: usize, v: u16| {
-            lanes[(j % LANES) * words + (v >> 6) as usize] |= 1u64 << (v & 63)
-        };
-        // Step 1: every split with a rare-valued part.
-        for (j, (&r, &gr)) in self.rare_heaps.iter().zip(&self.rare_values).enumerate() {
-            if r >= n {
-                break;
-            }
+        let lanes = &mut self.lanes;
+        for j in range {
+            let (r, gr) = (self.rare_heaps[j], self.rare_values[j]);
             if 2 * r != n {
-                mark(lanes, j, gr ^ g(n - r));
+                mark(lanes, words, j, gr ^ g(n - r));
             }
         }
+        fold_lanes(lanes, &mut self.seen);
+    }
+
+    /// Given every split with a rare part marked in `seen` (plus any other
+    /// true options), finds the exact mex: the smallest unmarked common value
+    /// c, once every rare value below c is seen as an option. Scans the
+    /// diverse order from position `order_from`, then every split.
+    pub(super) fn conclude(
+        &mut self,
+        n: u64,
+        g: &impl Fn(u64) -> u16,
+        scan_limit: u64,
+        order_from: usize,
+        targeted: bool,
+    ) -> Result<u16> {
+        let words = self.seen.len();
         let seen = &mut self.seen;
-        fold_lanes(lanes, seen);
+        let lanes = &mut self.lanes;
         let limit = 1u32 << self.value_bits;
         let is_set = |seen: &[u64], v: u32| seen[(v >> 6) as usize] >> (v & 63) & 1 != 0;
         let common = (0..words)
@@ -180,11 +224,53 @@ impl SparseState {
         if covered(seen) {
             return Ok(common as u16);
         }
+        // Step 2, targeted: for each rare value still missing, the parts
+        // most likely to reach it (see `targets`).
+        if targeted {
+            let half = ((n - 1) / 2).min(scan_limit.saturating_sub(1)) as u32;
+            let rest = self.scan_order.get(order_from..).unwrap_or(&[]);
+            for w in 0..words {
+                let mut missing = need[w] & !seen[w];
+                while missing != 0 {
+                    let v = w as u32 * 64 + missing.trailing_zeros();
+                    missing &= missing - 1;
+                    if is_set(seen, v) {
+                        continue;
+                    }
+                    let near = &mut self.near;
+                    near.clear();
+                    for a in self.targets.remembered(v) {
+                        if a != 0 {
+                            near.extend(a.saturating_sub(NEAR).max(1)..=(a + NEAR).min(half));
+                        }
+                    }
+                    let list = self.targets.list(v);
+                    let mut steps = 0;
+                    let mut found = None;
+                    for parts in [&near[..], list, rest] {
+                        let (k, hit) = seek(seen, parts, n, v, g);
+                        steps += k;
+                        if let Some(a) = hit {
+                            found = Some(a);
+                            break;
+                        }
+                    }
+                    if let Some(a) = found {
+                        self.targets.remember(v, a);
+                    }
+                    self.stats.scan_steps += steps;
+                }
+            }
+            if covered(seen) {
+                return Ok(common as u16);
+            }
+        }
         // Step 2a: parts in diverse-value order (all are ≤ (n-1)/2 and
         // inside the streaming window, see `rebuild_order`).
-        for block in self.scan_order.chunks(SCAN_BLOCK) {
+        let order = self.scan_order.get(order_from..).unwrap_or(&[]);
+        for block in order.chunks(SCAN_BLOCK) {
             for (j, &a) in block.iter().enumerate() {
-                mark(lanes, j, g(a as u64) ^ g(n - a as u64));
+                mark(lanes, words, j, g(a as u64) ^ g(n - a as u64));
             }
             fold_lanes(lanes, seen);
             self.stats.scan_steps += block.len() as u64;
@@ -203,7 +289,7 @@ impl SparseState {
                 );
             }
             for b in a..=end {
-                mark(lanes, b as usize, g(b) ^ g(n - b));
+                mark(lanes, words, b as usize, g(b) ^ g(n - b));
             }
             fold_lanes(lanes, seen);
             self.stats.scan_steps += end + 1 - a;
@@ -217,7 +303,43 @@ impl SparseState {
     }
 }
 
+/// Tries `parts` in order, eight at a time, until one reaches v; marks every
+/// option met. Returns the parts tried and the one that reached v.
+#[inline]
+fn seek(
+    seen: &mut [u64],
+    parts: &[u32],
+    n: u64,
+    v: u32,
+    g: &impl Fn(u64) -> u16,
+) -> (u64, Option<u32>) {
+    let mut tried = 0;
+    for chunk in parts.chunks(8) {
+        let mut options = [0u16; 8];
+        for (o, &a) in options.iter_mut().zip(chunk) {
+            *o = g(u64::from(a)) ^ g(n - u64::from(a));
+        }
+        let options = &options[..chunk.len()];
+        for &o in options {
+            seen[usize::from(o >> 6)] |= 1u64 << (o & 63);
+        }
+        if let Some(i) = options.iter().position(|&o| u32::from(o) == v) {
+            return (tried + i as u64 + 1, Some(chunk[i]));
+        }
+        tried += chunk.len() as u64;
+    }
+    (tried, None)
+}
+
+#[inline]
+fn mark(lanes: &mut [u64], words: usize, j: usize, v: u16) {
+    lanes[(j % LANES) * words + (v >> 6) as usize] |= 1u64 << (v & 63)
+}
+
 const LANES: usize = 4;
+/// Witness neighbourhood: parts within this distance of a remembered
+/// witness are tried first (witnesses of a hard value come in clusters).
+const NEAR: u32 = 16;
 /// Bit b set when value b is rare. For v = 64w + b, the bits of v above the
 /// lowest are those of b above the lowest plus those of w, so the rare values
 /// of word w are RARE_MASK when w has even parity and its complement when odd.
@@ -257,134 +379,21 @@ const MAX_ORDERED_PART: u64 = 1 << 16;
 
 impl SparseState {
     fn rebuild_order(&mut self, limit: u64, g: &impl Fn(u64) -> u16) {
-        let mut by_value: Vec<Vec<u32>> = vec![Vec::new(); 1 << self.value_bits];
+        let by_value = &mut self.by_value;
+        by_value.clear();
+        by_value.resize(1 << self.value_bits, Vec::new());
         for a in 1..=limit {
             by_value[g(a) as usize].push(a as u32);
         }
         self.scan_order.clear();
         let rounds = by_value.iter().map(Vec::len).max().unwrap_or(0);
         for r in 0..rounds {
-            for heaps in &by_value {
+            for heaps in by_value.iter() {
                 if let Some(&a) = heaps.get(r) {
                     self.scan_order.push(a);
                 }
             }
         }
         self.order_limit = limit;
-    }
-}
-
-/// All values G(0..=bound), 2 bytes per heap. `on_block` is called with the
-/// number of heaps done after each block (progress).
-pub fn values(bound: u64, mut on_block: impl FnMut(u64)) -> Result<(Vec<u16>, GrundyStats)> {
-    let len = usize::try_from(bound + 1)?;
-    let mut g = vec![0u16; len];
-    let mut st = SparseState::new();
-    const BLOCK: u64 = 1 << 16;
-    for n in 0..=bound {
-        let v = {
-            let gs = &g[..n as usize];
-            st.next(n, |m| gs[m as usize], u64::MAX)?
-        };
-        g[n as usize] = v;
-        if n % BLOCK == BLOCK - 1 {
-            on_block(BLOCK);
-        }
-    }
-    on_block((bound + 1) % BLOCK);
-    Ok((g, st.stats))
-}
-
-/// Streaming computation: working memory is two windows of `window` values
-/// (the first heaps and the most recent ones), whatever the bound. Values are
-/// handed to `sink` in order, in chunks. Fails with a clear error (never a
-/// wrong value) if a rare heap or a split scan falls outside the windows.
-pub fn stream(
-    bound: u64,
-    window: u64,
-    mut sink: impl FnMut(&[u16]) -> Result<()>,
-) -> Result<GrundyStats> {
-    if window < 64 {
-        bail!("window must be at least 64 heaps");
-    }
-    let w = window as usize;
-    let mut prefix: Vec<u16> = Vec::with_capacity(w);
-    // `recent` holds values [base, n); it is compacted to its last `w`
-    // values whenever it reaches 2w, so it never exceeds 2w entries.
-    let mut recent: Vec<u16> = Vec::with_capacity(2 * w);
-    let mut base = 0u64;
-    let mut st = SparseState::new();
-    let mut out: Vec<u16> = Vec::with_capacity(1 << 16);
-    for n in 0..=bound {
-        let v = {
-            let (pre, rec) = (&prefix, &recent);
-            st.next(
-                n,
-                |m| {
-                    if m >= base {
-                        rec[(m - base) as usize]
-                    } else {
-                        // Only split parts a < window (scan_limit) or rare
-                        // heaps reach here; rare heaps are checked below.
-                        pre[m as usize]
-                    }
-                },
-                window,
-            )?
-        };
-        if is_rare_value(v) && n >= window && n > 0 {
-            bail!(
-                "heap {n} has a rare value beyond the streaming window of {window}; raise `window`"
-            );
-        }
-        if prefix.len() < w {
-            prefix.push(v);
-        }
-        recent.push(v);
-        if recent.len() == 2 * w {
-            recent.drain(..w);
-            base += w as u64;
-        }
-        out.push(v);
-        if out.len() == out.capacity() {
-            sink(&out)?;
-            out.clear();
-        }
-    }
-    sink(&out)?;
-    Ok(st.stats)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sparse_matches_naive_mex() {
-        let bound = 3000;
-        let (fast, stats) = values(bound, |_| {}).unwrap();
-        assert_eq!(fast, super::super::naive::values(bound as usize));
-        assert!(stats.rare_count > 0 && stats.zero_count > 0);
-    }
-
-    #[test]
-    fn stream_matches_full() {
-        // Rare heaps run to 82,860, so the window must exceed that; the bound
-        // is large enough for the recent-values window to be compacted.
-        let bound = 300_000;
-        let (full, stats) = values(bound, |_| {}).unwrap();
-        let mut got = Vec::new();
-        let s2 = stream(bound, 1 << 17, |c| {
-            got.extend_from_slice(c);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(got, full);
-        assert_eq!(s2, stats);
-    }
-
-    #[test]
-    fn stream_window_too_small_is_an_error() {
-        assert!(stream(20_000, 64, |_| Ok(())).is_err());
     }
 }

@@ -1,0 +1,255 @@
+//! The sparse-space method over blocks of `BLOCK` consecutive heaps.
+//!
+//! For a split part a ≥ 2·BLOCK, the other parts of heaps n0 .. n0+BLOCK−1
+//! are n0−a .. n0−a+BLOCK−1: contiguous, and all below n0 − BLOCK, so known
+//! before the previous block is solved. One pass per part marks its option
+//! in every heap of the block from a sequential run of values, with no
+//! dependent random loads, and that marking (`plan_block`, `mark_piece`)
+//! can run on a helper thread while the previous block is being solved.
+//! It covers the rare parts in [2·BLOCK, n0 − BLOCK) (step 1), and for step 2
+//! the first diverse parts and the parts that recently reached a rare value
+//! a heap lacked (`targets`). Then `solve_block` takes each heap in turn,
+//! adds the splits with the remaining rare parts (below 2·BLOCK, or found
+//! since the plan), and concludes exactly as the per-heap method does,
+//! searching further only for the rare values still missing.
+//!
+//! Every mark is a true option, and every split with a rare part is marked
+//! before `conclude`, so the values are the exact mex (see `sparse`). The
+//! plan depends only on the values, never on the thread count.
+
+use super::sparse::SparseState;
+use super::values::{Cursor, Storage, View};
+use anyhow::Result;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::{Mutex, PoisonError};
+
+/// Heaps solved together.
+pub const BLOCK: usize = 64;
+/// Parts below this are left to the per-heap pass: their runs reach into
+/// the block before.
+const MIN_PART: u64 = 2 * BLOCK as u64;
+/// Rows of the block marked as one piece of work.
+const PIECE_ROWS: usize = 16;
+pub const PIECES: usize = BLOCK / PIECE_ROWS;
+/// Diverse-order parts marked for every heap of a block, besides the
+/// remembered witnesses. Near 2^22 the witnesses do most of the work; a few
+/// diverse parts catch the common rare values cheaply.
+const DIVERSE_PARTS: usize = 64;
+
+/// A split part marked for every heap of the block: its value, the heap its
+/// run of other parts starts at, and the heap of the block (if any) where
+/// the split would be into equal parts.
+#[derive(Clone, Copy)]
+struct PartRun {
+    value: u16,
+    start: u64,
+    skip: Option<usize>,
+}
+
+/// The marking of one block, and what its solving pass needs to know of it.
+pub struct MarkJob {
+    parts: Vec<PartRun>,
+    stride: usize,
+    /// The values as they stood when the job was planned.
+    at: Cursor,
+    buffer: usize,
+    /// Rare heaps below this index of the rare list were marked.
+    rare_planned: usize,
+    /// Where the diverse parts stopped in the scan order.
+    order_end: usize,
+    /// Step-2 parts marked per heap (statistics).
+    step2_parts: u64,
+}
+
+/// Marks of a block, one byte per (heap, value): set when the value is an
+/// option of that heap. Bytes, not bits: a mark is a plain store, so marks
+/// for different heaps never wait on one another. Each piece of rows has its
+/// own lock, taken once per piece by whoever marks it.
+pub struct MarkBuffer {
+    pieces: Vec<Mutex<Vec<u8>>>,
+}
+
+impl Default for MarkBuffer {
+    fn default() -> Self {
+        MarkBuffer {
+            pieces: (0..PIECES).map(|_| Mutex::new(Vec::new())).collect(),
+        }
+    }
+}
+
+impl MarkBuffer {
+    /// The marks of heap j of the block as a bitset (OR-ed into `seen`).
+    fn load_into(&self, job: &MarkJob, j: usize, seen: &mut [u64]) {
+        let piece = self.pieces[j / PIECE_ROWS]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let row = &piece[(j % PIECE_ROWS) * job.stride..][..job.stride];
+        for (word, bytes) in seen.iter_mut().zip(row.chunks_exact(8 * 8)) {
+            let mut bits = 0u64;
+            for (k, eight) in bytes.chunks_exact(8).enumerate() {
+                // Eight 0/1 bytes to eight bits: the multiply gathers bit 0
+                // of each byte into the top byte.
+                let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+                bits |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+            }
+            *word |= bits;
+        }
+    }
+}
+
+/// Marks rows [PIECE_ROWS·piece, +PIECE_ROWS) of the job's block.
+pub fn mark_piece(storage: &Storage, buffers: &[MarkBuffer; 2], job: &MarkJob, piece: usize) {
+    let mut rows = buffers[job.buffer].pieces[piece]
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    rows.clear();
+    rows.resize(PIECE_ROWS * job.stride, 0);
+    let view = storage.view(&job.at);
+    let first = piece * PIECE_ROWS;
+    match job.stride {
+        64 => mark_rows::<64>(&mut rows, &job.parts, view, first),
+        128 => mark_rows::<128>(&mut rows, &job.parts, view, first),
+        256 => mark_rows::<256>(&mut rows, &job.parts, view, first),
+        512 => mark_rows::<512>(&mut rows, &job.parts, view, first),
+        1024 => mark_rows::<1024>(&mut rows, &job.parts, view, first),
+        2048 => mark_rows::<2048>(&mut rows, &job.parts, view, first),
+        4096 => mark_rows::<4096>(&mut rows, &job.parts, view, first),
+        8192 => mark_rows::<8192>(&mut rows, &job.parts, view, first),
+        16384 => mark_rows::<16384>(&mut rows, &job.parts, view, first),
+        32768 => mark_rows::<32768>(&mut rows, &job.parts, view, first),
+        other => unreachable!("value stride {other} (values are at most 15 bits)"),
+    }
+}
+
+/// With the row size S a constant, every index is provably in bounds and
+/// the loop is loads, xors and byte stores only.
+fn mark_rows<const S: usize>(bytes: &mut [u8], parts: &[PartRun], view: View, first: usize) {
+    let rows: &mut [[u8; S]] = bytemuck::cast_slice_mut(bytes);
+    let rows: &mut [[u8; S]; PIECE_ROWS] = rows.try_into().expect("a piece of rows");
+    for part in parts {
+        let other: &[AtomicU16; PIECE_ROWS] = view
+            .run(part.start + first as u64, PIECE_ROWS)
+            .try_into()
+            .expect("a run of values");
+        let x = part.value;
+        match part.skip {
+            Some(k) if (first..first + PIECE_ROWS).contains(&k) => {
+                for (j, (row, o)) in rows.iter_mut().zip(other).enumerate() {
+                    if first + j != k {
+                        row[usize::from(x ^ o.load(Relaxed)) & (S - 1)] = 1;
+                    }
+                }
+            }
+            _ => {
+                for (row, o) in rows.iter_mut().zip(other) {
+                    row[usize::from(x ^ o.load(Relaxed)) & (S - 1)] = 1;
+                }
+            }
+        }
+    }
+}
+
+impl SparseState {
+    /// Plans the marking of the block at n0 from the values below n0 −
+    /// BLOCK (all that is known while the block before is being solved).
+    pub fn plan_block(
+        &mut self,
+        n0: u64,
+        storage: &Storage,
+        cursor: &Cursor,
+        scan_limit: u64,
+        buffer: usize,
+    ) -> MarkJob {
+        let known = n0 - BLOCK as u64;
+        debug_assert!(cursor.next_heap() >= known && known >= MIN_PART);
+        let view = storage.view(cursor);
+        let g = |m: u64| view.get(m);
+        // The order serves the block before as well: its parts must stay
+        // at most (known − 1)/2.
+        self.refresh_order(known, scan_limit, &g);
+        if self.targets.due() {
+            self.targets.rebuild(&self.by_value, self.value_bits);
+        }
+        let mut parts = Vec::new();
+        let small = self.rare_heaps.partition_point(|&r| r < MIN_PART);
+        let rare_planned = self.rare_heaps.partition_point(|&r| r < known);
+        for i in small..rare_planned {
+            let r = self.rare_heaps[i];
+            parts.push(PartRun {
+                value: self.rare_values[i],
+                start: n0 - r,
+                skip: (2 * r)
+                    .checked_sub(n0)
+                    .filter(|&j| j < BLOCK as u64)
+                    .map(|j| j as usize),
+            });
+        }
+        // Step-2 parts are at most (known − 1)/2, so never an equal split.
+        let step2_from = parts.len();
+        let mut order_end = 0;
+        let mut diverse = 0;
+        for &a in &self.scan_order {
+            if diverse == DIVERSE_PARTS {
+                break;
+            }
+            order_end += 1;
+            if u64::from(a) >= MIN_PART {
+                parts.push(PartRun {
+                    value: g(a.into()),
+                    start: n0 - u64::from(a),
+                    skip: None,
+                });
+                diverse += 1;
+            }
+        }
+        for a in self.targets.witnesses() {
+            if u64::from(a) >= MIN_PART {
+                parts.push(PartRun {
+                    value: g(a.into()),
+                    start: n0 - u64::from(a),
+                    skip: None,
+                });
+            }
+        }
+        MarkJob {
+            step2_parts: (parts.len() - step2_from) as u64,
+            parts,
+            stride: 1 << self.value_bits,
+            at: cursor.clone(),
+            buffer,
+            rare_planned,
+            order_end,
+        }
+    }
+
+    /// Solves the block at n0 = `cursor.next_heap()`, whose marking `job`
+    /// is done, storing each value as it is found.
+    pub fn solve_block(
+        &mut self,
+        job: &MarkJob,
+        buffers: &[MarkBuffer; 2],
+        storage: &Storage,
+        cursor: &mut Cursor,
+        scan_limit: u64,
+    ) -> Result<()> {
+        let small = self.rare_heaps.partition_point(|&r| r < MIN_PART);
+        for j in 0..BLOCK {
+            let n = cursor.next_heap();
+            let value = {
+                let view = storage.view(cursor);
+                let g = |m: u64| view.get(m);
+                self.seen.fill(0);
+                buffers[job.buffer].load_into(job, j, &mut self.seen);
+                self.clear_lanes();
+                let rare_below_n = self.rare_heaps.partition_point(|&r| r < n);
+                self.mark_rare_splits(n, 0..small, &g);
+                self.mark_rare_splits(n, job.rare_planned..rare_below_n, &g);
+                self.stats.scan_steps += job.step2_parts;
+                self.conclude(n, &g, scan_limit, job.order_end, true)?
+            };
+            storage.push(cursor, value);
+            self.record(n, value)?;
+        }
+        Ok(())
+    }
+}
