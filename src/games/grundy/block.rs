@@ -21,7 +21,7 @@ use super::sparse::SparseState;
 use super::values::{Cursor, Storage, View};
 use anyhow::Result;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Heaps solved together.
 pub const BLOCK: usize = 64;
@@ -36,29 +36,32 @@ pub const PIECES: usize = BLOCK / PIECE_ROWS;
 /// diverse parts catch the common rare values cheaply.
 const DIVERSE_PARTS: usize = 64;
 
-/// A split part marked for every heap of the block: its value, the heap its
-/// run of other parts starts at, and the heap of the block (if any) where
-/// the split would be into equal parts.
+/// A rare heap and its value.
 #[derive(Clone, Copy)]
-struct PartRun {
+pub struct RarePart {
+    heap: u64,
     value: u16,
-    start: u64,
-    skip: Option<usize>,
 }
 
 /// The marking of one block, and what its solving pass needs to know of it.
+/// Kept small: the helper reads it from the other core, and every cache
+/// line the planner rewrites must first be taken back from there. Two are
+/// reused in turn.
+#[derive(Default)]
 pub struct MarkJob {
-    parts: Vec<PartRun>,
+    n0: u64,
     stride: usize,
     /// The values as they stood when the job was planned.
-    at: Cursor,
-    buffer: usize,
-    /// Rare heaps below this index of the rare list were marked.
+    at: Option<Cursor>,
+    /// The rare heaps (a snapshot, renewed only when one is added); those
+    /// with index in `rare_from..rare_planned` are marked.
+    rare: Arc<Vec<RarePart>>,
+    rare_from: usize,
     rare_planned: usize,
+    /// Step-2 parts: the first diverse parts and the remembered witnesses.
+    step2: Vec<u32>,
     /// Where the diverse parts stopped in the scan order.
     order_end: usize,
-    /// Step-2 parts marked per heap (statistics).
-    step2_parts: u64,
 }
 
 /// Marks of a block, one byte per (heap, value): set when the value is an
@@ -98,54 +101,65 @@ impl MarkBuffer {
 }
 
 /// Marks rows [PIECE_ROWS·piece, +PIECE_ROWS) of the job's block.
-pub fn mark_piece(storage: &Storage, buffers: &[MarkBuffer; 2], job: &MarkJob, piece: usize) {
-    let mut rows = buffers[job.buffer].pieces[piece]
+pub fn mark_piece(storage: &Storage, buffer: &MarkBuffer, job: &MarkJob, piece: usize) {
+    let Some(at) = &job.at else { return };
+    let mut rows = buffer.pieces[piece]
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
     rows.clear();
     rows.resize(PIECE_ROWS * job.stride, 0);
-    let view = storage.view(&job.at);
+    let view = storage.view(at);
     let first = piece * PIECE_ROWS;
     match job.stride {
-        64 => mark_rows::<64>(&mut rows, &job.parts, view, first),
-        128 => mark_rows::<128>(&mut rows, &job.parts, view, first),
-        256 => mark_rows::<256>(&mut rows, &job.parts, view, first),
-        512 => mark_rows::<512>(&mut rows, &job.parts, view, first),
-        1024 => mark_rows::<1024>(&mut rows, &job.parts, view, first),
-        2048 => mark_rows::<2048>(&mut rows, &job.parts, view, first),
-        4096 => mark_rows::<4096>(&mut rows, &job.parts, view, first),
-        8192 => mark_rows::<8192>(&mut rows, &job.parts, view, first),
-        16384 => mark_rows::<16384>(&mut rows, &job.parts, view, first),
-        32768 => mark_rows::<32768>(&mut rows, &job.parts, view, first),
+        64 => mark_rows::<64>(&mut rows, job, view, first),
+        128 => mark_rows::<128>(&mut rows, job, view, first),
+        256 => mark_rows::<256>(&mut rows, job, view, first),
+        512 => mark_rows::<512>(&mut rows, job, view, first),
+        1024 => mark_rows::<1024>(&mut rows, job, view, first),
+        2048 => mark_rows::<2048>(&mut rows, job, view, first),
+        4096 => mark_rows::<4096>(&mut rows, job, view, first),
+        8192 => mark_rows::<8192>(&mut rows, job, view, first),
+        16384 => mark_rows::<16384>(&mut rows, job, view, first),
+        32768 => mark_rows::<32768>(&mut rows, job, view, first),
         other => unreachable!("value stride {other} (values are at most 15 bits)"),
     }
 }
 
 /// With the row size S a constant, every index is provably in bounds and
 /// the loop is loads, xors and byte stores only.
-fn mark_rows<const S: usize>(bytes: &mut [u8], parts: &[PartRun], view: View, first: usize) {
+fn mark_rows<const S: usize>(bytes: &mut [u8], job: &MarkJob, view: View, first: usize) {
     let rows: &mut [[u8; S]] = bytemuck::cast_slice_mut(bytes);
     let rows: &mut [[u8; S]; PIECE_ROWS] = rows.try_into().expect("a piece of rows");
-    for part in parts {
-        let other: &[AtomicU16; PIECE_ROWS] = view
-            .run(part.start + first as u64, PIECE_ROWS)
+    let run = |part: u64| -> &[AtomicU16; PIECE_ROWS] {
+        view.run(job.n0 - part + first as u64, PIECE_ROWS)
             .try_into()
-            .expect("a run of values");
-        let x = part.value;
-        match part.skip {
-            Some(k) if (first..first + PIECE_ROWS).contains(&k) => {
+            .expect("a run of values")
+    };
+    let mark = |rows: &mut [[u8; S]; PIECE_ROWS], x: u16, other: &[AtomicU16; PIECE_ROWS]| {
+        for (row, o) in rows.iter_mut().zip(other) {
+            row[usize::from(x ^ o.load(Relaxed)) & (S - 1)] = 1;
+        }
+    };
+    for rare in &job.rare[job.rare_from..job.rare_planned] {
+        // The split of heap 2r is into equal parts: not a move.
+        let equal = (2 * rare.heap)
+            .checked_sub(job.n0 + first as u64)
+            .filter(|&j| j < PIECE_ROWS as u64);
+        let other = run(rare.heap);
+        match equal {
+            None => mark(rows, rare.value, other),
+            Some(k) => {
                 for (j, (row, o)) in rows.iter_mut().zip(other).enumerate() {
-                    if first + j != k {
-                        row[usize::from(x ^ o.load(Relaxed)) & (S - 1)] = 1;
+                    if j as u64 != k {
+                        row[usize::from(rare.value ^ o.load(Relaxed)) & (S - 1)] = 1;
                     }
                 }
             }
-            _ => {
-                for (row, o) in rows.iter_mut().zip(other) {
-                    row[usize::from(x ^ o.load(Relaxed)) & (S - 1)] = 1;
-                }
-            }
         }
+    }
+    // Step-2 parts are at most (n0 − BLOCK − 1)/2: never an equal split.
+    for &a in &job.step2 {
+        mark(rows, view.get(a.into()), run(a.into()));
     }
 }
 
@@ -154,12 +168,12 @@ impl SparseState {
     /// BLOCK (all that is known while the block before is being solved).
     pub fn plan_block(
         &mut self,
+        job: &mut MarkJob,
         n0: u64,
         storage: &Storage,
         cursor: &Cursor,
         scan_limit: u64,
-        buffer: usize,
-    ) -> MarkJob {
+    ) {
         let known = n0 - BLOCK as u64;
         debug_assert!(cursor.next_heap() >= known && known >= MIN_PART);
         let view = storage.view(cursor);
@@ -170,56 +184,39 @@ impl SparseState {
         if self.targets.due() {
             self.targets.rebuild(&self.by_value, self.value_bits);
         }
-        let mut parts = Vec::new();
-        let small = self.rare_heaps.partition_point(|&r| r < MIN_PART);
-        let rare_planned = self.rare_heaps.partition_point(|&r| r < known);
-        for i in small..rare_planned {
-            let r = self.rare_heaps[i];
-            parts.push(PartRun {
-                value: self.rare_values[i],
-                start: n0 - r,
-                skip: (2 * r)
-                    .checked_sub(n0)
-                    .filter(|&j| j < BLOCK as u64)
-                    .map(|j| j as usize),
-            });
+        if self.rare_snapshot.len() != self.rare_heaps.len() {
+            self.rare_snapshot = Arc::new(
+                self.rare_heaps
+                    .iter()
+                    .zip(&self.rare_values)
+                    .map(|(&heap, &value)| RarePart { heap, value })
+                    .collect(),
+            );
         }
-        // Step-2 parts are at most (known − 1)/2, so never an equal split.
-        let step2_from = parts.len();
-        let mut order_end = 0;
+        job.rare = self.rare_snapshot.clone();
+        job.rare_from = self.rare_heaps.partition_point(|&r| r < MIN_PART);
+        job.rare_planned = self.rare_heaps.partition_point(|&r| r < known);
+        job.step2.clear();
+        job.order_end = 0;
         let mut diverse = 0;
         for &a in &self.scan_order {
             if diverse == DIVERSE_PARTS {
                 break;
             }
-            order_end += 1;
+            job.order_end += 1;
             if u64::from(a) >= MIN_PART {
-                parts.push(PartRun {
-                    value: g(a.into()),
-                    start: n0 - u64::from(a),
-                    skip: None,
-                });
+                job.step2.push(a);
                 diverse += 1;
             }
         }
-        for a in self.targets.witnesses() {
-            if u64::from(a) >= MIN_PART {
-                parts.push(PartRun {
-                    value: g(a.into()),
-                    start: n0 - u64::from(a),
-                    skip: None,
-                });
-            }
-        }
-        MarkJob {
-            step2_parts: (parts.len() - step2_from) as u64,
-            parts,
-            stride: 1 << self.value_bits,
-            at: cursor.clone(),
-            buffer,
-            rare_planned,
-            order_end,
-        }
+        job.step2.extend(
+            self.targets
+                .witnesses()
+                .filter(|&a| u64::from(a) >= MIN_PART),
+        );
+        job.n0 = n0;
+        job.stride = 1 << self.value_bits;
+        job.at = Some(cursor.clone());
     }
 
     /// Solves the block at n0 = `cursor.next_heap()`, whose marking `job`
@@ -227,7 +224,7 @@ impl SparseState {
     pub fn solve_block(
         &mut self,
         job: &MarkJob,
-        buffers: &[MarkBuffer; 2],
+        buffer: &MarkBuffer,
         storage: &Storage,
         cursor: &mut Cursor,
         scan_limit: u64,
@@ -239,12 +236,12 @@ impl SparseState {
                 let view = storage.view(cursor);
                 let g = |m: u64| view.get(m);
                 self.seen.fill(0);
-                buffers[job.buffer].load_into(job, j, &mut self.seen);
+                buffer.load_into(job, j, &mut self.seen);
                 self.clear_lanes();
                 let rare_below_n = self.rare_heaps.partition_point(|&r| r < n);
                 self.mark_rare_splits(n, 0..small, &g);
                 self.mark_rare_splits(n, job.rare_planned..rare_below_n, &g);
-                self.stats.scan_steps += job.step2_parts;
+                self.stats.scan_steps += job.step2.len() as u64;
                 self.conclude(n, &g, scan_limit, job.order_end, true)?
             };
             storage.push(cursor, value);

@@ -17,15 +17,28 @@ const PIECE_BITS: u32 = 8;
 const SPINS_BEFORE_NAP: u32 = 1 << 16;
 const NAP: Duration = Duration::from_micros(50);
 
+/// Keeps what the helper spins on apart from everything the solving thread
+/// writes: sharing a cache line with, say, a vector's length made every
+/// push of the solver wait for the line to come back from the spinning core.
+#[repr(align(128))]
+struct Apart<T>(T);
+
+impl<T> std::ops::Deref for Apart<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 pub struct Crew<J> {
     job: Mutex<Option<Arc<J>>>,
     /// Job number in the high bits, next unclaimed piece in the low bits: a
     /// piece is claimed by compare-and-swap, so a thread still holding an
     /// old job can never claim a piece of a newer one.
-    next: AtomicU64,
-    done: AtomicUsize,
+    next: Apart<AtomicU64>,
+    done: Apart<AtomicUsize>,
     pieces: usize,
-    quit: AtomicBool,
+    quit: Apart<AtomicBool>,
 }
 
 impl<J> Crew<J> {
@@ -33,10 +46,10 @@ impl<J> Crew<J> {
         assert!(pieces < 1 << PIECE_BITS);
         Crew {
             job: Mutex::new(None),
-            next: AtomicU64::new(0),
-            done: AtomicUsize::new(0),
+            next: Apart(AtomicU64::new(0)),
+            done: Apart(AtomicUsize::new(0)),
             pieces,
-            quit: AtomicBool::new(false),
+            quit: Apart(AtomicBool::new(false)),
         }
     }
 

@@ -1,12 +1,12 @@
 //! Runs the sparse-space solver from heap 0 to a bound, keeping either every
 //! value (`values`) or two fixed windows of them (`stream`).
 
-use super::block::{MarkBuffer, MarkJob, BLOCK, PIECES};
+use super::block::{mark_piece, MarkBuffer, MarkJob, BLOCK, PIECES};
 use super::crew::Crew;
 use super::sparse::{is_rare_value, GrundyStats, SparseState};
 use super::values::{Cursor, Storage};
 use anyhow::{bail, Result};
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 /// Below this heap the per-heap method is used: it is cheap there, and a
 /// block needs room below it for its parts.
@@ -35,6 +35,7 @@ fn solve(
 ) -> Result<GrundyStats> {
     let marking = Marking {
         crew: Crew::new(PIECES),
+        jobs: Default::default(),
         buffers: Default::default(),
     };
     std::thread::scope(|scope| {
@@ -42,7 +43,7 @@ fn solve(
             scope.spawn(|| {
                 marking
                     .crew
-                    .help(&|job, piece| marking.mark(storage, job, piece))
+                    .help(&|&slot, piece| marking.mark(storage, slot, piece))
             });
         }
         let result = solve_in_order(bound, storage, cursor, scan_limit, output, &marking);
@@ -51,26 +52,60 @@ fn solve(
     })
 }
 
-/// The marking of blocks: shared with the helper thread, if any.
+/// The marking of blocks: shared with the helper thread, if any. Blocks
+/// alternate between two job slots and two mark buffers.
 struct Marking {
-    crew: Crew<MarkJob>,
+    crew: Crew<usize>,
+    jobs: [RwLock<MarkJob>; 2],
     buffers: [MarkBuffer; 2],
 }
 
 impl Marking {
-    fn mark(&self, storage: &Storage, job: &MarkJob, piece: usize) {
-        super::block::mark_piece(storage, &self.buffers, job, piece)
+    fn mark(&self, storage: &Storage, slot: usize, piece: usize) {
+        let job = self.jobs[slot]
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        mark_piece(storage, &self.buffers[slot], &job, piece)
     }
 
-    /// Offers the job to the helper; `finish` completes it.
-    fn start(&self, job: &Arc<MarkJob>) {
-        self.crew.publish(job.clone());
+    /// Plans the marking of the block at n0 into `slot` and offers it to
+    /// the helper; `finish` completes it.
+    fn start(
+        &self,
+        st: &mut SparseState,
+        slot: usize,
+        n0: u64,
+        storage: &Storage,
+        cursor: &Cursor,
+        scan_limit: u64,
+    ) {
+        {
+            let mut job = self.jobs[slot]
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
+            st.plan_block(&mut job, n0, storage, cursor, scan_limit);
+        }
+        self.crew.publish(Arc::new(slot));
     }
 
     fn finish(&self, storage: &Storage) {
         self.crew
-            .take_pieces(&|job, piece| self.mark(storage, job, piece));
+            .take_pieces(&|&slot, piece| self.mark(storage, slot, piece));
         self.crew.wait();
+    }
+
+    fn solve(
+        &self,
+        st: &mut SparseState,
+        slot: usize,
+        storage: &Storage,
+        cursor: &mut Cursor,
+        scan_limit: u64,
+    ) -> Result<()> {
+        let job = self.jobs[slot]
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        st.solve_block(&job, &self.buffers[slot], storage, cursor, scan_limit)
     }
 }
 
@@ -87,34 +122,33 @@ fn solve_in_order(
         one_heap(&mut st, storage, cursor, scan_limit, output)?;
     }
     let blocks = (bound + 1 - cursor.next_heap()) / BLOCK as u64;
-    let mut current: Option<Arc<MarkJob>> = None;
+    let mut planned = false;
     for k in 0..blocks {
         let n0 = cursor.next_heap();
-        let job = match current.take() {
-            Some(job) => job,
-            None => {
-                let job = Arc::new(st.plan_block(n0, storage, cursor, scan_limit, 0));
-                marking.start(&job);
-                marking.finish(storage);
-                job
-            }
-        };
-        let next = (k + 1 < blocks).then(|| {
-            let buffer = (k as usize + 1) % 2;
-            let job =
-                Arc::new(st.plan_block(n0 + BLOCK as u64, storage, cursor, scan_limit, buffer));
-            marking.start(&job);
-            job
-        });
-        let solved = st.solve_block(&job, &marking.buffers, storage, cursor, scan_limit);
-        if next.is_some() {
+        let slot = k as usize % 2;
+        if !planned {
+            marking.start(&mut st, slot, n0, storage, cursor, scan_limit);
+            marking.finish(storage);
+        }
+        planned = k + 1 < blocks;
+        if planned {
+            marking.start(
+                &mut st,
+                1 - slot,
+                n0 + BLOCK as u64,
+                storage,
+                cursor,
+                scan_limit,
+            );
+        }
+        let solved = marking.solve(&mut st, slot, storage, cursor, scan_limit);
+        if planned {
             marking.finish(storage);
         }
         solved?;
         // Only now, with the helper idle, may old values move.
         output.solved(storage, cursor, n0)?;
         storage.compact(cursor, BLOCK);
-        current = next;
     }
     while cursor.next_heap() <= bound {
         one_heap(&mut st, storage, cursor, scan_limit, output)?;

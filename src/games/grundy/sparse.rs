@@ -56,6 +56,8 @@ pub struct SparseState {
     need: Vec<u64>,
     /// Candidate parts near remembered witnesses (scratch).
     near: Vec<u32>,
+    /// The rare heaps as the block marking reads them.
+    pub(super) rare_snapshot: std::sync::Arc<Vec<super::block::RarePart>>,
     pub stats: GrundyStats,
 }
 
@@ -79,6 +81,7 @@ impl SparseState {
             lanes: Vec::new(),
             need: Vec::new(),
             near: Vec::new(),
+            rare_snapshot: Default::default(),
             stats: GrundyStats::default(),
         }
     }
