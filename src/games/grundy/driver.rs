@@ -301,6 +301,20 @@ mod tests {
     }
 
     #[test]
+    fn thread_count_changes_nothing() {
+        let run = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| values(120_000, |_| {}).unwrap())
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!(one.0, two.0);
+        assert_eq!(one.1, two.1);
+    }
+
+    #[test]
     fn stream_matches_full() {
         // Rare heaps run to 82,860, so the window must exceed that; the bound
         // is large enough for the recent-values window to be compacted.
