@@ -163,6 +163,20 @@ fn mark_rows<const S: usize>(bytes: &mut [u8], job: &MarkJob, view: View, first:
     }
 }
 
+/// Makes `dst` equal to `src`, writing only the entries that differ: the
+/// helper thread read `dst` last, and each cache line written must first be
+/// taken back from its core. The list changes little from block to block.
+fn overwrite_changed(dst: &mut Vec<u32>, src: &[u32]) {
+    dst.truncate(src.len());
+    for (d, &s) in dst.iter_mut().zip(src) {
+        if *d != s {
+            *d = s;
+        }
+    }
+    let kept = dst.len();
+    dst.extend_from_slice(&src[kept..]);
+}
+
 impl SparseState {
     /// Plans the marking of the block at n0 from the values below n0 −
     /// BLOCK (all that is known while the block before is being solved).
@@ -196,24 +210,25 @@ impl SparseState {
         job.rare = self.rare_snapshot.clone();
         job.rare_from = self.rare_heaps.partition_point(|&r| r < MIN_PART);
         job.rare_planned = self.rare_heaps.partition_point(|&r| r < known);
-        job.step2.clear();
+        let mut step2 = std::mem::take(&mut self.step2_scratch);
+        step2.clear();
         job.order_end = 0;
-        let mut diverse = 0;
         for &a in &self.scan_order {
-            if diverse == DIVERSE_PARTS {
+            if step2.len() == DIVERSE_PARTS {
                 break;
             }
             job.order_end += 1;
             if u64::from(a) >= MIN_PART {
-                job.step2.push(a);
-                diverse += 1;
+                step2.push(a);
             }
         }
-        job.step2.extend(
+        step2.extend(
             self.targets
                 .witnesses()
                 .filter(|&a| u64::from(a) >= MIN_PART),
         );
+        overwrite_changed(&mut job.step2, &step2);
+        self.step2_scratch = step2;
         job.n0 = n0;
         job.stride = 1 << self.value_bits;
         job.at = Some(cursor.clone());

@@ -56,6 +56,8 @@ pub struct SparseState {
     need: Vec<u64>,
     /// Candidate parts near remembered witnesses (scratch).
     near: Vec<u32>,
+    /// Step-2 parts of the next block plan (scratch).
+    pub(super) step2_scratch: Vec<u32>,
     /// The rare heaps as the block marking reads them.
     pub(super) rare_snapshot: std::sync::Arc<Vec<super::block::RarePart>>,
     pub stats: GrundyStats,
@@ -82,6 +84,7 @@ impl SparseState {
             need: Vec::new(),
             near: Vec::new(),
             rare_snapshot: Default::default(),
+            step2_scratch: Vec::new(),
             stats: GrundyStats::default(),
         }
     }
