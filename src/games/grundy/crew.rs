@@ -39,6 +39,20 @@ pub struct Crew<J> {
     done: Apart<AtomicUsize>,
     pieces: usize,
     quit: Apart<AtomicBool>,
+    /// Set if the helper panicked: its piece will never be done, and the
+    /// marks it left are incomplete.
+    failed: AtomicBool,
+}
+
+/// Raises `failed` if the helper unwinds.
+struct FailFlag<'a>(&'a AtomicBool);
+
+impl Drop for FailFlag<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
 }
 
 impl<J> Crew<J> {
@@ -50,6 +64,7 @@ impl<J> Crew<J> {
             done: Apart(AtomicUsize::new(0)),
             pieces,
             quit: Apart(AtomicBool::new(false)),
+            failed: AtomicBool::new(false),
         }
     }
 
@@ -92,12 +107,17 @@ impl<J> Crew<J> {
     /// Waits until every piece of the current job is done.
     pub fn wait(&self) {
         while self.done.load(Ordering::Acquire) < self.pieces {
+            assert!(
+                !self.failed.load(Ordering::Acquire),
+                "the marking helper thread panicked"
+            );
             std::hint::spin_loop();
         }
     }
 
     /// The helper thread's loop, until `stop`.
     pub fn help(&self, work: &impl Fn(&J, usize)) {
+        let _flag = FailFlag(&self.failed);
         let mut idle = 0u32;
         while !self.quit.load(Ordering::Relaxed) {
             let cur = self.next.load(Ordering::Acquire);
@@ -113,7 +133,14 @@ impl<J> Crew<J> {
         }
     }
 
-    pub fn stop(&self) {
-        self.quit.store(true, Ordering::Relaxed);
+    /// Stops the helper when dropped.
+    pub fn stopper(&self) -> impl Drop + '_ {
+        struct Stopper<'a>(&'a AtomicBool);
+        impl Drop for Stopper<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        Stopper(&self.quit)
     }
 }

@@ -46,9 +46,9 @@ fn solve(
                     .help(&|&slot, piece| marking.mark(storage, slot, piece))
             });
         }
-        let result = solve_in_order(bound, storage, cursor, scan_limit, output, &marking);
-        marking.crew.stop();
-        result
+        // Stops the helper however this thread leaves, a panic included.
+        let _stop = marking.crew.stopper();
+        solve_in_order(bound, storage, cursor, scan_limit, output, &marking)
     })
 }
 
@@ -334,5 +334,9 @@ mod tests {
     fn stream_window_too_small_is_an_error() {
         assert!(stream(20_000, 64, |_| Ok(())).is_err());
         assert!(stream(20_000, 63, |_| Ok(())).is_err());
+        // In block mode, with the helper running: the rare heap 82,860 is
+        // beyond a window of 70,000.
+        let err = stream(100_000, 70_000, |_| Ok(())).unwrap_err();
+        assert!(err.to_string().contains("heap 82860"), "{err}");
     }
 }
