@@ -7,11 +7,14 @@
 //!   1. mark G(r) ⊕ G(n−r) for every rare heap r: this finds *every* common
 //!      option, so c = the smallest unmarked common value is exact;
 //!   2. G(n) = c unless some rare value below c is not an option. Rare
-//!      options come from common ⊕ common splits and are abundant, so scan
-//!      splits a = 1, 2, … until every rare value below c has been seen; in
-//!      the rare case the scan runs out, the full scan gives the exact mex.
+//!      options come from common ⊕ common splits and are abundant, so try
+//!      splits until every rare value below c has been seen: parts in an
+//!      order of diverse values, or (in block mode, see `block`) the parts
+//!      most likely to reach each missing value (`targets`). When they run
+//!      out, every split is scanned, which gives the exact mex.
 //!
-//! Nothing is assumed: every value is the exact mex.
+//! Nothing is assumed: every value is the exact mex. This file also holds
+//! the per-heap method itself, used below heap 4,096 and as the reference.
 
 use super::targets::Targets;
 use anyhow::{bail, Result};
@@ -191,8 +194,11 @@ impl SparseState {
 
     /// Given every split with a rare part marked in `seen` (plus any other
     /// true options), finds the exact mex: the smallest unmarked common value
-    /// c, once every rare value below c is seen as an option. Scans the
-    /// diverse order from position `order_from`, then every split.
+    /// c, once every rare value below c is seen as an option. With
+    /// `targeted`, first searches each missing rare value on its own (near
+    /// remembered witnesses, along its list, then the diverse order from
+    /// `order_from`); then scans the diverse order from `order_from`, then
+    /// every split.
     pub(super) fn conclude(
         &mut self,
         n: u64,
