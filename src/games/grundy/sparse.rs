@@ -34,7 +34,9 @@ pub struct GrundyStats {
     pub last_rare_heap: u64,
     pub zero_count: u64,
     pub last_zero_heap: u64,
-    /// Splits examined by the witness scans, summed (cost indicator).
+    /// Step-2 splits marked or tried, summed over heaps (a cost indicator:
+    /// in block mode, every part of the block pass counts for every heap).
+    /// Depends on the solver version, never on the thread count.
     pub scan_steps: u64,
     /// Heaps where the scan had to run to the end (exact fallback).
     pub full_scans: u64,
