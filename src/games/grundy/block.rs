@@ -17,7 +17,7 @@
 //! before `conclude`, so the values are the exact mex (see `sparse`). The
 //! plan depends only on the values, never on the thread count.
 
-use super::sparse::SparseState;
+use super::sparse::{RarePart, SparseState};
 use super::values::{Cursor, Storage, View};
 use anyhow::Result;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
@@ -36,13 +36,6 @@ pub const PIECES: usize = BLOCK / PIECE_ROWS;
 /// diverse parts catch the common rare values cheaply.
 const DIVERSE_PARTS: usize = 64;
 
-/// A rare heap and its value.
-#[derive(Clone, Copy)]
-pub struct RarePart {
-    heap: u64,
-    value: u16,
-}
-
 /// The marking of one block, and what its solving pass needs to know of it.
 /// Kept small: the helper reads it from the other core, and every cache
 /// line the planner rewrites must first be taken back from there. Two are
@@ -53,8 +46,9 @@ pub struct MarkJob {
     stride: usize,
     /// The values as they stood when the job was planned.
     at: Option<Cursor>,
-    /// The rare heaps (a snapshot, renewed only when one is added); those
-    /// with index in `rare_from..rare_planned` are marked.
+    /// The rare heaps as planned (shared with the solver, which copies the
+    /// list if it finds one more); those with index in
+    /// `rare_from..rare_planned` are marked.
     rare: Arc<Vec<RarePart>>,
     rare_from: usize,
     rare_planned: usize,
@@ -198,18 +192,9 @@ impl SparseState {
         if self.targets.due() {
             self.targets.rebuild(&self.by_value, self.value_bits);
         }
-        if self.rare_snapshot.len() != self.rare_heaps.len() {
-            self.rare_snapshot = Arc::new(
-                self.rare_heaps
-                    .iter()
-                    .zip(&self.rare_values)
-                    .map(|(&heap, &value)| RarePart { heap, value })
-                    .collect(),
-            );
-        }
-        job.rare = self.rare_snapshot.clone();
-        job.rare_from = self.rare_heaps.partition_point(|&r| r < MIN_PART);
-        job.rare_planned = self.rare_heaps.partition_point(|&r| r < known);
+        job.rare = self.rare.clone();
+        job.rare_from = self.rare_below(MIN_PART);
+        job.rare_planned = self.rare_below(known);
         let mut step2 = std::mem::take(&mut self.step2_scratch);
         step2.clear();
         job.order_end = 0;
@@ -244,7 +229,7 @@ impl SparseState {
         cursor: &mut Cursor,
         scan_limit: u64,
     ) -> Result<()> {
-        let small = self.rare_heaps.partition_point(|&r| r < MIN_PART);
+        let small = self.rare_below(MIN_PART);
         for j in 0..BLOCK {
             let n = cursor.next_heap();
             let value = {
@@ -253,7 +238,7 @@ impl SparseState {
                 self.seen.fill(0);
                 buffer.load_into(job, j, &mut self.seen);
                 self.clear_lanes();
-                let rare_below_n = self.rare_heaps.partition_point(|&r| r < n);
+                let rare_below_n = self.rare_below(n);
                 self.mark_rare_splits(n, 0..small, &g);
                 self.mark_rare_splits(n, job.rare_planned..rare_below_n, &g);
                 self.stats.scan_steps += job.step2.len() as u64;

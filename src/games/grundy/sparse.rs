@@ -18,6 +18,7 @@
 
 use super::targets::Targets;
 use anyhow::{bail, Result};
+use std::sync::Arc;
 
 pub fn is_rare_value(v: u16) -> bool {
     (v >> 1).count_ones() % 2 == 0
@@ -42,11 +43,19 @@ pub struct GrundyStats {
     pub full_scans: u64,
 }
 
+/// A rare heap and its value.
+#[derive(Clone, Copy)]
+pub struct RarePart {
+    pub heap: u64,
+    pub value: u16,
+}
+
 /// Reusable per-heap state: the option bitset and the rare-heap list.
 pub struct SparseState {
     pub(super) seen: Vec<u64>,
-    pub(super) rare_heaps: Vec<u64>,
-    pub(super) rare_values: Vec<u16>,
+    /// The heaps with a rare value, in order. Shared with the block
+    /// marking (copied on write, which happens only when one is found).
+    pub(super) rare: Arc<Vec<RarePart>>,
     pub(super) value_bits: u32,
     /// Split parts to try first, ordered so that consecutive ones have
     /// different values (round robin over values): sequential small parts
@@ -63,8 +72,6 @@ pub struct SparseState {
     near: Vec<u32>,
     /// Step-2 parts of the next block plan (scratch).
     pub(super) step2_scratch: Vec<u32>,
-    /// The rare heaps as the block marking reads them.
-    pub(super) rare_snapshot: std::sync::Arc<Vec<super::block::RarePart>>,
     pub stats: GrundyStats,
 }
 
@@ -78,8 +85,7 @@ impl SparseState {
     pub fn new() -> Self {
         SparseState {
             seen: vec![0; 1],
-            rare_heaps: Vec::new(),
-            rare_values: Vec::new(),
+            rare: Arc::default(),
             value_bits: 6,
             scan_order: Vec::new(),
             order_limit: 0,
@@ -88,14 +94,14 @@ impl SparseState {
             lanes: Vec::new(),
             need: Vec::new(),
             near: Vec::new(),
-            rare_snapshot: Default::default(),
             step2_scratch: Vec::new(),
             stats: GrundyStats::default(),
         }
     }
 
-    pub fn rare_heaps(&self) -> &[u64] {
-        &self.rare_heaps
+    /// The number of rare heaps (of n ≥ 1) below n.
+    pub(super) fn rare_below(&self, n: u64) -> usize {
+        self.rare.partition_point(|r| r.heap < n)
     }
 
     /// Computes G(n) given `g(m)` for every m < n that it asks for, and
@@ -128,8 +134,7 @@ impl SparseState {
             s.rare_count += 1;
             s.last_rare_heap = n;
             if n > 0 {
-                self.rare_heaps.push(n);
-                self.rare_values.push(value);
+                Arc::make_mut(&mut self.rare).push(RarePart { heap: n, value });
             }
         }
         while (value as u64) >> self.value_bits != 0 {
@@ -152,8 +157,7 @@ impl SparseState {
         self.seen.fill(0);
         self.clear_lanes();
         // Step 1: every split with a rare-valued part.
-        let rare = self.rare_heaps.partition_point(|&r| r < n);
-        self.mark_rare_splits(n, 0..rare, g);
+        self.mark_rare_splits(n, 0..self.rare_below(n), g);
         self.conclude(n, g, scan_limit, 0, false)
     }
 
@@ -186,7 +190,7 @@ impl SparseState {
         // consecutive marks do not wait on each other's read-modify-write.
         let lanes = &mut self.lanes;
         for j in range {
-            let (r, gr) = (self.rare_heaps[j], self.rare_values[j]);
+            let RarePart { heap: r, value: gr } = self.rare[j];
             if 2 * r != n {
                 mark(lanes, words, j, gr ^ g(n - r));
             }
