@@ -279,6 +279,24 @@ mod tests {
     }
 
     #[test]
+    fn bounds_around_the_first_blocks_match_naive_mex() {
+        let naive = super::super::naive::values(4096 + 200);
+        for bound in [
+            4095,
+            4096,
+            4096 + 62,
+            4096 + 63,
+            4096 + 64,
+            4096 + 127,
+            4096 + 128,
+            4096 + 200,
+        ] {
+            let (fast, _) = values(bound, |_| {}).unwrap();
+            assert_eq!(fast[..], naive[..=bound as usize], "bound {bound}");
+        }
+    }
+
+    #[test]
     fn blocks_match_the_per_heap_method() {
         // Past the last rare heap (82,860), with a bound that leaves a tail
         // shorter than a block.
