@@ -5,6 +5,16 @@
 //! dense simplex on the compact (Tucker) tableau, which yields both players'
 //! strategies from one tableau.
 //!
+//! Nothing leaves this module without a certificate (`certificate.rs`):
+//! both strategies are probability vectors and what the row strategy
+//! guarantees and what the column strategy concedes are within
+//! `GAP_TOLERANCE` of each other and of the value. A simplex answer that
+//! fails the check (degenerate games — duplicate rows or columns, ties in
+//! the ratio test — can end the f64 simplex at a basis that is not optimal)
+//! is re-solved with Bland's rule from the start, and if that fails too, in
+//! exact rational arithmetic (`exact.rs`), whose answer is checked exactly.
+//! `Method` says which one answered, so callers can count fallbacks.
+//!
 //! Tie-break, so that the same matrix always gives the same strategies:
 //! a pure saddle point is the lowest maximin row against the lowest minimax
 //! column; the simplex's first pivot enters the lowest minimax column (the
@@ -21,6 +31,12 @@
 /// Largest number of rows or columns.
 pub const MAX_DIM: usize = 16;
 const EPS: f64 = 1e-11;
+/// Smallest tableau entry that may be a pivot. The shifted payoffs are at
+/// least 1, and an entry that should be 0 comes out of rounding at about
+/// 1e-16 times the payoffs times the growth of a few pivots; 1e-11 let
+/// such an entry (1.1e-11 after eliminating a duplicate row) be chosen,
+/// and dividing by it wrecked the tableau.
+const PIVOT_EPS: f64 = 1e-9;
 const BLAND_AFTER: u32 = 64;
 const MAX_PIVOTS: u32 = 10_000;
 
@@ -37,15 +53,37 @@ pub struct MatrixGame {
 pub enum Method {
     Saddle,
     TwoByTwo,
-    Simplex { pivots: u32 },
+    Simplex {
+        pivots: u32,
+    },
+    /// The fast simplex failed its certificate; Bland's rule from the first
+    /// pivot (f64) gave a certified answer.
+    BlandRestart {
+        pivots: u32,
+    },
+    /// Both f64 attempts failed their certificates; the exact rational
+    /// simplex answered (its value rounded once to f64).
+    Exact,
 }
 
+impl Method {
+    /// Whether the first attempt failed its certificate.
+    pub fn is_fallback(self) -> bool {
+        matches!(self, Method::BlandRestart { .. } | Method::Exact)
+    }
+}
+
+/// A certified solution: `row` and `col` are probability vectors (entries
+/// beyond the game's size are 0), and `gap` is what the column strategy
+/// concedes minus what the row strategy guarantees (≥ 0 up to rounding,
+/// at most `GAP_TOLERANCE` · max(1, max |payoff|)).
 #[derive(Clone)]
 pub struct Solution {
     pub value: f64,
     pub row: [f64; MAX_DIM],
     pub col: [f64; MAX_DIM],
     pub method: Method,
+    pub gap: f64,
 }
 
 impl MatrixGame {
@@ -102,45 +140,114 @@ impl MatrixGame {
             .fold(f64::NEG_INFINITY, f64::max)
     }
 
-    /// Value and both optimal strategies.
+    /// Value and both optimal strategies, certified.
     pub fn solve(&self) -> Solution {
         self.solve_with(&mut Workspace::new())
     }
 
     /// As `solve`, reusing a workspace (no per-call initialisation of the
-    /// tableau beyond the cells this game uses).
+    /// tableau beyond the cells this game uses). Tries the fast path, then
+    /// Bland's rule from scratch, then exact rationals; returns the first
+    /// answer whose certificate holds.
     pub fn solve_with(&self, ws: &mut Workspace) -> Solution {
-        let mut s = Solution {
+        self.solve_distinct(ws)
+    }
+
+    /// `solve_with` for a game without repeated rows or columns.
+    fn solve_distinct(&self, ws: &mut Workspace) -> Solution {
+        let fast = self.attempt(ws, Rule::Fast);
+        if let Some(s) = self.certified(fast) {
+            return s;
+        }
+        let bland = self.attempt(ws, Rule::BlandFromStart);
+        let bland = Attempt {
+            method: match bland.method {
+                Method::Simplex { pivots } => Method::BlandRestart { pivots },
+                m => m,
+            },
+            ..bland
+        };
+        if let Some(s) = self.certified(bland) {
+            return s;
+        }
+        self.solve_exactly()
+    }
+
+    /// The value alone and how it was found; the same certified answer as
+    /// `solve`.
+    #[inline]
+    pub fn value_with(&self, ws: &mut Workspace) -> (f64, Method) {
+        let s = self.solve_with(ws);
+        (s.value, s.method)
+    }
+
+    /// One f64 attempt, strategies as the tableau gives them (not yet
+    /// checked).
+    fn attempt(&self, ws: &mut Workspace, rule: Rule) -> Attempt {
+        let mut a = Attempt {
             value: 0.0,
             row: [0.0; MAX_DIM],
             col: [0.0; MAX_DIM],
             method: Method::Saddle,
         };
-        s.method = self.run(ws, |o| match o {
+        a.method = self.run(ws, rule, |o| match o {
             Outcome::Saddle(i, j) => {
-                s.row[i] = 1.0;
-                s.col[j] = 1.0;
+                a.row[i] = 1.0;
+                a.col[j] = 1.0;
             }
             Outcome::Mixed(row, col) => {
-                s.row[..self.rows].copy_from_slice(&row[..self.rows]);
-                s.col[..self.cols].copy_from_slice(&col[..self.cols]);
+                a.row[..self.rows].copy_from_slice(&row[..self.rows]);
+                a.col[..self.cols].copy_from_slice(&col[..self.cols]);
             }
-            Outcome::Value(v) => s.value = v,
+            Outcome::Value(v) => a.value = v,
         });
-        s
+        a
     }
 
-    /// The value alone and how it was found; the same arithmetic as `solve`,
-    /// without extracting strategies.
-    #[inline]
-    pub fn value_with(&self, ws: &mut Workspace) -> (f64, Method) {
-        let mut value = 0.0;
-        let m = self.run(ws, |o| {
-            if let Outcome::Value(v) = o {
-                value = v
-            }
-        });
-        (value, m)
+    /// The attempt as a `Solution` if its certificate holds (strategies
+    /// cleaned of rounding: tiny negatives to 0, rescaled to sum 1).
+    fn certified(&self, mut a: Attempt) -> Option<Solution> {
+        let c = self.certificate(a.value, &mut a.row, &mut a.col).ok()?;
+        Some(Solution {
+            value: a.value,
+            row: a.row,
+            col: a.col,
+            method: a.method,
+            gap: c.gap(),
+        })
+    }
+
+    /// The exact rational simplex on this game's payoffs (each f64 is an
+    /// exact rational), rounded once to f64 and checked again in f64.
+    fn solve_exactly(&self) -> Solution {
+        let payoffs: Vec<Vec<f64>> = (0..self.rows)
+            .map(|i| self.a[i][..self.cols].to_vec())
+            .collect();
+        let exact = super::exact::solve_f64_game(&payoffs);
+        let mut row = [0.0; MAX_DIM];
+        let mut col = [0.0; MAX_DIM];
+        for (r, x) in row.iter_mut().zip(&exact.row) {
+            *r = super::exact::to_f64(x);
+        }
+        for (c, y) in col.iter_mut().zip(&exact.col) {
+            *c = super::exact::to_f64(y);
+        }
+        let value = super::exact::to_f64(&exact.value);
+        // The exact answer is optimal (checked exactly in `exact.rs`); the
+        // f64 check here can only fail if rounding to f64 lost more than the
+        // tolerance, which payoffs of sane magnitude cannot do.
+        let c = self
+            .certificate(value, &mut row, &mut col)
+            .unwrap_or_else(|e| {
+                panic!("exact matrix-game solution fails its f64 certificate: {e}")
+            });
+        Solution {
+            value,
+            row,
+            col,
+            method: Method::Exact,
+            gap: c.gap(),
+        }
     }
 
     #[inline]
@@ -153,20 +260,20 @@ impl MatrixGame {
     /// remainder loops. Same operations in the same order, so the same bits
     /// as the general copy.
     #[inline]
-    fn run(&self, ws: &mut Workspace, out: impl FnMut(Outcome)) -> Method {
+    fn run(&self, ws: &mut Workspace, rule: Rule, out: impl FnMut(Outcome)) -> Method {
         match (self.rows == self.cols).then_some(self.rows) {
-            Some(3) => self.run_sized::<3>(ws, out),
-            Some(4) => self.run_sized::<4>(ws, out),
-            Some(5) => self.run_sized::<5>(ws, out),
-            Some(6) => self.run_sized::<6>(ws, out),
-            Some(7) => self.run_sized::<7>(ws, out),
-            Some(8) => self.run_sized::<8>(ws, out),
-            Some(9) => self.run_sized::<9>(ws, out),
-            Some(10) => self.run_sized::<10>(ws, out),
-            Some(11) => self.run_sized::<11>(ws, out),
-            Some(12) => self.run_sized::<12>(ws, out),
-            Some(13) => self.run_sized::<13>(ws, out),
-            _ => self.run_sized::<0>(ws, out),
+            Some(3) => self.run_sized::<3>(ws, rule, out),
+            Some(4) => self.run_sized::<4>(ws, rule, out),
+            Some(5) => self.run_sized::<5>(ws, rule, out),
+            Some(6) => self.run_sized::<6>(ws, rule, out),
+            Some(7) => self.run_sized::<7>(ws, rule, out),
+            Some(8) => self.run_sized::<8>(ws, rule, out),
+            Some(9) => self.run_sized::<9>(ws, rule, out),
+            Some(10) => self.run_sized::<10>(ws, rule, out),
+            Some(11) => self.run_sized::<11>(ws, rule, out),
+            Some(12) => self.run_sized::<12>(ws, rule, out),
+            Some(13) => self.run_sized::<13>(ws, rule, out),
+            _ => self.run_sized::<0>(ws, rule, out),
         }
     }
 
@@ -185,6 +292,7 @@ impl MatrixGame {
     fn run_sized<const SQUARE: usize>(
         &self,
         ws: &mut Workspace,
+        rule: Rule,
         mut out: impl FnMut(Outcome),
     ) -> Method {
         let (lowest, minimax_col) = match self.saddle::<SQUARE>() {
@@ -212,7 +320,7 @@ impl MatrixGame {
             out(Outcome::Mixed(&row, &col));
             return Method::TwoByTwo;
         }
-        self.simplex::<SQUARE>(ws, lowest, minimax_col, out)
+        self.simplex::<SQUARE>(ws, rule, lowest, minimax_col, out)
     }
 
     /// A pure saddle point: an entry that is the minimum of its row and the
@@ -258,6 +366,7 @@ impl MatrixGame {
     fn simplex<const SQUARE: usize>(
         &self,
         ws: &mut Workspace,
+        rule: Rule,
         lowest: f64,
         first_column: usize,
         mut out: impl FnMut(Outcome),
@@ -288,11 +397,15 @@ impl MatrixGame {
             *l = !(j as i32);
         }
         let mut pivots = 0;
+        let bland_after = match rule {
+            Rule::Fast => BLAND_AFTER,
+            Rule::BlandFromStart => 0,
+        };
         while pivots < MAX_PIVOTS {
-            let bland = pivots >= BLAND_AFTER;
+            let bland = pivots >= bland_after;
             let mut pc = usize::MAX;
             let mut best = -EPS;
-            if pivots == 0 {
+            if pivots == 0 && !bland {
                 pc = first_column;
             } else {
                 for j in 0..n {
@@ -312,7 +425,7 @@ impl MatrixGame {
             if bland {
                 let mut ratio = f64::INFINITY;
                 for i in 0..m {
-                    if t[i][pc] > EPS {
+                    if t[i][pc] > PIVOT_EPS {
                         let r = rhs[i] / t[i][pc];
                         let better = r < ratio - EPS
                             || (r <= ratio + EPS
@@ -330,7 +443,7 @@ impl MatrixGame {
                 let (mut num, mut den) = (f64::INFINITY, 1.0);
                 for i in 0..m {
                     let a = t[i][pc];
-                    if a > EPS {
+                    if a > PIVOT_EPS {
                         let b = rhs[i];
                         if pr == usize::MAX || b * den < (num - EPS * den) * a {
                             pr = i;
@@ -342,7 +455,8 @@ impl MatrixGame {
             }
             // A positive game always has a positive entry in an improving
             // column (the LP is bounded); nothing to pivot means rounding
-            // has made the tableau unreliable, so stop with what we have.
+            // has made the tableau unreliable: stop, and let the
+            // certificate reject the answer.
             if pr == usize::MAX {
                 break;
             }
@@ -363,7 +477,11 @@ impl MatrixGame {
                     for (x, &p) in t[i][..n].iter_mut().zip(&pivot_row[..n]) {
                         *x -= f * p;
                     }
-                    rhs[i] -= f * pivot_rhs;
+                    // Right-hand sides are ≥ 0 in exact arithmetic; a
+                    // degenerate row (rhs 0) that rounds below 0 would
+                    // win the next ratio test with a negative ratio and a
+                    // tiny pivot, which wrecks the tableau.
+                    rhs[i] = (rhs[i] - f * pivot_rhs).max(0.0);
                     t[i][pc] = -f * inv;
                 }
             }
@@ -421,6 +539,24 @@ impl Default for Workspace {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Pivot rule of one f64 attempt.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// The tie-broken Dantzig rule of the module docs, Bland after
+    /// `BLAND_AFTER` pivots.
+    Fast,
+    /// Bland's rule from the first pivot.
+    BlandFromStart,
+}
+
+/// One attempt's raw answer, before its certificate is checked.
+struct Attempt {
+    value: f64,
+    row: [f64; MAX_DIM],
+    col: [f64; MAX_DIM],
+    method: Method,
 }
 
 enum Outcome<'a> {
@@ -502,13 +638,14 @@ mod tests {
                         Method::Simplex { pivots } => pivots as u64 + 10,
                         Method::Saddle => 1,
                         Method::TwoByTwo => 2,
+                        Method::BlandRestart { .. } | Method::Exact => 3,
                     })
                 };
                 let mut sized = Vec::new();
-                let m = g.run(&mut ws, |o| push_bits(&o, &mut sized));
+                let m = g.run(&mut ws, Rule::Fast, |o| push_bits(&o, &mut sized));
                 collect(m, &mut sized);
                 let mut general = Vec::new();
-                let m = g.run_sized::<0>(&mut ws, |o| push_bits(&o, &mut general));
+                let m = g.run_sized::<0>(&mut ws, Rule::Fast, |o| push_bits(&o, &mut general));
                 collect(m, &mut general);
                 assert_eq!(sized, general, "size {size}");
                 simplex_games += matches!(m, Method::Simplex { .. }) as u32;

@@ -25,7 +25,7 @@ use probe::{table_id, Tablebase};
 use serde::Deserialize;
 use serde_json::json;
 
-const SOLVER_VERSION: u32 = 1;
+const SOLVER_VERSION: u32 = 2;
 pub const MAX_PIECES: u32 = 5;
 
 pub struct Chess;

@@ -554,17 +554,17 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     Ok(Solved { values, stats })
 }
 
-/// Boards a stored slot stands for: 8 images, 4 when every piece is on the
-/// a1–h8 diagonal; 2 with pawns (the a↔h mirror never fixes a king).
-fn images(layout: &Layout, b: &Board) -> u64 {
-    const DIAGONAL: u64 = 0x8040_2010_0804_0201;
-    if layout.material.has_pawns() {
-        2
-    } else if b.occupied() & !DIAGONAL == 0 {
-        4
-    } else {
-        8
-    }
+/// Boards a stored slot stands for: the size of its orbit under the
+/// table's symmetries (8 without pawns, the a↔h mirror as well with them),
+/// which is the group's size over the number of symmetries that leave the
+/// board as it is. A board is fixed by a diagonal mirror not only when every
+/// piece is on the diagonal but also when the mirror swaps two like pieces
+/// (KNNvK with the knights on b1 and a2), so the weight is counted, not
+/// read off the occupancy.
+pub(crate) fn images(layout: &Layout, b: &Board) -> u64 {
+    let group: u8 = if layout.material.has_pawns() { 2 } else { 8 };
+    let fixing = (0..group).filter(|&s| b.transformed(s) == *b).count() as u64;
+    u64::from(group) / fixing
 }
 
 pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {

@@ -49,14 +49,26 @@ impl Level {
 }
 
 /// Counters recorded in the table metadata.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LevelStats {
     pub states: u64,
     pub matrix_games: u64,
     pub saddle_points: u64,
     pub two_by_two: u64,
+    /// Games solved by a simplex (fallbacks included).
     pub simplex: u64,
     pub pivots: u64,
+    /// Games whose fast simplex failed its certificate and that Bland's
+    /// rule from scratch solved.
+    #[serde(default)]
+    pub fallback_bland: u64,
+    /// Games that only the exact rational simplex solved.
+    #[serde(default)]
+    pub fallback_exact: u64,
+    /// Largest certificate gap (column guarantee minus row guarantee) over
+    /// the level's games.
+    #[serde(default)]
+    pub worst_gap: f64,
 }
 
 impl LevelStats {
@@ -67,16 +79,29 @@ impl LevelStats {
         self.two_by_two += o.two_by_two;
         self.simplex += o.simplex;
         self.pivots += o.pivots;
+        self.fallback_bland += o.fallback_bland;
+        self.fallback_exact += o.fallback_exact;
+        self.worst_gap = self.worst_gap.max(o.worst_gap);
         self
     }
-    pub(super) fn count(&mut self, m: Method) {
+    pub(super) fn count(&mut self, m: Method, gap: f64) {
         self.matrix_games += 1;
+        self.worst_gap = self.worst_gap.max(gap);
         match m {
             Method::Saddle => self.saddle_points += 1,
             Method::TwoByTwo => self.two_by_two += 1,
             Method::Simplex { pivots } => {
                 self.simplex += 1;
                 self.pivots += pivots as u64;
+            }
+            Method::BlandRestart { pivots } => {
+                self.simplex += 1;
+                self.pivots += pivots as u64;
+                self.fallback_bland += 1;
+            }
+            Method::Exact => {
+                self.simplex += 1;
+                self.fallback_exact += 1;
             }
         }
     }
@@ -181,9 +206,9 @@ pub fn solve_level(
                             game.set(i, j, c.sign as f64 * p + v);
                         }
                     }
-                    let (value, method) = game.value_with(&mut ws);
-                    st.count(method);
-                    total += value;
+                    let s = game.solve_with(&mut ws);
+                    st.count(s.method, s.gap);
+                    total += s.value;
                 }
                 *slot = total / k as f64;
                 st.states += 1;

@@ -163,9 +163,9 @@ pub fn solve_level(
                                 game.set(i, j, v);
                             }
                         }
-                        let (value, method) = game.value_with(&mut ws);
-                        st.count(method);
-                        total += value;
+                        let s = game.solve_with(&mut ws);
+                        st.count(s.method, s.gap);
+                        total += s.value;
                     }
                     out[r * width + di] = total / k as f64;
                     st.states += 1;

@@ -1,0 +1,146 @@
+//! The optimality certificate of a matrix-game answer. By the minimax
+//! theorem, for any probability vectors x and y,
+//! min_j Σ_i x_i a_ij ≤ value ≤ max_i Σ_j a_ij y_j, so a pair whose two
+//! guarantees (nearly) meet proves the value without trusting how x and y
+//! were found. This check is what stands between a simplex that stopped
+//! early and a stored table entry.
+
+use super::matrix_game::{MatrixGame, MAX_DIM};
+use std::fmt;
+
+/// Largest gap, relative to max(1, max |payoff|), between the two
+/// guarantees (and between the value and either of them) that a solution
+/// may have. Entries of a strategy may be negative or sum away from 1 by at
+/// most the same relative amount before they are cleaned.
+pub const GAP_TOLERANCE: f64 = 1e-9;
+
+/// What a certified pair of strategies proves: the value lies in
+/// [lower, upper].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Certificate {
+    /// What the row strategy guarantees (its worst column).
+    pub lower: f64,
+    /// What the column strategy concedes at most (its worst row).
+    pub upper: f64,
+}
+
+impl Certificate {
+    pub fn gap(&self) -> f64 {
+        self.upper - self.lower
+    }
+}
+
+/// Why an answer is not certified.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CertificateError {
+    /// A strategy entry is negative or not finite (player, index, entry).
+    NotAProbability(&'static str, usize, f64),
+    /// A strategy's entries do not sum to 1 (player, sum).
+    BadSum(&'static str, f64),
+    /// The guarantees are too far apart.
+    Gap {
+        lower: f64,
+        upper: f64,
+        tolerance: f64,
+    },
+    /// The value lies outside what the strategies prove.
+    ValueOutside { value: f64, lower: f64, upper: f64 },
+}
+
+impl fmt::Display for CertificateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertificateError::NotAProbability(who, i, v) => {
+                write!(f, "{who} strategy entry {i} is {v}, not a probability")
+            }
+            CertificateError::BadSum(who, s) => {
+                write!(f, "{who} strategy sums to {s}, not 1")
+            }
+            CertificateError::Gap {
+                lower,
+                upper,
+                tolerance,
+            } => write!(
+                f,
+                "guarantees {lower} (row) and {upper} (column) differ by {} > {tolerance}",
+                upper - lower
+            ),
+            CertificateError::ValueOutside {
+                value,
+                lower,
+                upper,
+            } => write!(
+                f,
+                "value {value} outside the proven range [{lower}, {upper}]"
+            ),
+        }
+    }
+}
+
+impl MatrixGame {
+    /// Largest absolute payoff, at least 1: the scale of every tolerance.
+    pub fn scale(&self) -> f64 {
+        let mut s = 1.0f64;
+        for i in 0..self.rows() {
+            for j in 0..self.cols() {
+                s = s.max(self.get(i, j).abs());
+            }
+        }
+        s
+    }
+
+    /// Checks `value` with strategies `row` and `col`, cleaning them in place
+    /// first (entries in [−tol, 0) become 0, then each is rescaled to sum 1),
+    /// so that the guarantees are computed from true probability vectors.
+    pub fn certificate(
+        &self,
+        value: f64,
+        row: &mut [f64; MAX_DIM],
+        col: &mut [f64; MAX_DIM],
+    ) -> Result<Certificate, CertificateError> {
+        let tol = GAP_TOLERANCE * self.scale();
+        clean("row", &mut row[..self.rows()])?;
+        clean("column", &mut col[..self.cols()])?;
+        let c = Certificate {
+            lower: self.row_guarantee(row),
+            upper: self.col_guarantee(col),
+        };
+        if !(c.gap() <= tol) {
+            return Err(CertificateError::Gap {
+                lower: c.lower,
+                upper: c.upper,
+                tolerance: tol,
+            });
+        }
+        if !(value >= c.lower - tol && value <= c.upper + tol) {
+            return Err(CertificateError::ValueOutside {
+                value,
+                lower: c.lower,
+                upper: c.upper,
+            });
+        }
+        Ok(c)
+    }
+}
+
+fn clean(who: &'static str, p: &mut [f64]) -> Result<(), CertificateError> {
+    let tol = GAP_TOLERANCE;
+    for (i, x) in p.iter_mut().enumerate() {
+        if !x.is_finite() || *x < -tol {
+            return Err(CertificateError::NotAProbability(who, i, *x));
+        }
+        if *x < 0.0 {
+            *x = 0.0;
+        }
+    }
+    let sum: f64 = p.iter().sum();
+    if !((sum - 1.0).abs() <= tol) {
+        return Err(CertificateError::BadSum(who, sum));
+    }
+    if sum != 1.0 {
+        for x in p.iter_mut() {
+            *x /= sum;
+        }
+    }
+    Ok(())
+}
