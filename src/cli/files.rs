@@ -115,16 +115,21 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn verify_one(p: &Path) -> Result<()> {
+fn verify_one(p: &Path, depth: &games::VerifyDepth) -> Result<Option<games::VerifyNote>> {
     let t = Table::open(p)?;
     t.verify()?;
     let game = games::find(&t.meta().game)
         .with_context(|| format!("{}: table of unknown game {:?}", p.display(), t.meta().game))?;
-    game.verify(&t)
-        .with_context(|| format!("{}: {} invariant", p.display(), t.meta().game))
+    game.verify_deep(&t, depth)
+        .with_context(|| format!("{} invariant", t.meta().game))
 }
 
-pub fn verify(paths: Vec<PathBuf>, data: &Path, json: bool) -> Result<ExitCode> {
+pub fn verify(
+    paths: Vec<PathBuf>,
+    data: &Path,
+    json: bool,
+    depth: &games::VerifyDepth,
+) -> Result<ExitCode> {
     let roots = if paths.is_empty() {
         vec![data.to_path_buf()]
     } else {
@@ -149,10 +154,16 @@ pub fn verify(paths: Vec<PathBuf>, data: &Path, json: bool) -> Result<ExitCode> 
     }
     let (mut text, mut rows, mut bad) = (String::new(), Vec::new(), 0);
     for p in &files {
-        match verify_one(p) {
-            Ok(()) => {
+        match verify_one(p, depth) {
+            Ok(None) => {
                 text.push_str(&format!("ok      {}\n", p.display()));
                 rows.push(json!({"path": p.display().to_string(), "ok": true}));
+            }
+            Ok(Some(note)) => {
+                text.push_str(&format!("ok      {}: {}\n", p.display(), note.text));
+                rows.push(
+                    json!({"path": p.display().to_string(), "ok": true, "recheck": note.json}),
+                );
             }
             Err(e) => {
                 bad += 1;

@@ -60,6 +60,16 @@ enum Command {
         data: PathBuf,
         #[arg(long)]
         json: bool,
+        /// Re-derive every stored entry where a game can (GOPS re-solves
+        /// every matrix game of a level); default: a seeded sample.
+        #[arg(long)]
+        all_entries: bool,
+        /// Entries per table to re-derive when --all-entries is absent.
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+        sample: u64,
+        /// Seed of the sample.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Compress tables into the zstd seekable format (FILE -> FILE.zst).
     Pack {
@@ -121,7 +131,23 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => build::run(config, only, data, threads, force, json),
         Command::List { data, json } => files::list(&data, json),
         Command::Info { file, json } => files::info(&file, json),
-        Command::Verify { paths, data, json } => files::verify(paths, &data, json),
+        Command::Verify {
+            paths,
+            data,
+            json,
+            all_entries,
+            sample,
+            seed,
+        } => files::verify(
+            paths,
+            &data,
+            json,
+            &nimrod::games::VerifyDepth {
+                all: all_entries,
+                sample,
+                seed,
+            },
+        ),
         Command::Pack {
             files,
             level,

@@ -40,6 +40,27 @@ pub trait Game: Sync + Send {
     fn verify(&self, _table: &Table) -> Result<()> {
         Ok(())
     }
+    /// `verify` plus re-deriving stored values where a game can (GOPS
+    /// re-solves matrix games): a one-line report and its JSON, if any.
+    fn verify_deep(&self, table: &Table, _depth: &VerifyDepth) -> Result<Option<VerifyNote>> {
+        self.verify(table).map(|_| None)
+    }
+}
+
+/// How much of a table `nimrod verify` re-derives.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifyDepth {
+    /// Every entry.
+    pub all: bool,
+    /// Otherwise a seeded sample of this many entries.
+    pub sample: u64,
+    pub seed: u64,
+}
+
+/// What a deep verification checked, as text and JSON.
+pub struct VerifyNote {
+    pub text: String,
+    pub json: serde_json::Value,
 }
 
 static REGISTRY: &[&dyn Game] = &[

@@ -105,14 +105,17 @@ impl MatrixGame {
             lower: self.row_guarantee(row),
             upper: self.col_guarantee(col),
         };
-        if !(c.gap() <= tol) {
+        // Written so that a NaN gap fails too.
+        let within = c.gap() <= tol;
+        if !within {
             return Err(CertificateError::Gap {
                 lower: c.lower,
                 upper: c.upper,
                 tolerance: tol,
             });
         }
-        if !(value >= c.lower - tol && value <= c.upper + tol) {
+        let inside = value >= c.lower - tol && value <= c.upper + tol;
+        if !inside {
             return Err(CertificateError::ValueOutside {
                 value,
                 lower: c.lower,
@@ -134,7 +137,8 @@ fn clean(who: &'static str, p: &mut [f64]) -> Result<(), CertificateError> {
         }
     }
     let sum: f64 = p.iter().sum();
-    if !((sum - 1.0).abs() <= tol) {
+    let sums_to_one = (sum - 1.0).abs() <= tol;
+    if !sums_to_one {
         return Err(CertificateError::BadSum(who, sum));
     }
     if sum != 1.0 {

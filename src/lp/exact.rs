@@ -62,13 +62,10 @@ pub fn solve(a: &[Vec<BigRational>]) -> ExactSolution {
     let mut row_label: Vec<i32> = (0..m as i32).collect();
     let mut col_label: Vec<i32> = (0..n as i32).map(|j| !j).collect();
     let key = |l: i32| if l < 0 { !l as usize } else { n + l as usize };
-    loop {
-        let Some(pc) = (0..n)
-            .filter(|&j| cost[j].is_negative())
-            .min_by_key(|&j| key(col_label[j]))
-        else {
-            break;
-        };
+    while let Some(pc) = (0..n)
+        .filter(|&j| cost[j].is_negative())
+        .min_by_key(|&j| key(col_label[j]))
+    {
         let mut pr: Option<(usize, BigRational)> = None;
         for i in 0..m {
             if t[i][pc].is_positive() {

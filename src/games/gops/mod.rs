@@ -8,10 +8,11 @@ pub mod level;
 pub mod pattern;
 mod play;
 mod query;
+pub mod recheck;
 pub mod win;
 
 use super::query::{parse_args, Answer, QueryContext};
-use super::Game;
+use super::{Game, VerifyDepth, VerifyNote};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext};
 use crate::table::writer::write_ranked;
@@ -23,7 +24,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
-const SOLVER_VERSION: u32 = 1;
+/// Version 2: every matrix game certified, with fallbacks (issue 15).
+const SOLVER_VERSION: u32 = 2;
 
 pub struct Gops;
 
@@ -112,6 +114,70 @@ impl Game for Gops {
     fn verify(&self, table: &Table) -> Result<()> {
         verify_level(table)
     }
+
+    fn verify_deep(&self, table: &Table, depth: &VerifyDepth) -> Result<Option<VerifyNote>> {
+        verify_level(table)?;
+        let report = recheck_level(table, depth)?;
+        Ok(Some(VerifyNote {
+            text: report.to_string(),
+            json: serde_json::to_value(&report)?,
+        }))
+    }
+}
+
+/// Re-solves (a sample of) the level's matrix games from the level below,
+/// which must sit beside it (`kKK.nmt` next to `k(KK-1).nmt`, raw or packed).
+fn recheck_level(t: &Table, depth: &VerifyDepth) -> Result<recheck::RecheckReport> {
+    let params = &t.meta().params;
+    let win = params["objective"] == "win";
+    let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
+        (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
+            (c as usize, k as usize)
+        }
+        _ => bail!("GOPS table parameters {params} are malformed"),
+    };
+    let below = if k > 1 {
+        let id = if win {
+            win_level_id(cards, k - 1)
+        } else {
+            level_id(cards, k - 1)
+        };
+        let data_dir = t
+            .path()
+            .ancestors()
+            .nth(3)
+            .context("table path has no data directory above it")?;
+        let below = super::query::open_table(data_dir, &id).with_context(|| {
+            format!("re-solving its matrix games needs the level below, {id}, beside it")
+        })?;
+        let (bp, expect_k) = (&below.meta().params, (k - 1) as u64);
+        ensure!(
+            bp["cards"].as_u64() == Some(cards as u64)
+                && bp["k"].as_u64() == Some(expect_k)
+                && (bp["objective"] == "win") == win,
+            "{} is not level {} of the same GOPS build (parameters {bp})",
+            below.path().display(),
+            k - 1
+        );
+        Some(below)
+    } else {
+        None
+    };
+    let objective = if win {
+        recheck::Objective::Win(win::WinLevel::new(cards, k))
+    } else {
+        recheck::Objective::Score(Level::new(cards, k))
+    };
+    recheck::recheck(
+        t,
+        below.as_ref(),
+        &objective,
+        recheck::RecheckScope {
+            all: depth.all,
+            sample: depth.sample,
+            seed: depth.seed,
+        },
+    )
 }
 
 /// Values of the level below, from its table (level 0 is the single 0).

@@ -63,6 +63,16 @@ impl WinLevel {
         Some(WinLookup::Stored { slot, negate })
     }
 
+    /// The state stored at `slot`: (prize-set rank, pattern rank, score
+    /// difference). `slot` must be below `len()`.
+    pub fn state_at(&self, slot: u64) -> (u64, u64, i32) {
+        let prize_rank = self.offsets.partition_point(|&o| o <= slot) as u64 - 1;
+        let sum = prize_sum(unrank_subset(prize_rank, self.base.k as u32));
+        let width = 2 * sum as u64 + 1;
+        let within = slot - self.offsets[prize_rank as usize];
+        (prize_rank, within / width, (within % width) as i32 - sum)
+    }
+
     /// W for any pattern, prizes and difference (decided states included).
     pub fn value(
         &self,
