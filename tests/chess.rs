@@ -474,3 +474,179 @@ fn query_rejects_bad_positions_with_one_line() {
     let e = fails(&["query", "chess", "--stats", "KQvKx", "--data", data]);
     assert!(e.contains("KQvKx"), "{e}");
 }
+
+/// Every legal placement of a material's pieces on the whole board (like
+/// pieces on increasing squares), both sides to move, counted directly;
+/// with a tablebase, every one is also probed and tallied as the statistics
+/// tally it. [white to move, black to move].
+fn brute_force_counts(m: &Material, tb: Option<&Tablebase>) -> [[u64; 6]; 2] {
+    use nimrod::games::chess::board::Role;
+    let mut pieces = vec![(Color::White, Role::King), (Color::Black, Role::King)];
+    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        for role in Role::ALL {
+            if role != Role::King {
+                for _ in 0..m.counts[c][role as usize] {
+                    pieces.push((color, role));
+                }
+            }
+        }
+    }
+    // [legal, wins, draws, losses, longest win, positions at it]
+    fn place(
+        pieces: &[(Color, Role)],
+        at: usize,
+        squares: &mut Vec<u8>,
+        tb: Option<&Tablebase>,
+        out: &mut [[u64; 6]; 2],
+    ) {
+        if at == pieces.len() {
+            for (side, turn) in [Color::White, Color::Black].into_iter().enumerate() {
+                let mut b = Board::empty(turn);
+                for (&(c, r), &sq) in pieces.iter().zip(squares.iter()) {
+                    b.put(c, r, sq);
+                }
+                if b.broken().is_some() {
+                    continue;
+                }
+                let o = &mut out[side];
+                o[0] += 1;
+                if let Some(tb) = tb {
+                    match tb.value(&b).unwrap() {
+                        Value::Win(n) => {
+                            o[1] += 1;
+                            if n as u64 > o[4] {
+                                o[4] = n as u64;
+                                o[5] = 0;
+                            }
+                            if n as u64 == o[4] {
+                                o[5] += 1;
+                            }
+                        }
+                        Value::Draw => o[2] += 1,
+                        Value::Loss(_) => o[3] += 1,
+                    }
+                }
+            }
+            return;
+        }
+        let like_before = at > 0 && pieces[at - 1] == pieces[at];
+        let from = if like_before { squares[at - 1] + 1 } else { 0 };
+        for sq in from..64 {
+            if squares.contains(&sq) {
+                continue;
+            }
+            squares.push(sq);
+            place(pieces, at + 1, squares, tb, out);
+            squares.pop();
+        }
+    }
+    (0..64u8)
+        .into_par_iter()
+        .map(|king| {
+            let mut out = [[0u64; 6]; 2];
+            place(&pieces, 1, &mut vec![king], tb, &mut out);
+            out
+        })
+        .reduce(
+            || [[0u64; 6]; 2],
+            |mut a, b| {
+                for s in 0..2 {
+                    for i in 0..4 {
+                        a[s][i] += b[s][i];
+                    }
+                    if b[s][4] > a[s][4] {
+                        a[s][4] = b[s][4];
+                        a[s][5] = b[s][5];
+                    } else if b[s][4] == a[s][4] {
+                        a[s][5] += b[s][5];
+                    }
+                }
+                a
+            },
+        )
+}
+
+fn table_stats(name: &str) -> serde_json::Value {
+    let out = ok(&[
+        "query",
+        "chess",
+        "--stats",
+        name,
+        "--data",
+        tables().to_str().unwrap(),
+        "--json",
+    ]);
+    serde_json::from_str::<serde_json::Value>(&out).unwrap()["stats"].clone()
+}
+
+/// The statistics' all-positions counts equal a count of every legal
+/// placement, for all 35 tables (two like pieces once over-counted the
+/// boards a diagonal mirror maps onto themselves by swapping them:
+/// KNNvK black to move said 6,832,644, the truth is 6,830,292).
+#[test]
+fn legal_position_counts_match_brute_force_for_every_table() {
+    let mut materials = Material::all_with(3);
+    materials.extend(Material::all_with(4));
+    assert_eq!(materials.len(), 35);
+    for m in &materials {
+        let name = m.name();
+        let s = table_stats(&name);
+        let counts = brute_force_counts(m, None);
+        for (side, key) in ["white_to_move", "black_to_move"].into_iter().enumerate() {
+            assert_eq!(
+                s[key]["legal"].as_u64().unwrap(),
+                counts[side][0],
+                "{name} {key}"
+            );
+        }
+        eprintln!(
+            "{name}: legal {} (white to move), {} (black to move)",
+            counts[0][0], counts[1][0]
+        );
+    }
+    let knn = brute_force_counts(&Material::parse("KNNvK").unwrap(), None);
+    assert_eq!(knn[1][0], 3612 * 62 * 61 / 2);
+}
+
+/// Wins, draws, losses and the positions at the longest mate, probed one
+/// board at a time over every placement, against the statistics: all
+/// 3-piece tables and the 4-piece tables with two like pieces.
+#[test]
+fn outcome_counts_match_probing_every_placement() {
+    let mut materials = Material::all_with(3);
+    for name in ["KNNvK", "KBBvK", "KRRvK", "KQQvK", "KPPvK"] {
+        materials.push(Material::parse(name).unwrap());
+    }
+    for m in &materials {
+        let name = m.name();
+        let s = table_stats(&name);
+        let tb = Tablebase::open_closure(tables(), *m).unwrap();
+        let counts = brute_force_counts(m, Some(&tb));
+        for (side, key) in ["white_to_move", "black_to_move"].into_iter().enumerate() {
+            let st = &s[key];
+            let got = [
+                st["legal"].as_u64().unwrap(),
+                st["wins"].as_u64().unwrap(),
+                st["draws"].as_u64().unwrap(),
+                st["losses"].as_u64().unwrap(),
+            ];
+            assert_eq!(
+                got,
+                counts[side][..4],
+                "{name} {key}: legal, wins, draws, losses"
+            );
+            if counts[side][1] > 0 {
+                assert_eq!(
+                    st["longest_win"].as_u64().unwrap(),
+                    counts[side][4],
+                    "{name} {key}"
+                );
+                assert_eq!(
+                    st["longest_win_positions"].as_u64().unwrap(),
+                    counts[side][5],
+                    "{name} {key}"
+                );
+            }
+        }
+    }
+}
