@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::fmt::Write;
 
-const SOLVER_VERSION: u32 = 1;
+/// Version 2: ties between optimal strategies broken towards the ask/bluff
+/// mixture that a strategy card describes (issue 15).
+const SOLVER_VERSION: u32 = 2;
 /// Largest hand size accepted: the exact rationals' digits grow so fast
 /// that each extra card costs about 5x the time (13: 8 s, 14: ~40 s).
 const MAX_HAND: usize = 16;
@@ -150,6 +152,7 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         let mut text = String::new();
         let mut bluff = Vec::new();
         let mut call = Vec::new();
+        let (mut any_tie, mut any_guess) = (false, false);
         for (title, field, store) in [
             (
                 "bluff: % of turns you ask for a card in your own hand",
@@ -168,7 +171,7 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
             );
             let _ = write!(text, "      ");
             for own in 1..=size {
-                let _ = write!(text, "{own:>6}");
+                let _ = write!(text, "{own:>6} ");
             }
             text.push('\n');
             for opp in 1..=size {
@@ -182,11 +185,43 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
                     } else {
                         row(&t, opp, own)?[4]
                     };
-                    let _ = write!(text, "{:>6.1}", 100.0 * p);
+                    // A mover's cell where guessing at once is optimal too
+                    // (the value is exactly 1/(n+1)) is marked: the card
+                    // shows the ask/bluff mixture, which is equally good.
+                    let (mover, opponent) = if field == 3 { (own, opp) } else { (opp, own) };
+                    let cell = row(&t, mover, opponent)?;
+                    let tie = field == 3 && (cell[0] - 1.0 / (opponent as f64 + 1.0)).abs() < 1e-12;
+                    let guesses = field == 3 && cell[1] > 0.0;
+                    let mark = if guesses {
+                        any_guess = true;
+                        "g"
+                    } else if tie {
+                        any_tie = true;
+                        "*"
+                    } else {
+                        " "
+                    };
+                    let _ = write!(text, "{:>6.1}{mark}", 100.0 * p);
                     r.push(p);
                 }
                 text.push('\n');
                 store.push(r);
+            }
+            if field == 3 {
+                let _ = writeln!(
+                    text,
+                    "  ask honestly the rest of the time{}{}",
+                    if any_tie {
+                        "\n  * guessing at once is optimal as well here (same value); the card shows\n    the ask/bluff mixture, which stays optimal when followed as printed"
+                    } else {
+                        ""
+                    },
+                    if any_guess {
+                        "\n  g the optimal strategy also guesses: see nimrod query guessit M N"
+                    } else {
+                        ""
+                    }
+                );
             }
             text.push('\n');
         }

@@ -96,18 +96,38 @@ pub fn solve_k_by_2(
         .collect();
     let slope = |i: usize| &rows[i].0 - &rows[i].1;
     let mut x = vec![BigRational::zero(); rows.len()];
+    // Tie-break among optimal row strategies, for a strategy card that is
+    // followed literally: the card gives the bluff rate and a player asks
+    // honestly otherwise, so a mixture of ask (row 1) and bluff (row 2) is
+    // preferred when it is optimal. At one card each, guessing at once and
+    // asking 2/3 / bluffing 1/3 are both optimal (value 1/2); a card showing
+    // the pure guess as "bluff 0%" would be read as "always ask", which
+    // wins only 1/4 against a caller.
+    let guarantees = |i: usize| rows[i].0 >= value && rows[i].1 >= value;
+    let mix = |i: usize, j: usize| -> Option<BigRational> {
+        let (si, sj) = (slope(i), slope(j));
+        if si.is_positive() != sj.is_positive() && !(si.is_zero() && sj.is_zero()) {
+            Some(&sj / (&sj - &si))
+        } else {
+            None
+        }
+    };
+    if rows.len() == 3 && active.contains(&1) && active.contains(&2) {
+        if let Some(w) = mix(1, 2) {
+            x[1] = w.clone();
+            x[2] = BigRational::one() - w;
+            return (value, x, y);
+        }
+    }
     // A single active row, or one with zero slope, is optimal on its own
     // whenever it guarantees the value against both columns.
-    let guarantees = |i: usize| rows[i].0 >= value && rows[i].1 >= value;
     if let Some(&i) = active.iter().find(|&&i| guarantees(i)) {
         x[i] = BigRational::one();
         return (value, x, y);
     }
     for (a, &i) in active.iter().enumerate() {
         for &j in &active[a + 1..] {
-            let (si, sj) = (slope(i), slope(j));
-            if si.is_positive() != sj.is_positive() && !(si.is_zero() && sj.is_zero()) {
-                let w = &sj / (&sj - &si);
+            if let Some(w) = mix(i, j) {
                 x[i] = w.clone();
                 x[j] = BigRational::one() - w;
                 return (value, x, y);
@@ -251,5 +271,44 @@ mod tests {
         for r in &rows {
             assert!(&r.0 * &s.call + &r.1 * (BigRational::one() - &s.call) <= s.value);
         }
+    }
+
+    /// The strategy card prints the bluff rate and means "ask honestly the
+    /// rest of the time": wherever the stored strategy never guesses, that
+    /// literal reading must guarantee the value against a caller and a
+    /// passer alike (exactly). At one card each this is the classic 1/3.
+    #[test]
+    fn the_card_followed_literally_is_optimal() {
+        let t = solve_all(10, 10);
+        let mut literal = 0;
+        for m in 1..=10 {
+            for n in 1..=10 {
+                let s = &t[m][n];
+                let p = |a: usize, b: usize| t[a][b].value.clone();
+                let r = rows(m, n, &p);
+                if !s.guess.is_zero() {
+                    continue;
+                }
+                let x = [
+                    BigRational::zero(),
+                    BigRational::one() - &s.bluff,
+                    s.bluff.clone(),
+                ];
+                for col in 0..2 {
+                    let pay: BigRational = r
+                        .iter()
+                        .zip(&x)
+                        .map(|(row, w)| if col == 0 { &row.0 * w } else { &row.1 * w })
+                        .sum();
+                    assert!(pay >= s.value, "({m},{n}) column {col}");
+                }
+                literal += 1;
+            }
+        }
+        // The card's columns start at one own card (with none there is
+        // nothing to bluff with); every one of its cells is a mixture.
+        assert_eq!(literal, 100, "every card cell is an ask/bluff mixture");
+        assert_eq!(t[1][1].bluff, q(1, 3));
+        assert_eq!(t[1][1].value, q(1, 2));
     }
 }
