@@ -98,13 +98,11 @@ impl MatrixGame {
         row: &mut [f64; MAX_DIM],
         col: &mut [f64; MAX_DIM],
     ) -> Result<Certificate, CertificateError> {
-        let tol = GAP_TOLERANCE * self.scale();
         clean("row", &mut row[..self.rows()])?;
         clean("column", &mut col[..self.cols()])?;
-        let c = Certificate {
-            lower: self.row_guarantee(row),
-            upper: self.col_guarantee(col),
-        };
+        let (lower, upper, scale) = self.guarantees(row, col);
+        let tol = GAP_TOLERANCE * scale;
+        let c = Certificate { lower, upper };
         // Written so that a NaN gap fails too.
         let within = c.gap() <= tol;
         if !within {

@@ -277,6 +277,64 @@ impl MatrixGame {
         }
     }
 
+    /// In one pass over the payoffs: what row strategy `x` guarantees (its
+    /// worst column), what column strategy `y` concedes (its worst row), and
+    /// max(1, max |payoff|). Compiled per square size like the simplex, since
+    /// it runs on every game.
+    pub(super) fn guarantees(&self, x: &[f64; MAX_DIM], y: &[f64; MAX_DIM]) -> (f64, f64, f64) {
+        match (self.rows == self.cols).then_some(self.rows) {
+            Some(3) => self.guarantees_sized::<3>(x, y),
+            Some(4) => self.guarantees_sized::<4>(x, y),
+            Some(5) => self.guarantees_sized::<5>(x, y),
+            Some(6) => self.guarantees_sized::<6>(x, y),
+            Some(7) => self.guarantees_sized::<7>(x, y),
+            Some(8) => self.guarantees_sized::<8>(x, y),
+            Some(9) => self.guarantees_sized::<9>(x, y),
+            Some(10) => self.guarantees_sized::<10>(x, y),
+            Some(11) => self.guarantees_sized::<11>(x, y),
+            Some(12) => self.guarantees_sized::<12>(x, y),
+            Some(13) => self.guarantees_sized::<13>(x, y),
+            _ => self.guarantees_sized::<0>(x, y),
+        }
+    }
+
+    #[inline]
+    fn guarantees_sized<const SQUARE: usize>(
+        &self,
+        x: &[f64; MAX_DIM],
+        y: &[f64; MAX_DIM],
+    ) -> (f64, f64, f64) {
+        let (m, n) = self.dims::<SQUARE>();
+        let mut earned = [0.0f64; MAX_DIM];
+        let mut upper = f64::NEG_INFINITY;
+        let mut scale = 1.0f64;
+        for (row, &xi) in self.a[..m].iter().zip(&x[..m]) {
+            let mut conceded = 0.0;
+            for j in 0..n {
+                let v = row[j];
+                earned[j] += xi * v;
+                conceded += v * y[j];
+                let a = v.abs();
+                scale = if a > scale { a } else { scale };
+            }
+            // NaN-propagating on purpose: a NaN must fail the certificate.
+            upper = upper.max(conceded);
+            if conceded.is_nan() {
+                upper = f64::NAN;
+            }
+        }
+        let lower = earned[..n].iter().fold(f64::INFINITY, |a, &b| {
+            if b.is_nan() || a.is_nan() {
+                f64::NAN
+            } else if b < a {
+                b
+            } else {
+                a
+            }
+        });
+        (lower, upper, scale)
+    }
+
     /// `SQUARE` is the size of a square game compiled for that size, or 0
     /// for the general copy, which reads the size at run time.
     #[inline]
