@@ -254,3 +254,27 @@ fn bad_queries_and_configs_are_clear_errors() {
         assert!(e.contains(expect) && e.contains("bad.toml"), "{text}: {e}");
     }
 }
+
+/// A reader that closes the pipe before the answer is written (`nimrod
+/// query … | head`) ends the output quietly: exit 0, no panic (it used to
+/// panic with exit 101 in `print!`).
+#[test]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    for json in [false, true] {
+        let mut cmd = nimrod();
+        cmd.args(["query", "nim", "3", "4", "5"]);
+        if json {
+            cmd.arg("--json");
+        }
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(out.status.code(), Some(0), "{err}");
+    }
+}

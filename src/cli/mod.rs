@@ -107,15 +107,25 @@ enum Command {
     },
 }
 
-/// Prints an answer: JSON on request, text otherwise.
+/// Prints an answer: JSON on request, text otherwise. A reader that closed
+/// the pipe early (`nimrod query … | head`) has all it wanted: that ends
+/// the output quietly instead of panicking as `print!` does.
 fn emit(json: bool, value: &serde_json::Value, text: &str) {
-    if json {
-        println!(
-            "{}",
+    use std::io::Write;
+    let body = if json {
+        format!(
+            "{}\n",
             serde_json::to_string_pretty(value).expect("JSON value")
-        );
+        )
     } else {
-        print!("{text}");
+        text.to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(body.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: writing the answer to standard output: {e}");
+            std::process::exit(1);
+        }
     }
 }
 
