@@ -36,6 +36,7 @@ fn probes(c: &mut Criterion) {
         entry: "u16".into(),
         tool_version: "bench".into(),
         stats: serde_json::json!({}),
+        job: None,
     };
     write_ranked(&path, &values, &meta, 0).unwrap();
     let raw = Table::open(&path).unwrap();

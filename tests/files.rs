@@ -278,3 +278,85 @@ fn a_closed_pipe_ends_the_output_without_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{err}");
     }
 }
+
+/// Tables swapped under each other's names (raw and packed) are refused by
+/// query and verify, naming the table found; they used to answer for the
+/// other game (`query octal 0.77` answered for 0.137).
+#[test]
+fn swapped_tables_are_refused_by_query_and_verify() {
+    let d = tempfile::tempdir().unwrap();
+    copy_tables(d.path());
+    let swap = |a: &str, b: &str| {
+        let (pa, pb, t) = (d.path().join(a), d.path().join(b), d.path().join("t"));
+        std::fs::rename(&pa, &t).unwrap();
+        std::fs::rename(&pb, &pa).unwrap();
+        std::fs::rename(&t, &pb).unwrap();
+    };
+    swap("octal/0.77.nmt", "octal/0.137.nmt");
+    swap("chess/KQvK.nmt", "chess/KRvK.nmt");
+    let dir = d.path().to_str().unwrap();
+    let e = fails(&["query", "octal", "0.77", "200", "--data", dir]);
+    assert!(
+        e.contains("holds the table of octal/0.137, not octal/0.77"),
+        "{e}"
+    );
+    let e = fails(&[
+        "query",
+        "chess",
+        "8/8/8/8/8/2k5/8/K6Q w - - 0 1",
+        "--data",
+        dir,
+    ]);
+    assert!(
+        e.contains("holds the table of chess/KRvK, not chess/KQvK"),
+        "{e}"
+    );
+    verify_fails(
+        &d.path().join("octal/0.77.nmt"),
+        "holds the table of octal/0.137",
+    );
+    verify_fails(
+        &d.path().join("chess/KRvK.nmt"),
+        "holds the table of chess/KQvK",
+    );
+    // Packed: the identity travels inside the file.
+    let p = d.path().join("octal/0.137.nmt");
+    ok(&["pack", p.to_str().unwrap(), "--remove"]);
+    let e = fails(&["query", "octal", "0.137", "200", "--data", dir]);
+    assert!(e.contains("holds the table of octal/0.77"), "{e}");
+    verify_fails(
+        &d.path().join("octal/0.137.nmt.zst"),
+        "holds the table of octal/0.77",
+    );
+    // Swapped back, everything answers again.
+    swap("octal/0.77.nmt", "octal/0.137.nmt.zst");
+    swap("chess/KQvK.nmt", "chess/KRvK.nmt");
+}
+
+/// Metadata edited into other valid JSON (guessit's max_hand 5 -> 4) is
+/// caught at open by the metadata checksum, before any answer: it used to
+/// make `query guessit 5 5` print a wrong probability.
+#[test]
+fn edited_metadata_is_refused_at_open() {
+    let d = tempfile::tempdir().unwrap();
+    copy_tables(d.path());
+    let p = d.path().join("guessit/values.nmt");
+    let mut bytes = std::fs::read(&p).unwrap();
+    let needle = b"\"max_hand\": 5";
+    let at = bytes
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("max_hand in the metadata");
+    bytes[at + needle.len() - 1] = b'4';
+    std::fs::write(&p, &bytes).unwrap();
+    let e = fails(&[
+        "query",
+        "guessit",
+        "4",
+        "4",
+        "--data",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(e.contains("metadata/index checksum mismatch"), "{e}");
+    verify_fails(&p, "metadata/index checksum mismatch");
+}

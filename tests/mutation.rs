@@ -20,6 +20,7 @@ fn meta() -> TableMeta {
         entry: "u16".into(),
         tool_version: "test".into(),
         stats: serde_json::json!({"a": [1, 2, 3]}),
+        job: None,
     }
 }
 

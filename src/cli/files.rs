@@ -1,7 +1,7 @@
 //! Commands about table files themselves: list, info, verify, pack, unpack.
 
 use super::emit;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use nimrod::games;
 use nimrod::table::pack::{pack_bytes, write_atomic, PackedFile, DEFAULT_FRAME_SIZE};
 use nimrod::table::Table;
@@ -118,10 +118,32 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
 fn verify_one(p: &Path, depth: &games::VerifyDepth) -> Result<Option<games::VerifyNote>> {
     let t = Table::open(p)?;
     t.verify()?;
+    check_name(p, &t)?;
     let game = games::find(&t.meta().game)
         .with_context(|| format!("{}: table of unknown game {:?}", p.display(), t.meta().game))?;
     game.verify_deep(&t, depth)
         .with_context(|| format!("{} invariant", t.meta().game))
+}
+
+/// A table file must sit where its job writes it: its path ends with the job
+/// id it records (`…/octal/0.77.nmt` holds octal/0.77), and that id with the
+/// recorded parameters hashes to the header's parameter hash.
+fn check_name(p: &Path, t: &Table) -> Result<()> {
+    let Some(job) = &t.meta().job else {
+        bail!("does not record which job wrote it (built by an older nimrod?); rebuild it with --force");
+    };
+    let name = p.to_string_lossy();
+    let stem = name
+        .strip_suffix(".nmt.zst")
+        .or_else(|| name.strip_suffix(".nmt"))
+        .unwrap_or(&name);
+    let stem = stem.replace(std::path::MAIN_SEPARATOR, "/");
+    ensure!(
+        stem == job.id || stem.ends_with(&format!("/{}", job.id)),
+        "holds the table of {}, but its file name says otherwise (renamed or swapped)",
+        job.id
+    );
+    nimrod::pipeline::job::check_identity(t, &job.id)
 }
 
 pub fn verify(

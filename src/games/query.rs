@@ -38,7 +38,9 @@ pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
     let packed = PathBuf::from(packed);
     for p in [&raw, &packed] {
         if p.exists() {
-            return Ok(Table::open(p)?);
+            let t = Table::open(p)?;
+            crate::pipeline::job::check_identity(&t, id)?;
+            return Ok(t);
         }
     }
     let game = id.split('/').next().unwrap_or(id);

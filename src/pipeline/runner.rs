@@ -204,6 +204,7 @@ fn run_one(job: &Job, opts: &BuildOptions, progress: &Progress) -> JobOutcome {
     let started = Instant::now();
     let ctx = JobContext {
         id: &job.id,
+        params: &job.params,
         data_dir: &opts.data_dir,
         output: output.clone(),
         param_hash: hash,

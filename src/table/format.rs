@@ -281,6 +281,18 @@ pub struct TableMeta {
     pub tool_version: String,
     #[serde(default)]
     pub stats: serde_json::Value,
+    /// The build job that wrote the table: its id and parameters, which
+    /// hash to the header's parameter hash. A reader that asked for a job id
+    /// checks both, so a renamed or swapped table is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<JobStamp>,
+}
+
+/// A build job's identity as stamped into its table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobStamp {
+    pub id: String,
+    pub params: serde_json::Value,
 }
 
 impl TableMeta {
@@ -301,6 +313,13 @@ impl TableMeta {
             entry: entry.into(),
             tool_version: env!("CARGO_PKG_VERSION").into(),
             stats,
+            job: None,
         }
+    }
+
+    /// The metadata with the writing job's identity.
+    pub fn stamped(mut self, job: JobStamp) -> TableMeta {
+        self.job = Some(job);
+        self
     }
 }

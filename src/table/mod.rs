@@ -12,7 +12,7 @@ pub mod source;
 pub mod writer;
 
 pub use error::TableError;
-pub use format::{EntryKind, Header, IndexKind, TableMeta, FORMAT_VERSION};
+pub use format::{EntryKind, Header, IndexKind, JobStamp, TableMeta, FORMAT_VERSION};
 pub use mph::PerfectHash;
 pub use reader::Table;
 pub use writer::TableWriter;

@@ -117,13 +117,24 @@ impl Table {
                 Some(ph)
             }
         };
-        Ok(Table {
+        let table = Table {
             path: path.to_path_buf(),
             src,
             header,
             meta,
             mph,
-        })
+        };
+        // The metadata, index and keys are checked at every open (the
+        // payload only by `verify`): they are small next to the payload, and
+        // a reader trusts them for every answer (parameters, sizes, slots).
+        let mut aux = Xxh3::new();
+        aux.update(&meta_bytes);
+        table.checksum(table.header.index.offset, table.header.index.len, &mut aux)?;
+        table.checksum(table.header.keys.offset, table.header.keys.len, &mut aux)?;
+        if aux.digest() != table.header.aux_checksum {
+            return Err(table.corrupt("metadata/index checksum mismatch"));
+        }
+        Ok(table)
     }
 
     pub fn path(&self) -> &Path {
@@ -241,7 +252,10 @@ impl Table {
     }
 
     fn checksum(&self, offset: u64, len: u64, h: &mut Xxh3) -> Result<(), TableError> {
-        let mut buf = vec![0u8; 1 << 20];
+        if len == 0 {
+            return Ok(());
+        }
+        let mut buf = vec![0u8; len.min(1 << 20) as usize];
         let mut done = 0;
         while done < len {
             let n = (len - done).min(buf.len() as u64) as usize;

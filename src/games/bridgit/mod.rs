@@ -219,7 +219,7 @@ fn write_strategy<T: Entry>(
 ) -> Result<()> {
     let index = "site number - 1 (horizontal White bridges row by row, then vertical ones)";
     let params = json!({"n": n, "solver": SOLVER_VERSION});
-    let meta = TableMeta::new("bridgit", table, params, index, entry, stats);
+    let meta = TableMeta::new("bridgit", table, params, index, entry, stats).stamped(ctx.stamp());
     write_ranked(&ctx.output, entries, &meta, ctx.param_hash)?;
     Ok(())
 }

@@ -186,7 +186,7 @@ fn load_below(ctx: &JobContext, cards: usize, k: usize) -> Result<(Option<Table>
         return Ok((None, vec![0.0]));
     }
     let id = level_id(cards, k - 1);
-    let t = Table::open(&ctx.table(&id))?;
+    let t = ctx.open(&id)?;
     ensure!(
         t.len() == Level::new(cards, k - 1).len(),
         "{id} has {} entries, expected {}",
@@ -237,7 +237,7 @@ fn build_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
             "prize_rank * patterns + pattern_rank: prize set ranked in the combinatorial number system (bit p-1 = prize p), canonical hand pattern ranked by m = unshared cards, then C^j A w by j and the lexicographic rank of w",
             "f64 expected score difference (player one minus player two) before the upcard, both playing optimally",
             stats_json,
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.finish();
@@ -253,7 +253,7 @@ fn build_win_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
     );
     let below = if k > 1 {
         let id = win_level_id(cards, k - 1);
-        let t = Table::open(&ctx.table(&id))?;
+        let t = ctx.open(&id)?;
         let expect = win::WinLevel::new(cards, k - 1).len();
         ensure!(
             t.len() == expect,
@@ -288,7 +288,7 @@ fn build_win_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
             "per prize set (rank order) a block of patterns x (2*sum(P)+1): slot = block + pattern_rank*(2S+1) + (d+S); states with |d| > S are decided (sign d) and not stored",
             "f64 P(player one wins) - P(player two wins) under optimal play for that objective",
             stats_json,
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.finish();

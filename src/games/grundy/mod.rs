@@ -156,6 +156,7 @@ fn build_values(
             "u16 Sprague-Grundy value G(n) of a heap of n",
             json!(stats),
         )
+        .stamped(ctx.stamp())
     };
     if mode == "streaming" {
         let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
@@ -188,7 +189,7 @@ fn for_each_value(t: &Table, mut f: impl FnMut(u64, u16)) -> Result<()> {
 
 fn build_rare(ctx: &JobContext) -> Result<()> {
     let stage = ctx.progress.stage(ctx.id, "rare heaps", 1);
-    let values = Table::open(&ctx.table("grundy/values"))?;
+    let values = ctx.open("grundy/values")?;
     let (mut keys, mut vals) = (Vec::new(), Vec::new());
     for_each_value(&values, |n, v| {
         if is_rare_value(v) {
@@ -209,7 +210,7 @@ fn build_rare(ctx: &JobContext) -> Result<()> {
             "perfect-hash",
             "u16 value of a heap whose value is rare (even parity of bits above the lowest); key = heap size",
             stats,
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.inc(1);
@@ -245,7 +246,7 @@ fn build_misere(ctx: &JobContext, bound: u64) -> Result<()> {
             "heap-size",
             "u32: 0 = P-position; bit 31 = player to move wins, low bits = smaller part of a winning split (0: no move exists)",
             stats,
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.finish();

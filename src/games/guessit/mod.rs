@@ -100,7 +100,7 @@ fn build(ctx: &JobContext, max: usize) -> Result<()> {
             "((m * (max_hand + 1)) + n) * 5 + field; m = mover's cards, n = opponent's",
             "f64 fields: win probability of the player to move, P(guess), P(honest ask), P(bluff), opponent's P(call an answered no genuine)",
             json!({"max_hand": max, "exact": rationals}),
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.inc(1);

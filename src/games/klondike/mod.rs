@@ -206,7 +206,7 @@ fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
             "deal * 4 + variant; variants: shortest/late, longest/late, shortest/early, longest/early",
             "u8 cards on the foundations at the end (52 = won)",
             json!({"rules": rules.label(), "variants": variants}),
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     Ok(())
@@ -218,8 +218,7 @@ pub const WON: u8 = 1;
 pub const UNKNOWN: u8 = 2;
 
 fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Result<()> {
-    let greedy =
-        crate::table::Table::open(&ctx.table(&format!("klondike/greedy-{}", rules_id(&rules))))?;
+    let greedy = ctx.open(&format!("klondike/greedy-{}", rules_id(&rules)))?;
     let outcomes = greedy.read_range::<u8>(0, deals * 4)?;
     let stage = ctx.progress.stage(ctx.id, "solver", deals);
     // A deal some greedy variant won is winnable: its game is the proof,
@@ -296,7 +295,7 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
                 "nodes_decided": {"median": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": nodes.last().copied().unwrap_or(0)},
                 "greedy": lost_winnable,
             }),
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     Ok(())

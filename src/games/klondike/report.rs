@@ -8,7 +8,7 @@ use super::state::Rules;
 use super::{rules_id, stats};
 use crate::pipeline::JobContext;
 use crate::table::writer::write_ranked;
-use crate::table::{Table, TableMeta};
+use crate::table::TableMeta;
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::fmt::Write;
@@ -28,7 +28,7 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
     let mut solver = Vec::new();
     for rules in all {
         let id = rules_id(rules);
-        let g = Table::open(&ctx.table(&format!("klondike/greedy-{id}")))?;
+        let g = ctx.open(&format!("klondike/greedy-{id}"))?;
         let deals = g.len() / 4;
         let o = g.read_range::<u8>(0, g.len())?;
         let won = |d: u64, v: usize| o[(d * 4) as usize + v] == 52;
@@ -48,7 +48,7 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
                 paired,
             });
         }
-        let s = Table::open(&ctx.table(&format!("klondike/solver-{id}")))?;
+        let s = ctx.open(&format!("klondike/solver-{id}"))?;
         solver.push(json!({"rules": rules.label(), "solver": s.meta().stats.clone()}));
     }
     let mut csv = String::from("rules,variant,deals,wins,win_rate,ci_low,ci_high,diff_vs_first,diff_ci_low,diff_ci_high,mcnemar_p\n");
@@ -94,7 +94,8 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
             "(rule set * 4 + variant) * 2 + field",
             "u64 fields: greedy wins, deals",
             json!({"greedy": rows_json, "solver": solver}),
-        ),
+        )
+        .stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     Ok(())

@@ -221,6 +221,7 @@ fn build(ctx: &JobContext, bound: u64, conv: Convention) -> Result<()> {
             "safe_count": safe.len(),
             "safe_positions": &safe[..safe.len().min(MAX_LISTED)],
         }),
+        job: Some(ctx.stamp()),
     };
     write_ranked(&ctx.output, &best, &meta, ctx.param_hash)?;
     stage.inc(1);

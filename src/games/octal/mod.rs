@@ -109,6 +109,7 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
             "max_removal": code.max_removal(),
             "period": period,
         }),
+        job: Some(ctx.stamp()),
     };
     write_ranked(&ctx.output, &g, &meta, ctx.param_hash)?;
     stage.finish();

@@ -205,7 +205,7 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
     let stage = ctx
         .progress
         .stage(ctx.id, "classic machines and MENACE", 2 * runs);
-    let table = Table::open(&ctx.table("ttt/3x3k3"))?;
+    let table = ctx.open("ttt/3x3k3")?;
     let g = super::table_geometry(&table)?;
     let solved = load(&table)?;
     let mut reports = Vec::new();
@@ -241,7 +241,7 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
             "opponent (0 perfect, 1 random) x block of 10 games x outcome (win, draw, loss)",
             "f64 share of MENACE's games in that block with that outcome, averaged over the runs",
             json!({"machines": reports, "menace": curves.iter().map(|c| c.summary()).collect::<Vec<_>>()}),
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.finish();

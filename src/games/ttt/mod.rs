@@ -147,7 +147,7 @@ fn build_board(ctx: &JobContext, g: &Geometry) -> Result<()> {
             "minimal perfect hash over canonical templates; key = X mask | O mask << 32 (cell r*cols+c), the symmetric image with the smallest key",
             "u32: bits 0-1 value+1 for the side to move (0 loss, 1 draw, 2 win), bits 2-6 distance to the end in plies, bits 7-31 mask of every optimal move (template orientation)",
             json!(stats),
-        ),
+        ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.inc(1);
