@@ -164,9 +164,9 @@ fn recheck_level(t: &Table, depth: &VerifyDepth) -> Result<recheck::RecheckRepor
         None
     };
     let objective = if win {
-        recheck::Objective::Win(win::WinLevel::new(cards, k))
+        recheck::Objective::win(cards, k)
     } else {
-        recheck::Objective::Score(Level::new(cards, k))
+        recheck::Objective::score(cards, k)
     };
     recheck::recheck(
         t,

@@ -59,10 +59,20 @@ impl std::fmt::Display for RecheckReport {
     }
 }
 
-/// The objective a level solves, with its shape.
+/// The objective a level solves, with its shape and that of the level
+/// below (built once: a level's shape holds ranking tables).
 pub enum Objective {
-    Score(Level),
-    Win(WinLevel),
+    Score(Level, Level),
+    Win(WinLevel, WinLevel),
+}
+
+impl Objective {
+    pub fn score(cards: usize, k: usize) -> Objective {
+        Objective::Score(Level::new(cards, k), Level::new(cards, k - 1))
+    }
+    pub fn win(cards: usize, k: usize) -> Objective {
+        Objective::Win(WinLevel::new(cards, k), WinLevel::new(cards, k - 1))
+    }
 }
 
 /// Re-solves the chosen states of `level` (values in `t`) from `below`
@@ -88,8 +98,10 @@ pub fn recheck(
             for &slot in chunk {
                 let stored = t.get::<f64>(slot)?;
                 let (lo, hi, value, games, gap) = match objective {
-                    Objective::Score(level) => score_state(level, below, slot, &mut ws)?,
-                    Objective::Win(level) => win_state(level, below, slot, &mut ws)?,
+                    Objective::Score(level, prev) => {
+                        score_state(level, prev, below, slot, &mut ws)?
+                    }
+                    Objective::Win(level, prev) => win_state(level, prev, below, slot, &mut ws)?,
                 };
                 let tol = GAP_TOLERANCE * (1.0 + stored.abs().max(value.abs()));
                 ensure!(
@@ -151,6 +163,7 @@ type StateCheck = (f64, f64, f64, u64, f64);
 
 fn score_state(
     level: &Level,
+    prev: &Level,
     below: Option<&Table>,
     slot: u64,
     ws: &mut Workspace,
@@ -160,7 +173,6 @@ fn score_state(
     let k = level.k;
     let prizes = unrank_subset(prize_rank, k as u32);
     let pattern = level.patterns.unrank(r);
-    let prev = Level::new(level.cards, k - 1);
     let mut g = MatrixGame::new(k, k);
     let (mut lo, mut hi, mut value, mut gap) = (0.0, 0.0, 0.0, 0.0f64);
     for bit in (0..level.cards).filter(|b| prizes >> b & 1 == 1) {
@@ -169,7 +181,7 @@ fn score_state(
         // kept aside and returned after it.
         let failed = RefCell::new(None);
         super::level::fill_matrix(&mut g, &pattern, bit as u32 + 1, |child| {
-            child_value(below, &prev, child, rest).unwrap_or_else(|e| {
+            child_value(below, prev, child, rest).unwrap_or_else(|e| {
                 *failed.borrow_mut() = Some(e);
                 0.0
             })
@@ -199,6 +211,7 @@ fn child_value(below: Option<&Table>, prev: &Level, child: &Pattern, prizes: u64
 
 fn win_state(
     level: &WinLevel,
+    prev: &WinLevel,
     below: Option<&Table>,
     slot: u64,
     ws: &mut Workspace,
@@ -207,7 +220,6 @@ fn win_state(
     let k = level.base.k;
     let prizes = unrank_subset(prize_rank, k as u32);
     let pattern = level.base.patterns.unrank(r);
-    let prev = WinLevel::new(level.base.cards, k - 1);
     let (one, two) = pattern.positions();
     let mut g = MatrixGame::new(k, k);
     let (mut lo, mut hi, mut value, mut gap) = (0.0, 0.0, 0.0, 0.0f64);
