@@ -391,18 +391,7 @@ fn every_stored_value_follows_from_its_moves() {
 
 #[test]
 fn published_longest_mates_and_counts() {
-    let stats = |name: &str| -> serde_json::Value {
-        let out = ok(&[
-            "query",
-            "chess",
-            "--stats",
-            name,
-            "--data",
-            tables().to_str().unwrap(),
-            "--json",
-        ]);
-        serde_json::from_str::<serde_json::Value>(&out).unwrap()["stats"].clone()
-    };
+    let stats = table_stats;
     // Longest mates: KQK 10, KRK 16, KBNK 33, KQKR 35, KBBK 19 (moves).
     for (name, longest) in [
         ("KQvK", 10),

@@ -159,7 +159,38 @@ fn certified(
     Ok((lo, hi, s.value))
 }
 
+/// A state's re-check: (lower, upper, value) averaged over its upcards,
+/// games solved, worst gap.
 type StateCheck = (f64, f64, f64, u64, f64);
+
+/// Sums the certified (lower, upper, value) of a state's upcard games.
+#[derive(Default)]
+struct UpcardSum {
+    lower: f64,
+    upper: f64,
+    value: f64,
+    worst_gap: f64,
+}
+
+impl UpcardSum {
+    fn add(&mut self, (lower, upper, value): (f64, f64, f64)) {
+        self.lower += lower;
+        self.upper += upper;
+        self.value += value;
+        self.worst_gap = self.worst_gap.max(upper - lower);
+    }
+    /// The state's average over its k upcards.
+    fn mean(&self, k: usize) -> StateCheck {
+        let kf = k as f64;
+        (
+            self.lower / kf,
+            self.upper / kf,
+            self.value / kf,
+            k as u64,
+            self.worst_gap,
+        )
+    }
+}
 
 fn score_state(
     level: &Level,
@@ -174,7 +205,7 @@ fn score_state(
     let prizes = unrank_subset(prize_rank, k as u32);
     let pattern = level.patterns.unrank(r);
     let mut g = MatrixGame::new(k, k);
-    let (mut lo, mut hi, mut value, mut gap) = (0.0, 0.0, 0.0, 0.0f64);
+    let mut sum = UpcardSum::default();
     for bit in (0..level.cards).filter(|b| prizes >> b & 1 == 1) {
         let rest = prizes & !(1 << bit);
         // fill_matrix takes an infallible closure; the first read error is
@@ -190,14 +221,9 @@ fn score_state(
             return Err(e);
         }
         let what = || format!("{pattern}, prizes {prizes:#b}, upcard {}", bit + 1);
-        let (l, h, v) = certified(&g, ws, &what)?;
-        lo += l;
-        hi += h;
-        value += v;
-        gap = gap.max(h - l);
+        sum.add(certified(&g, ws, &what)?);
     }
-    let kf = k as f64;
-    Ok((lo / kf, hi / kf, value / kf, k as u64, gap))
+    Ok(sum.mean(k))
 }
 
 fn child_value(below: Option<&Table>, prev: &Level, child: &Pattern, prizes: u64) -> Result<f64> {
@@ -222,7 +248,7 @@ fn win_state(
     let pattern = level.base.patterns.unrank(r);
     let (one, two) = pattern.positions();
     let mut g = MatrixGame::new(k, k);
-    let (mut lo, mut hi, mut value, mut gap) = (0.0, 0.0, 0.0, 0.0f64);
+    let mut sum = UpcardSum::default();
     for bit in (0..level.base.cards).filter(|b| prizes >> b & 1 == 1) {
         let rest = prizes & !(1 << bit);
         let prize = bit as i32 + 1;
@@ -257,12 +283,7 @@ fn win_state(
             }
         }
         let what = || format!("{pattern}, prizes {prizes:#b}, difference {d}, upcard {prize}");
-        let (l, h, v) = certified(&g, ws, &what)?;
-        lo += l;
-        hi += h;
-        value += v;
-        gap = gap.max(h - l);
+        sum.add(certified(&g, ws, &what)?);
     }
-    let kf = k as f64;
-    Ok((lo / kf, hi / kf, value / kf, k as u64, gap))
+    Ok(sum.mean(k))
 }
