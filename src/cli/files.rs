@@ -253,21 +253,57 @@ pub fn unpack(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             bail!("{}: expected a packed table ending in .zst", f.display());
         };
         let out = PathBuf::from(out);
-        let bytes = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
-        let raw = PackedFile::new(&bytes[..])
-            .and_then(|p| p.unpack_all())
-            .with_context(|| format!("{}: not a valid packed table", f.display()))?;
-        let t = Table::from_bytes(&out, raw.clone())?;
-        t.verify()?;
-        write_atomic(&out, &raw).with_context(|| format!("cannot write {}", out.display()))?;
+        let raw_len = unpack_checked(f, &out)?;
         text.push_str(&format!(
-            "unpacked {} -> {} ({} bytes)\n",
+            "unpacked {} -> {} ({raw_len} bytes)\n",
             f.display(),
             out.display(),
-            raw.len()
         ));
-        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw.len()}));
+        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len}));
     }
     emit(json, &json!(rows), &text);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Streams `packed` into `out`'s temporary name frame by frame, checks the
+/// result as a table, then renames it into place; returns its length.
+fn unpack_checked(packed: &Path, out: &Path) -> Result<u64> {
+    let file = std::fs::File::open(packed)
+        .with_context(|| format!("cannot read {}", packed.display()))?;
+    // SAFETY: read-only map of a file this command only reads; a packed
+    // file is never modified in place (pack renames a new file over it).
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .with_context(|| format!("cannot read {}", packed.display()))?;
+    let p = PackedFile::new(&map[..])
+        .with_context(|| format!("{}: not a valid packed table", packed.display()))?;
+    let tmp = nimrod::table::writer::tmp_path(out);
+    let result = (|| -> Result<u64> {
+        let mut w = std::io::BufWriter::new(
+            std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?,
+        );
+        p.unpack_to(&mut w)
+            .with_context(|| format!("{}: not a valid packed table", packed.display()))?;
+        let file = w
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        file.sync_all()
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        let t = Table::open(&tmp)
+            .with_context(|| format!("{}: the unpacked bytes are not a valid table", packed.display()))?;
+        t.verify()
+            .with_context(|| format!("{}: the unpacked bytes are not a valid table", packed.display()))?;
+        Ok(file.metadata()?.len())
+    })();
+    match result {
+        Ok(len) => {
+            std::fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))?;
+            nimrod::table::writer::sync_parent(out);
+            Ok(len)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
 }

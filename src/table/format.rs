@@ -3,27 +3,41 @@
 //! ```text
 //! offset  size  field
 //!      0     8  magic "NIMRODTB"
-//!      8     4  format version
-//!     12     4  header length (128)
+//!      8     4  format version (2)
+//!     12     4  header length (160)
 //!     16     1  entry kind (EntryKind)     17  1  entry width in bytes
-//!     18     1  index kind (IndexKind)     19  5  reserved (zero)
+//!     18     1  index kind (IndexKind)     19  1  log2 of the payload block size
+//!     20     4  reserved (zero)
 //!     24     8  entry count
 //!     32    16  metadata   offset, length  (JSON, UTF-8)
 //!     48    16  index      offset, length  (perfect-hash section, or 0,0)
 //!     64    16  keys       offset, length  (u64 key per slot, or 0,0)
 //!     80    16  payload    offset, length  (offset a multiple of 4096)
-//!     96     8  parameter hash
-//!    104     8  xxh3-64 of the payload
-//!    112     8  xxh3-64 of metadata ‖ index ‖ keys
-//!    120     8  xxh3-64 of header bytes 0..120
+//!     96    16  block sums offset, length  (xxh3-64 of each payload block)
+//!    112     8  parameter hash
+//!    120     8  xxh3-64 of the payload
+//!    128     8  xxh3-64 of metadata ‖ index ‖ keys ‖ block sums
+//!    136    16  reserved (zero)
+//!    152     8  xxh3-64 of header bytes 0..152
 //! ```
+//!
+//! Sections never overlap and the last one ends at the end of the file.
+//! The payload is cut into blocks of 2^shift bytes (the last one may be
+//! shorter); a reader checks a block against its sum the first time it
+//! reads from it, so no answer comes from a damaged block.
 
 use serde::{Deserialize, Serialize};
 
 pub const MAGIC: [u8; 8] = *b"NIMRODTB";
-pub const FORMAT_VERSION: u32 = 1;
-pub const HEADER_LEN: usize = 128;
+pub const FORMAT_VERSION: u32 = 2;
+pub const HEADER_LEN: usize = 160;
 pub const PAYLOAD_ALIGN: u64 = 4096;
+/// Payload block size the writer uses: 16 KiB, four pages, so that checking
+/// a block the first time it is read costs about what faulting it in does.
+pub const DEFAULT_BLOCK_SHIFT: u8 = 14;
+/// Block sizes a reader accepts (4 KiB ..= 16 MiB).
+pub const BLOCK_SHIFTS: std::ops::RangeInclusive<u8> = 12..=24;
+const CHECKSUMMED_LEN: usize = HEADER_LEN - 8;
 
 /// Type of one payload entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +139,8 @@ pub struct Header {
     pub index: Section,
     pub keys: Section,
     pub payload: Section,
+    pub block_sums: Section,
+    pub block_shift: u8,
     pub param_hash: u64,
     pub payload_checksum: u64,
     pub aux_checksum: u64,
@@ -148,6 +164,11 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Header {
+    /// Number of payload blocks (each with one u64 sum).
+    pub fn block_count(&self) -> u64 {
+        block_count(self.payload.len, self.block_shift)
+    }
+
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
@@ -156,18 +177,25 @@ impl Header {
         b[16] = self.entry_kind as u8;
         b[17] = self.entry_kind.width() as u8;
         b[18] = self.index_kind as u8;
+        b[19] = self.block_shift;
         b[24..32].copy_from_slice(&self.entry_count.to_le_bytes());
-        let sections = [self.meta, self.index, self.keys, self.payload];
+        let sections = [
+            self.meta,
+            self.index,
+            self.keys,
+            self.payload,
+            self.block_sums,
+        ];
         for (i, s) in sections.iter().enumerate() {
             let at = 32 + 16 * i;
             b[at..at + 8].copy_from_slice(&s.offset.to_le_bytes());
             b[at + 8..at + 16].copy_from_slice(&s.len.to_le_bytes());
         }
-        b[96..104].copy_from_slice(&self.param_hash.to_le_bytes());
-        b[104..112].copy_from_slice(&self.payload_checksum.to_le_bytes());
-        b[112..120].copy_from_slice(&self.aux_checksum.to_le_bytes());
-        let own = xxhash_rust::xxh3::xxh3_64(&b[..120]);
-        b[120..128].copy_from_slice(&own.to_le_bytes());
+        b[112..120].copy_from_slice(&self.param_hash.to_le_bytes());
+        b[120..128].copy_from_slice(&self.payload_checksum.to_le_bytes());
+        b[128..136].copy_from_slice(&self.aux_checksum.to_le_bytes());
+        let own = xxhash_rust::xxh3::xxh3_64(&b[..CHECKSUMMED_LEN]);
+        b[CHECKSUMMED_LEN..].copy_from_slice(&own.to_le_bytes());
         b
     }
 
@@ -179,19 +207,25 @@ impl Header {
         if b[0..8] != MAGIC {
             return Err(HeaderProblem::Magic);
         }
-        if b.len() < HEADER_LEN {
+        if b.len() < 12 {
             return Err(HeaderProblem::Short);
         }
         let version = u32_at(b, 8);
         if version != FORMAT_VERSION {
             return Err(HeaderProblem::Version(version));
         }
+        if b.len() < HEADER_LEN {
+            return Err(HeaderProblem::Short);
+        }
         let bad = |s: &str| Err(HeaderProblem::Invalid(s.to_string()));
-        if xxhash_rust::xxh3::xxh3_64(&b[..120]) != u64_at(b, 120) {
+        if xxhash_rust::xxh3::xxh3_64(&b[..CHECKSUMMED_LEN]) != u64_at(b, CHECKSUMMED_LEN) {
             return bad("header checksum mismatch");
         }
         if u32_at(b, 12) as usize != HEADER_LEN {
-            return bad("header length field is not 128");
+            return bad("header length field is not 160");
+        }
+        if b[20..24].iter().chain(&b[136..152]).any(|&x| x != 0) {
+            return bad("reserved header bytes are not zero");
         }
         let Some(entry_kind) = EntryKind::from_code(b[16]) else {
             return bad(&format!("unknown entry kind {}", b[16]));
@@ -215,16 +249,28 @@ impl Header {
             index: section(1),
             keys: section(2),
             payload: section(3),
-            param_hash: u64_at(b, 96),
-            payload_checksum: u64_at(b, 104),
-            aux_checksum: u64_at(b, 112),
+            block_sums: section(4),
+            block_shift: b[19],
+            param_hash: u64_at(b, 112),
+            payload_checksum: u64_at(b, 120),
+            aux_checksum: u64_at(b, 128),
         };
-        for (name, s) in [
+        if !BLOCK_SHIFTS.contains(&h.block_shift) {
+            return Err(HeaderProblem::Invalid(format!(
+                "payload block size 2^{} is outside 2^{}..=2^{}",
+                h.block_shift,
+                BLOCK_SHIFTS.start(),
+                BLOCK_SHIFTS.end()
+            )));
+        }
+        let named = [
             ("metadata", h.meta),
             ("index", h.index),
             ("keys", h.keys),
             ("payload", h.payload),
-        ] {
+            ("block sums", h.block_sums),
+        ];
+        for (name, s) in named {
             match s.end() {
                 Some(end) if end <= file_len => {}
                 _ => {
@@ -239,6 +285,37 @@ impl Header {
                     "{name} section overlaps the header"
                 )));
             }
+        }
+        // Sections in file order must not overlap and must cover the file up
+        // to its end: bytes no checksum covers (appended garbage, a second
+        // table glued on) make the file suspect.
+        let mut in_order: Vec<(&str, Section)> =
+            named.into_iter().filter(|(_, s)| s.len > 0).collect();
+        in_order.sort_by_key(|(_, s)| s.offset);
+        for pair in in_order.windows(2) {
+            let ((a, sa), (b, sb)) = (pair[0], pair[1]);
+            if sa.offset + sa.len > sb.offset {
+                return Err(HeaderProblem::Invalid(format!(
+                    "{a} section [{}, +{}) overlaps the {b} section at {}",
+                    sa.offset, sa.len, sb.offset
+                )));
+            }
+        }
+        let end = in_order
+            .last()
+            .map_or(HEADER_LEN as u64, |(_, s)| s.offset + s.len);
+        if end != file_len {
+            return Err(HeaderProblem::Invalid(format!(
+                "the sections end at byte {end} but the file holds {file_len} bytes{}",
+                if file_len > end {
+                    " (bytes appended after the table)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        if h.block_sums.len != h.block_count().saturating_mul(8) || h.block_sums.offset % 8 != 0 {
+            return bad("block sum section does not hold one aligned u64 per payload block");
         }
         if h.payload.offset % PAYLOAD_ALIGN != 0 {
             return bad("payload offset is not 4 KiB aligned");
@@ -264,6 +341,11 @@ impl Header {
         }
         Ok(h)
     }
+}
+
+/// Number of blocks of 2^shift bytes covering `len` payload bytes.
+pub fn block_count(len: u64, shift: u8) -> u64 {
+    len.div_ceil(1u64 << shift)
 }
 
 /// Self-description of a table, stored as JSON (see ARCHITECTURE.md for why

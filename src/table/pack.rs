@@ -25,6 +25,10 @@ const CHECKSUM_FLAG: u8 = 0x80;
 pub const DEFAULT_FRAME_SIZE: usize = 256 << 10;
 pub const DEFAULT_LEVEL: i32 = 9;
 const CACHE_FRAMES: usize = 8;
+/// Largest decompressed frame a reader accepts (`nimrod pack` writes 256
+/// KiB frames): a seek table claiming more is damage, and is refused before
+/// anything is allocated for it.
+pub const MAX_FRAME_LEN: usize = 64 << 20;
 
 fn frame_checksum(data: &[u8]) -> u32 {
     xxhash_rust::xxh64::xxh64(data, 0) as u32
@@ -130,6 +134,11 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         for i in 0..count {
             let e = &b[skip_at + 8 + i * entry..];
             let (clen, rlen) = (u32_at(e, 0) as usize, u32_at(e, 4) as usize);
+            if rlen > MAX_FRAME_LEN {
+                return Err(invalid(format!(
+                    "seek table entry {i} claims a frame of {rlen} bytes; this reader accepts at most {MAX_FRAME_LEN}"
+                )));
+            }
             frames.push(Frame {
                 compressed_at: c_at,
                 compressed_len: clen,
@@ -171,6 +180,18 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         }
         let f = &self.frames[i];
         let z = &self.bytes.as_ref()[f.compressed_at..f.compressed_at + f.compressed_len];
+        // The frame's own header must agree with the seek table before the
+        // seek table's size is trusted for an allocation.
+        match zstd::zstd_safe::get_frame_content_size(z) {
+            Ok(Some(n)) if n == f.raw_len as u64 => {}
+            Ok(Some(n)) => {
+                return Err(invalid(format!(
+                    "frame {i} holds {n} bytes but the seek table says {}",
+                    f.raw_len
+                )))
+            }
+            _ => return Err(invalid(format!("frame {i} has no readable frame header"))),
+        }
         let data = zstd::bulk::decompress(z, f.raw_len)
             .map_err(|e| invalid(format!("frame {i} does not decompress: {e}")))?;
         if data.len() != f.raw_len {
@@ -188,11 +209,21 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         Ok(data)
     }
 
-    /// The whole raw file, frame by frame (used by `unpack`).
+    /// The whole raw file, frame by frame (used by `pack`'s round trip
+    /// check; `unpack` streams with `unpack_to`).
     pub fn unpack_all(&self) -> io::Result<Vec<u8>> {
-        let mut out = vec![0u8; self.raw_len as usize];
-        self.read_at(0, &mut out)?;
+        let mut out = Vec::new();
+        self.unpack_to(&mut out)?;
         Ok(out)
+    }
+
+    /// Writes the raw file to `out` one frame at a time, so memory stays
+    /// at one frame whatever the seek table claims.
+    pub fn unpack_to(&self, out: &mut impl Write) -> io::Result<()> {
+        for i in 0..self.frames.len() {
+            out.write_all(&self.frame(i)?)?;
+        }
+        Ok(())
     }
 }
 

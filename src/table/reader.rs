@@ -1,6 +1,10 @@
 //! Opening and reading a table. `open` is cheap and checks structure (magic,
-//! version, header checksum, section bounds, metadata); `verify` also checks
-//! the payload and auxiliary checksums and the perfect hash.
+//! version, header checksum, section bounds and overlaps) and the checksum
+//! of everything but the payload (metadata, index, keys, block sums). The
+//! payload is checked lazily: the first read from a block checks that block
+//! against its sum, once per block per open table, so an answer never comes
+//! from damaged bytes and a query pays only for the blocks it touches.
+//! `verify` checks everything, including that each key hashes to its slot.
 
 use super::error::TableError;
 use super::format::{Header, HeaderProblem, IndexKind, TableMeta, HEADER_LEN};
@@ -8,8 +12,10 @@ use super::mph::PerfectHash;
 use super::pack::{PackedFile, ZSTD_MAGIC};
 use super::source::ByteSource;
 use super::writer::Entry;
+use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use xxhash_rust::xxh3::Xxh3;
 
 /// Metadata larger than this is treated as corruption rather than allocated.
@@ -21,6 +27,9 @@ pub struct Table {
     header: Header,
     meta: TableMeta,
     mph: Option<PerfectHash>,
+    block_sums: Vec<u64>,
+    /// One bit per payload block, set once the block matched its sum.
+    checked: Vec<AtomicU64>,
 }
 
 impl std::fmt::Debug for Table {
@@ -117,20 +126,33 @@ impl Table {
                 Some(ph)
             }
         };
+        let blocks = header.block_count();
+        let mut sum_bytes = vec![0u8; header.block_sums.len as usize];
+        src.read_at(header.block_sums.offset, &mut sum_bytes)
+            .map_err(|e| TableError::corrupt(path, e.to_string()))?;
+        let block_sums = sum_bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunk")))
+            .collect();
         let table = Table {
             path: path.to_path_buf(),
             src,
             header,
             meta,
             mph,
+            block_sums,
+            checked: (0..blocks.div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
         };
-        // The metadata, index and keys are checked at every open (the
-        // payload only by `verify`): they are small next to the payload, and
-        // a reader trusts them for every answer (parameters, sizes, slots).
+        // The metadata, index, keys and block sums are checked at every
+        // open: they are small next to the payload, and a reader trusts them
+        // for every answer (parameters, sizes, slots, the payload's sums).
         let mut aux = Xxh3::new();
         aux.update(&meta_bytes);
         table.checksum(table.header.index.offset, table.header.index.len, &mut aux)?;
         table.checksum(table.header.keys.offset, table.header.keys.len, &mut aux)?;
+        aux.update(&sum_bytes);
         if aux.digest() != table.header.aux_checksum {
             return Err(table.corrupt("metadata/index checksum mismatch"));
         }
@@ -171,14 +193,46 @@ impl Table {
         Ok(())
     }
 
-    /// Entry at `slot`; an error (not a panic) when out of range.
-    pub fn get<T: Entry>(&self, slot: u64) -> Result<T, TableError> {
-        let v = self.read_range::<T>(slot, 1)?;
-        Ok(v[0])
+    /// Checks, once per block per open table, the payload blocks holding
+    /// payload bytes `start..end` against their sums.
+    fn check_blocks(&self, start: u64, end: u64) -> Result<(), TableError> {
+        if start >= end {
+            return Ok(());
+        }
+        let shift = self.header.block_shift;
+        for block in start >> shift..=(end - 1) >> shift {
+            let (word, bit) = ((block / 64) as usize, 1u64 << (block % 64));
+            if self.checked[word].load(Ordering::Acquire) & bit != 0 {
+                continue;
+            }
+            let at = block << shift;
+            let len = (1u64 << shift).min(self.header.payload.len - at);
+            let sum = self.hash_range(self.header.payload.offset + at, len)?;
+            if sum != self.block_sums[block as usize] {
+                return Err(self.corrupt(format!(
+                    "payload block {block} (entries {}..{}) does not match its checksum",
+                    at / self.header.entry_kind.width() as u64,
+                    (at + len) / self.header.entry_kind.width() as u64
+                )));
+            }
+            self.checked[word].fetch_or(bit, Ordering::Release);
+        }
+        Ok(())
     }
 
-    /// `count` entries from `start`, copied out.
-    pub fn read_range<T: Entry>(&self, start: u64, count: u64) -> Result<Vec<T>, TableError> {
+    fn hash_range(&self, offset: u64, len: u64) -> Result<u64, TableError> {
+        if let Some(all) = self.src.as_slice() {
+            return Ok(xxhash_rust::xxh3::xxh3_64(
+                &all[offset as usize..(offset + len) as usize],
+            ));
+        }
+        let mut h = Xxh3::new();
+        self.checksum(offset, len, &mut h)?;
+        Ok(h.digest())
+    }
+
+    /// Payload byte range of entries `start..start + count`, checked.
+    fn entry_bytes<T: Entry>(&self, start: u64, count: u64) -> Result<(u64, u64), TableError> {
         self.check_kind::<T>()?;
         match start.checked_add(count) {
             Some(end) if end <= self.len() => {}
@@ -191,25 +245,61 @@ impl Table {
             }
         }
         let width = std::mem::size_of::<T>() as u64;
+        let (from, to) = (start * width, (start + count) * width);
+        self.check_blocks(from, to)?;
+        Ok((self.header.payload.offset + from, to - from))
+    }
+
+    /// Entry at `slot`; an error (not a panic) when out of range or when
+    /// its block is damaged.
+    pub fn get<T: Entry>(&self, slot: u64) -> Result<T, TableError> {
+        let (at, _) = self.entry_bytes::<T>(slot, 1)?;
+        let mut v = T::zeroed();
+        self.src
+            .read_at(at, bytemuck::bytes_of_mut(&mut v))
+            .map_err(|e| self.corrupt(e.to_string()))?;
+        Ok(v)
+    }
+
+    /// `count` entries from `start`, copied out.
+    pub fn read_range<T: Entry>(&self, start: u64, count: u64) -> Result<Vec<T>, TableError> {
+        let (at, _) = self.entry_bytes::<T>(start, count)?;
         let mut out = vec![T::zeroed(); count as usize];
         self.src
-            .read_at(
-                self.header.payload.offset + start * width,
-                bytemuck::cast_slice_mut(&mut out),
-            )
+            .read_at(at, bytemuck::cast_slice_mut(&mut out))
             .map_err(|e| self.corrupt(e.to_string()))?;
         Ok(out)
     }
 
-    /// Zero-copy view of every entry, when the table is memory-mapped (or in
-    /// memory and aligned). Packed tables return None: use `read_range`.
-    pub fn entries<T: Entry>(&self) -> Option<&[T]> {
-        if T::KIND != self.header.entry_kind || cfg!(target_endian = "big") {
-            return None;
+    /// `count` entries from `start`: borrowed from the map when the table
+    /// is memory-mapped (or in memory and aligned), copied otherwise.
+    pub fn view<T: Entry>(&self, start: u64, count: u64) -> Result<Cow<'_, [T]>, TableError> {
+        let (at, len) = self.entry_bytes::<T>(start, count)?;
+        if let Some(all) = self
+            .src
+            .as_slice()
+            .filter(|_| cfg!(target_endian = "little"))
+        {
+            if let Ok(s) = bytemuck::try_cast_slice(&all[at as usize..(at + len) as usize]) {
+                return Ok(Cow::Borrowed(s));
+            }
         }
-        let all = self.src.as_slice()?;
+        self.read_range(start, count).map(Cow::Owned)
+    }
+
+    /// Zero-copy view of every entry, when the table is memory-mapped (or in
+    /// memory and aligned); checks every block not yet checked first. Packed
+    /// tables give None: use `read_range` or `view`.
+    pub fn entries<T: Entry>(&self) -> Result<Option<&[T]>, TableError> {
+        if T::KIND != self.header.entry_kind || cfg!(target_endian = "big") {
+            return Ok(None);
+        }
+        let Some(all) = self.src.as_slice() else {
+            return Ok(None);
+        };
+        self.check_blocks(0, self.header.payload.len)?;
         let p = &all[self.header.payload.offset as usize..][..self.header.payload.len as usize];
-        bytemuck::try_cast_slice(p).ok()
+        Ok(bytemuck::try_cast_slice(p).ok())
     }
 
     /// Slot of `key` in a perfect-hash table: None when the key is not a
@@ -272,13 +362,14 @@ impl Table {
     /// every stored key hashes to its own slot.
     pub fn verify(&self) -> Result<(), TableError> {
         let h = &self.header;
+        self.check_blocks(0, h.payload.len)?;
         let mut payload = Xxh3::new();
         self.checksum(h.payload.offset, h.payload.len, &mut payload)?;
         if payload.digest() != h.payload_checksum {
             return Err(self.corrupt("payload checksum mismatch"));
         }
         let mut aux = Xxh3::new();
-        for s in [h.meta, h.index, h.keys] {
+        for s in [h.meta, h.index, h.keys, h.block_sums] {
             self.checksum(s.offset, s.len, &mut aux)?;
         }
         if aux.digest() != h.aux_checksum {
@@ -299,5 +390,74 @@ impl Table {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::format::DEFAULT_BLOCK_SHIFT;
+    use crate::table::writer::write_ranked;
+
+    fn ranked_bytes(n: u32) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.nmt");
+        let values: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+        let meta = TableMeta::new(
+            "t",
+            "t",
+            serde_json::json!({}),
+            "test",
+            "u32",
+            serde_json::json!({}),
+        );
+        write_ranked(&p, &values, &meta, 7).unwrap();
+        std::fs::read(p).unwrap()
+    }
+
+    #[test]
+    fn a_damaged_block_fails_only_the_reads_that_touch_it() {
+        let bytes = ranked_bytes(40_000);
+        let t = Table::from_bytes(Path::new("t"), bytes.clone()).unwrap();
+        let per_block = (1u64 << DEFAULT_BLOCK_SHIFT) / 4;
+        assert!(t.header().block_count() >= 9);
+        let mut bad = bytes;
+        let at = t.header().payload.offset as usize + 4 * (2 * per_block as usize + 5);
+        bad[at] ^= 0x10;
+        let t = Table::from_bytes(Path::new("t"), bad).unwrap();
+        assert_eq!(t.get::<u32>(3).unwrap(), 3u32.wrapping_mul(2_654_435_761));
+        for slot in [2 * per_block, 2 * per_block + 5, 3 * per_block - 1] {
+            let e = t.get::<u32>(slot).unwrap_err().to_string();
+            assert!(e.contains("payload block 2 "), "{e}");
+        }
+        assert!(t.read_range::<u32>(per_block - 1, 2).is_ok());
+        assert!(t.read_range::<u32>(per_block, per_block + 1).is_err());
+        assert!(t.view::<u32>(0, 3 * per_block).is_err());
+        assert!(t.entries::<u32>().is_err());
+        assert!(t.verify().is_err());
+        assert_eq!(
+            t.get::<u32>(3 * per_block).unwrap(),
+            (3 * per_block as u32).wrapping_mul(2_654_435_761)
+        );
+    }
+
+    #[test]
+    fn appended_bytes_and_overlapping_sections_are_refused() {
+        let bytes = ranked_bytes(5000);
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(b"garbage");
+        let e = Table::from_bytes(Path::new("t"), longer)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("appended"), "{e}");
+        let t = Table::from_bytes(Path::new("t"), bytes.clone()).unwrap();
+        let mut h = t.header().clone();
+        h.block_sums.offset = h.payload.offset + 8;
+        let mut overlapping = bytes;
+        overlapping[..HEADER_LEN].copy_from_slice(&h.encode());
+        let e = Table::from_bytes(Path::new("t"), overlapping)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("overlaps"), "{e}");
     }
 }

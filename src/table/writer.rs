@@ -3,7 +3,8 @@
 
 use super::error::TableError;
 use super::format::{
-    EntryKind, Header, IndexKind, Section, TableMeta, FORMAT_VERSION, HEADER_LEN, PAYLOAD_ALIGN,
+    EntryKind, Header, IndexKind, Section, TableMeta, DEFAULT_BLOCK_SHIFT, FORMAT_VERSION,
+    HEADER_LEN, PAYLOAD_ALIGN,
 };
 use super::mph;
 use std::fs::{self, File};
@@ -40,6 +41,9 @@ pub struct TableWriter {
     payload_at: u64,
     payload_len: u64,
     hasher: Xxh3,
+    block: Xxh3,
+    block_fill: u64,
+    block_sums: Vec<u64>,
 }
 
 impl TableWriter {
@@ -97,6 +101,9 @@ impl TableWriter {
             payload_at,
             payload_len: 0,
             hasher: Xxh3::new(),
+            block: Xxh3::new(),
+            block_fill: 0,
+            block_sums: Vec::new(),
         })
     }
 
@@ -105,6 +112,19 @@ impl TableWriter {
         let bytes: &[u8] = bytemuck::cast_slice(entries);
         self.hasher.update(bytes);
         self.payload_len += bytes.len() as u64;
+        let block_len = 1u64 << DEFAULT_BLOCK_SHIFT;
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let n = ((block_len - self.block_fill) as usize).min(rest.len());
+            self.block.update(&rest[..n]);
+            self.block_fill += n as u64;
+            rest = &rest[n..];
+            if self.block_fill == block_len {
+                self.block_sums.push(self.block.digest());
+                self.block.reset();
+                self.block_fill = 0;
+            }
+        }
         self.out
             .write_all(bytes)
             .map_err(|e| TableError::io(&self.tmp, e))
@@ -115,17 +135,24 @@ impl TableWriter {
     pub fn finish(mut self, meta: &TableMeta, param_hash: u64) -> Result<(), TableError> {
         let io = |e| TableError::io(&self.tmp, e);
         let entry_count = self.payload_len / self.kind.width() as u64;
+        if self.block_fill > 0 {
+            self.block_sums.push(self.block.digest());
+        }
+        let sums: &[u8] = bytemuck::cast_slice(&self.block_sums);
         let meta_bytes = serde_json::to_vec_pretty(meta).expect("metadata serialises");
         let payload_end = self.payload_at + self.payload_len;
-        let meta_at = payload_end.next_multiple_of(8);
+        let sums_at = payload_end.next_multiple_of(8);
+        let meta_at = sums_at + sums.len() as u64;
         self.out
-            .write_all(&vec![0u8; (meta_at - payload_end) as usize])
+            .write_all(&vec![0u8; (sums_at - payload_end) as usize])
             .map_err(io)?;
+        self.out.write_all(sums).map_err(io)?;
         self.out.write_all(&meta_bytes).map_err(io)?;
         let mut aux = Xxh3::new();
         aux.update(&meta_bytes);
         aux.update(&self.index);
         aux.update(&self.keys);
+        aux.update(sums);
         let keys_at = (HEADER_LEN as u64 + self.index.len() as u64).next_multiple_of(8);
         let section = |offset: u64, len: usize| Section {
             offset: if len == 0 { 0 } else { offset },
@@ -143,6 +170,8 @@ impl TableWriter {
                 offset: self.payload_at,
                 len: self.payload_len,
             },
+            block_sums: section(sums_at, sums.len()),
+            block_shift: DEFAULT_BLOCK_SHIFT,
             param_hash,
             payload_checksum: self.hasher.digest(),
             aux_checksum: aux.digest(),

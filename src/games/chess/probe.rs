@@ -18,13 +18,7 @@ pub struct Loaded {
 
 impl Loaded {
     pub fn byte(&self, slot: u64) -> Result<u8> {
-        match self.table.entries::<u8>() {
-            Some(all) => all
-                .get(slot as usize)
-                .copied()
-                .ok_or_else(|| anyhow!("slot {slot} beyond {}", self.table.path().display())),
-            None => Ok(self.table.get::<u8>(slot)?),
-        }
+        Ok(self.table.get::<u8>(slot)?)
     }
 
     /// Value of a board of exactly this table's material and colours.

@@ -193,7 +193,7 @@ fn load_below(ctx: &JobContext, cards: usize, k: usize) -> Result<(Option<Table>
         t.len(),
         Level::new(cards, k - 1).len()
     );
-    if t.entries::<f64>().is_some() {
+    if t.entries::<f64>()?.is_some() {
         return Ok((Some(t), Vec::new()));
     }
     let owned = t.read_range::<f64>(0, t.len())?;
@@ -208,7 +208,7 @@ fn build_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
     let (mapped, owned) = load_below(ctx, cards, k)?;
     let prev: &[f64] = match &mapped {
         Some(t) => t
-            .entries::<f64>()
+            .entries::<f64>()?
             .context("level below is not an f64 table")?,
         None => &owned,
     };

@@ -266,14 +266,7 @@ fn heap_in_table(t: &Table, heap: u64, what: &str) -> Result<()> {
 fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "grundy/values")?;
     heap_in_table(&t, heap, "grundy/values")?;
-    let owned;
-    let g: &[u16] = match t.entries::<u16>() {
-        Some(s) => &s[..=heap as usize],
-        None => {
-            owned = t.read_range::<u16>(0, heap + 1)?;
-            &owned
-        }
-    };
+    let g = t.view::<u16>(0, heap + 1)?;
     let value = g[heap as usize];
     let splits: Vec<(u64, u64)> = (1..heap.div_ceil(2))
         .filter(|&a| g[a as usize] == g[(heap - a) as usize])
