@@ -268,8 +268,8 @@ pub fn unpack(files: &[PathBuf], json: bool) -> Result<ExitCode> {
 /// Streams `packed` into `out`'s temporary name frame by frame, checks the
 /// result as a table, then renames it into place; returns its length.
 fn unpack_checked(packed: &Path, out: &Path) -> Result<u64> {
-    let file = std::fs::File::open(packed)
-        .with_context(|| format!("cannot read {}", packed.display()))?;
+    let file =
+        std::fs::File::open(packed).with_context(|| format!("cannot read {}", packed.display()))?;
     // SAFETY: read-only map of a file this command only reads; a packed
     // file is never modified in place (pack renames a new file over it).
     let map = unsafe { memmap2::Mmap::map(&file) }
@@ -279,7 +279,8 @@ fn unpack_checked(packed: &Path, out: &Path) -> Result<u64> {
     let tmp = nimrod::table::writer::tmp_path(out);
     let result = (|| -> Result<u64> {
         let mut w = std::io::BufWriter::new(
-            std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?,
+            std::fs::File::create(&tmp)
+                .with_context(|| format!("cannot write {}", tmp.display()))?,
         );
         p.unpack_to(&mut w)
             .with_context(|| format!("{}: not a valid packed table", packed.display()))?;
@@ -289,15 +290,24 @@ fn unpack_checked(packed: &Path, out: &Path) -> Result<u64> {
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         file.sync_all()
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        let t = Table::open(&tmp)
-            .with_context(|| format!("{}: the unpacked bytes are not a valid table", packed.display()))?;
-        t.verify()
-            .with_context(|| format!("{}: the unpacked bytes are not a valid table", packed.display()))?;
+        let t = Table::open(&tmp).with_context(|| {
+            format!(
+                "{}: the unpacked bytes are not a valid table",
+                packed.display()
+            )
+        })?;
+        t.verify().with_context(|| {
+            format!(
+                "{}: the unpacked bytes are not a valid table",
+                packed.display()
+            )
+        })?;
         Ok(file.metadata()?.len())
     })();
     match result {
         Ok(len) => {
-            std::fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))?;
+            std::fs::rename(&tmp, out)
+                .with_context(|| format!("cannot write {}", out.display()))?;
             nimrod::table::writer::sync_parent(out);
             Ok(len)
         }

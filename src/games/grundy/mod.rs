@@ -326,6 +326,11 @@ fn query_misere(heap: u64, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "grundy/misere")?;
     heap_in_table(&t, heap, "grundy/misere")?;
     let (win, split) = misere::decode(t.get::<u32>(heap)?);
+    ensure!(
+        split.is_none_or(|a| a >= 1 && 2 * a < heap),
+        "{}: heap {heap} stores the impossible split {split:?}; run nimrod verify",
+        t.path().display()
+    );
     let outcome = if win { "N" } else { "P" };
     let how = match (win, split) {
         (false, _) => "every split loses".to_string(),
