@@ -1,4 +1,4 @@
-//! Warm probe latency of the chess tables through the library: random
+//! Probe latency of the chess tables through the library: a million random
 //! legal positions of one table, value lookup (index + one byte read), and
 //! the value after every legal move (what `query` does per position).
 //! Reads tables from $NIMROD_DATA (default `data/`); skips when absent.
@@ -31,7 +31,11 @@ fn main() {
     let layout = &tb.get(&m).expect("opened").layout;
     let mut rng = SplitMix64::new(5);
     let mut boards: Vec<Board> = Vec::new();
-    while boards.len() < 100_000 {
+    let count: usize = std::env::var("PROBES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    while boards.len() < count {
         let turn = if rng.next_u64() & 1 == 0 {
             Color::White
         } else {
@@ -59,11 +63,11 @@ fn main() {
             }
         }
         let all = t.elapsed().as_nanos() as f64 / 10_000.0;
-        if round == 1 {
-            println!(
-                "{m}: {per:.0} ns per position probe; {all:.0} ns to rate every move of a position ({:.1} moves on average)",
-                probes as f64 / 10_000.0
-            );
-        }
+        println!(
+            "{m} {}: {per:.0} ns per position probe ({} probes); {all:.0} ns to rate every move of a position ({:.1} moves on average)",
+            if round == 0 { "first pass (first touch of each page and block)" } else { "second pass (warm)" },
+            boards.len(),
+            probes as f64 / 10_000.0
+        );
     }
 }

@@ -206,3 +206,85 @@ fn killed_build_resumes_to_identical_tables_without_redoing_finished_ones() {
 fn snapshot_names(dir: &Path) -> Vec<String> {
     snapshot(dir).into_iter().map(|(n, _)| n).collect()
 }
+
+#[test]
+fn a_second_build_is_refused_while_one_runs_and_a_killed_build_leaves_no_temporaries() {
+    let cfg = fixture("slow.toml");
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--threads",
+        "1",
+    ];
+    let mut first = nimrod()
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = d.path().join(".nimrod-build.lock");
+    let start = Instant::now();
+    while std::fs::read_to_string(&lock).map_or(true, |s| s.trim().is_empty()) {
+        assert!(start.elapsed() < Duration::from_secs(60), "no lock taken");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = run(&args);
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first build finished before the second started: the test checks nothing"
+    );
+    let err = stderr(&second);
+    assert!(
+        !second.status.success(),
+        "a second build ran alongside: {err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "being built by another nimrod build (pid {})",
+            first.id()
+        )),
+        "{err}"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // What a killed writer leaves, plus a leftover of a failed pack.
+    std::fs::create_dir_all(d.path().join("half")).unwrap();
+    let stale = [
+        d.path().join("half/normal.nmt.tmp"),
+        d.path().join("grundy/values.nmt.tmp"),
+    ];
+    for s in &stale {
+        std::fs::create_dir_all(s.parent().unwrap()).unwrap();
+        std::fs::write(s, b"NIMRODTB half-written").unwrap();
+    }
+    let mut rerun = args[..5].to_vec();
+    rerun.extend(["--threads", "2", "--json"]);
+    let v = json(&ok(&rerun));
+    let removed: Vec<&str> = v["removed_temporaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    for s in &stale {
+        assert!(removed.contains(&s.to_str().unwrap()), "{removed:?}");
+    }
+    let mut left = Vec::new();
+    let mut stack = vec![d.path().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "tmp") {
+                left.push(p);
+            }
+        }
+    }
+    assert!(left.is_empty(), "temporaries left: {left:?}");
+    ok(&["verify", d.path().to_str().unwrap()]);
+}

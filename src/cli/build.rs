@@ -51,7 +51,8 @@ pub fn run(
     ));
     emit(
         json,
-        &json!({"config": config.source, "ok": report.ok(), "wall_seconds": report.wall_seconds, "jobs": rows}),
+        &json!({"config": config.source, "ok": report.ok(), "wall_seconds": report.wall_seconds, "jobs": rows,
+                "removed_temporaries": report.removed_temporaries.iter().map(|p| p.display().to_string()).collect::<Vec<_>>()}),
         &text,
     );
     Ok(if report.ok() {

@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod job;
+pub mod lock;
 pub mod progress;
 pub mod runner;
 

@@ -3,6 +3,7 @@
 
 use super::config::Config;
 use super::job::{Job, JobContext};
+use super::lock::{remove_stale_temporaries, BuildLock};
 use super::progress::Progress;
 use crate::games;
 use crate::table::Table;
@@ -29,6 +30,8 @@ pub enum JobOutcome {
 
 pub struct BuildReport {
     pub outcomes: Vec<(String, JobOutcome)>,
+    /// Temporary files of earlier killed or failed builds, removed at start.
+    pub removed_temporaries: Vec<PathBuf>,
     pub wall_seconds: f64,
 }
 
@@ -155,7 +158,12 @@ pub fn run_build(config: &Config, opts: &BuildOptions) -> Result<BuildReport> {
         builder = builder.num_threads(n);
     }
     let pool = builder.build().context("cannot start the thread pool")?;
+    let lock = BuildLock::acquire(&opts.data_dir)?;
+    let removed_temporaries = remove_stale_temporaries(&lock, &opts.data_dir)?;
     let progress = Progress::new();
+    for p in &removed_temporaries {
+        progress.println(&format!("removed stale temporary {}", p.display()));
+    }
     let start = Instant::now();
     let mut outcomes: BTreeMap<String, JobOutcome> = BTreeMap::new();
     let mut order = Vec::new();
@@ -191,6 +199,7 @@ pub fn run_build(config: &Config, opts: &BuildOptions) -> Result<BuildReport> {
                 (id, o)
             })
             .collect(),
+        removed_temporaries,
         wall_seconds: start.elapsed().as_secs_f64(),
     })
 }

@@ -30,9 +30,25 @@ pub fn tmp_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Removes a temporary file unless disarmed: a writer dropped before
+/// `finish` (a failed job) leaves nothing behind.
+struct TmpGuard {
+    path: PathBuf,
+    armed: bool,
+}
+
+impl Drop for TmpGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
 pub struct TableWriter {
     path: PathBuf,
     tmp: PathBuf,
+    guard: TmpGuard,
     out: BufWriter<File>,
     kind: EntryKind,
     index_kind: IndexKind,
@@ -92,6 +108,10 @@ impl TableWriter {
             .map_err(|e| TableError::io(&tmp, e))?;
         Ok(TableWriter {
             path: path.to_path_buf(),
+            guard: TmpGuard {
+                path: tmp.clone(),
+                armed: true,
+            },
             tmp,
             out,
             kind,
@@ -182,6 +202,7 @@ impl TableWriter {
         file.sync_all().map_err(io)?;
         drop(file);
         fs::rename(&self.tmp, &self.path).map_err(|e| TableError::io(&self.path, e))?;
+        self.guard.armed = false;
         sync_parent(&self.path);
         Ok(())
     }
