@@ -51,7 +51,7 @@ fn uniform(rng: &mut SplitMix64, lo: f64, hi: f64) -> f64 {
 /// One degenerate game of the given kind.
 fn degenerate(rng: &mut SplitMix64, kind: u64) -> (MatrixGame, &'static str) {
     let m = 2 + rng.below(12) as usize;
-    let n = if kind % 2 == 0 {
+    let n = if kind.is_multiple_of(2) {
         m
     } else {
         2 + rng.below(12) as usize

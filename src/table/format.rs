@@ -314,10 +314,12 @@ impl Header {
                 }
             )));
         }
-        if h.block_sums.len != h.block_count().saturating_mul(8) || h.block_sums.offset % 8 != 0 {
+        if h.block_sums.len != h.block_count().saturating_mul(8)
+            || !h.block_sums.offset.is_multiple_of(8)
+        {
             return bad("block sum section does not hold one aligned u64 per payload block");
         }
-        if h.payload.offset % PAYLOAD_ALIGN != 0 {
+        if !h.payload.offset.is_multiple_of(PAYLOAD_ALIGN) {
             return bad("payload offset is not 4 KiB aligned");
         }
         match h.entry_count.checked_mul(entry_kind.width() as u64) {
@@ -331,10 +333,11 @@ impl Header {
                 }
             }
             IndexKind::PerfectHash => {
-                if h.keys.len != h.entry_count.saturating_mul(8) || h.keys.offset % 8 != 0 {
+                if h.keys.len != h.entry_count.saturating_mul(8) || !h.keys.offset.is_multiple_of(8)
+                {
                     return bad("key section does not hold one aligned u64 key per entry");
                 }
-                if h.index.len == 0 || h.index.offset % 8 != 0 {
+                if h.index.len == 0 || !h.index.offset.is_multiple_of(8) {
                     return bad("perfect-hash table without an aligned index section");
                 }
             }

@@ -124,7 +124,7 @@ fn rank_samples(words: &[u64]) -> Vec<u64> {
     let mut ranks = Vec::with_capacity(words.len().div_ceil(RANK_BLOCK_WORDS as usize));
     let mut ones = 0u64;
     for (i, w) in words.iter().enumerate() {
-        if i as u64 % RANK_BLOCK_WORDS == 0 {
+        if (i as u64).is_multiple_of(RANK_BLOCK_WORDS) {
             ranks.push(ones);
         }
         ones += w.count_ones() as u64;

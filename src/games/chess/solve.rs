@@ -341,7 +341,7 @@ impl Work<'_> {
 
     /// Processes every position of `side` decided at `ply`; returns how many.
     fn process(&self, side: usize, ply: u32) -> u64 {
-        let target = if ply % 2 == 0 {
+        let target = if ply.is_multiple_of(2) {
             Value::Loss(ply / 2)
         } else {
             Value::Win(ply.div_ceil(2))
@@ -360,7 +360,7 @@ impl Work<'_> {
         let n = self.layout.positions as usize;
         let touch = |qi: u64| {
             let slot = self.slot(other, qi);
-            if ply % 2 == 0 || !counting {
+            if ply.is_multiple_of(2) || !counting {
                 self.cells.load(slot)
             } else {
                 self.counts[slot].load(Relaxed)
@@ -411,7 +411,7 @@ impl Work<'_> {
     /// slot `qi` of `side`.
     fn predecessor(&self, b: &Board, unmove: (Role, u8, u8), qi: u64, side: usize, ply: u32) {
         let (role, from, to) = unmove;
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             // b is lost: q wins by moving there, unless the move opens an
             // en passant capture that saves more.
             let mut lost_in = ply / 2;

@@ -21,7 +21,7 @@ use anyhow::{bail, Result};
 use std::sync::Arc;
 
 pub fn is_rare_value(v: u16) -> bool {
-    (v >> 1).count_ones() % 2 == 0
+    (v >> 1).count_ones().is_multiple_of(2)
 }
 
 /// Statistics recorded in the table metadata.
@@ -365,7 +365,7 @@ const RARE_MASK: u64 = {
     let mut m = 0u64;
     let mut b = 0;
     while b < 64 {
-        if ((b >> 1) as u32).count_ones() % 2 == 0 {
+        if ((b >> 1) as u32).count_ones().is_multiple_of(2) {
             m |= 1 << b;
         }
         b += 1;
@@ -374,7 +374,7 @@ const RARE_MASK: u64 = {
 };
 
 fn rare_mask(word: usize) -> u64 {
-    if word.count_ones() % 2 == 0 {
+    if word.count_ones().is_multiple_of(2) {
         RARE_MASK
     } else {
         !RARE_MASK
