@@ -7,12 +7,32 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    // Whether the caller asked for JSON, known before parsing so that even a
+    // usage error comes back as JSON.
+    let json = std::env::args().skip(1).any(|a| a == "--json");
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) if !json || !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("invalid arguments");
+            let error = first.trim_start_matches("error: ").to_string();
+            eprintln!(
+                "{}",
+                serde_json::json!({"error": error, "usage": msg.trim_end()})
+            );
+            return ExitCode::from(2);
+        }
+    };
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
             let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("error: {msg}");
+            if json {
+                eprintln!("{}", serde_json::json!({"error": msg}));
+            } else {
+                eprintln!("error: {msg}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -92,15 +92,21 @@ enum Command {
         json: bool,
     },
     /// Ask a game: nimrod query GAME ARGS… [--data DIR] [--json]
+    /// (`nimrod query GAME --help` shows a game's arguments and examples).
+    #[command(disable_help_flag = true)]
     Query {
-        /// Game name (grundy, octal, nim, half); `nimrod query list` lists them.
+        /// Game name; `nimrod query list` lists them.
+        #[arg(allow_hyphen_values = true)]
         game: String,
         /// Game arguments, plus --data DIR and --json.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
     /// Play against a stored strategy: nimrod play GAME ARGS… [--data DIR]
+    /// (`nimrod play GAME --help` shows a game's arguments).
+    #[command(disable_help_flag = true)]
     Play {
+        #[arg(allow_hyphen_values = true)]
         game: String,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,

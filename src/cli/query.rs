@@ -1,5 +1,6 @@
 use super::emit;
 use anyhow::{bail, Result};
+use nimrod::games::query::Usage;
 use nimrod::games::{self, QueryContext};
 use serde_json::json;
 use std::path::PathBuf;
@@ -26,7 +27,47 @@ fn split_common(args: Vec<String>) -> Result<(Vec<String>, bool, PathBuf)> {
     Ok((rest, json, data))
 }
 
+/// The subcommand's own help, for `nimrod query --help` (the subcommand
+/// passes --help through so that `nimrod query GAME --help` reaches the game).
+fn subcommand_help(name: &str) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    let mut cli = super::Cli::command();
+    let sub = cli
+        .find_subcommand_mut(name)
+        .expect("subcommand exists")
+        .clone()
+        .bin_name(format!("nimrod {name}"));
+    let help = sub.clone().render_long_help().to_string();
+    let games = games::names().join(", ");
+    super::emit(false, &json!(null), &format!("{help}\nGames: {games}\n"));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a game's help page or usage error whole (see `Usage`).
+fn usage(u: &Usage, json: bool) -> ExitCode {
+    if u.help {
+        emit(false, &json!(null), &u.text);
+        return ExitCode::SUCCESS;
+    }
+    if json {
+        eprintln!(
+            "{}",
+            json!({"error": u.text.lines().next().unwrap_or("").trim_start_matches("error: "), "usage": u.text.trim_end()})
+        );
+    } else {
+        eprint!("{}", u.text);
+    }
+    ExitCode::from(2)
+}
+
+fn is_help(game: &str) -> bool {
+    game == "--help" || game == "-h" || game == "help"
+}
+
 pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
+    if is_help(game) {
+        return subcommand_help("query");
+    }
     let (args, json, data_dir) = split_common(args)?;
     if game == "list" {
         let text: String = games::registry()
@@ -41,7 +82,13 @@ pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let g = find(game)?;
-    let answer = g.query(&args, &QueryContext { data_dir })?;
+    let answer = match g.query(&args, &QueryContext { data_dir }) {
+        Ok(a) => a,
+        Err(e) => match e.downcast_ref::<Usage>() {
+            Some(u) => return Ok(usage(u, json)),
+            None => return Err(e),
+        },
+    };
     emit(json, &answer.json, &answer.text);
     Ok(ExitCode::SUCCESS)
 }
@@ -57,11 +104,19 @@ fn find(game: &str) -> Result<&'static dyn games::Game> {
 }
 
 pub fn play(game: &str, args: Vec<String>) -> Result<ExitCode> {
-    let (args, _json, data_dir) = split_common(args)?;
+    if is_help(game) {
+        return subcommand_help("play");
+    }
+    let (args, json, data_dir) = split_common(args)?;
     let g = find(game)?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
-    g.play(&args, &QueryContext { data_dir }, &mut input, &mut output)?;
-    Ok(ExitCode::SUCCESS)
+    match g.play(&args, &QueryContext { data_dir }, &mut input, &mut output) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => match e.downcast_ref::<Usage>() {
+            Some(u) => Ok(usage(u, json)),
+            None => Err(e),
+        },
+    }
 }

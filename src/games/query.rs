@@ -17,16 +17,45 @@ pub struct Answer {
     pub json: serde_json::Value,
 }
 
-/// Parses a game's query arguments; a clap error becomes one line.
+/// A help request or a usage error from a game's argument parser, kept
+/// whole: the command line prints help on stdout (exit 0) and a usage error
+/// with every missing or wrong argument on stderr (exit 2), as clap does.
+#[derive(Debug)]
+pub struct Usage {
+    /// clap's full rendering: the help page, or the error with its usage.
+    pub text: String,
+    pub help: bool,
+}
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text.trim_end().trim_start_matches("error: "))
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Parses a game's query arguments (`nimrod query GAME …`).
 pub fn parse_args<T: clap::Parser>(game: &str, args: &[String]) -> Result<T> {
-    T::try_parse_from(std::iter::once(game.to_string()).chain(args.iter().cloned())).map_err(|e| {
-        let msg = e.to_string();
-        let first = msg
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("invalid arguments")
-            .trim_start_matches("error: ");
-        anyhow::anyhow!("query {game}: {first}")
+    parse_args_as(&format!("nimrod query {game}"), args)
+}
+
+/// Parses arguments for the command line `command` (e.g. "nimrod play
+/// gops"), which names the program in help and usage text.
+pub fn parse_args_as<T: clap::Parser>(command: &str, args: &[String]) -> Result<T> {
+    let cmd = T::command().bin_name(command.to_string());
+    let parsed = cmd
+        .try_get_matches_from(std::iter::once(command.to_string()).chain(args.iter().cloned()))
+        .and_then(|mut m| T::from_arg_matches_mut(&mut m));
+    parsed.map_err(|e| {
+        let help = matches!(
+            e.kind(),
+            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+        );
+        anyhow::Error::new(Usage {
+            text: e.to_string(),
+            help,
+        })
     })
 }
 
@@ -37,10 +66,16 @@ pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
     packed.push(".zst");
     let packed = PathBuf::from(packed);
     for p in [&raw, &packed] {
-        if p.exists() {
-            let t = Table::open(p)?;
-            crate::pipeline::job::check_identity(&t, id)?;
-            return Ok(t);
+        // Only "no such file" means absent: a directory that cannot be read
+        // (permissions) is an error naming it, not a missing table.
+        match std::fs::metadata(p) {
+            Ok(_) => {
+                let t = Table::open(p)?;
+                crate::pipeline::job::check_identity(&t, id)?;
+                return Ok(t);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => bail!("cannot read {}: {e}", p.display()),
         }
     }
     let game = id.split('/').next().unwrap_or(id);

@@ -4,12 +4,15 @@ use std::path::PathBuf;
 /// that a command-line user sees which file is at fault.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("{path}: {source}")]
+    /// The OS error is part of the message, not a chained source, so that
+    /// a chain printed with `{:#}` says it once.
+    #[error("{path}: {error}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
+    #[error("{path} is {what}, not a table file")]
+    NotAFile { path: PathBuf, what: &'static str },
     #[error("{path}: not a nimrod table (bad magic; expected NIMRODTB or a packed .zst table)")]
     Foreign { path: PathBuf },
     #[error("{path}: unsupported format version {found} (this build reads version {expected})")]
@@ -25,10 +28,10 @@ pub enum TableError {
 }
 
 impl TableError {
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         TableError::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
     pub fn corrupt(path: impl Into<PathBuf>, what: impl Into<String>) -> Self {

@@ -45,6 +45,22 @@ impl Table {
     /// Opens a raw table (memory-mapped) or a packed one (`nimrod pack`),
     /// recognised by its content, not its name.
     pub fn open(path: &Path) -> Result<Table, TableError> {
+        // Checked before opening: opening a FIFO for reading blocks until
+        // someone writes to it, and a directory opens but cannot be mapped.
+        let kind = std::fs::metadata(path)
+            .map_err(|e| TableError::io(path, e))?
+            .file_type();
+        if !kind.is_file() {
+            let what = if kind.is_dir() {
+                "a directory"
+            } else {
+                "a FIFO, socket or device"
+            };
+            return Err(TableError::NotAFile {
+                path: path.to_path_buf(),
+                what,
+            });
+        }
         let file = File::open(path).map_err(|e| TableError::io(path, e))?;
         let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
         if len == 0 {

@@ -20,6 +20,9 @@ enum Kind {
 }
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query bridgit --size 5 --table\n  nimrod query bridgit --size 5 --moves \"h1,1 h1,2\"\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 #[command(about = "Bridg-it: White's reply under a stored winning strategy")]
 struct BridgitQuery {
     #[arg(long)]

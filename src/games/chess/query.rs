@@ -9,11 +9,14 @@ use super::probe::{table_id, Tablebase};
 use super::value::Value;
 use super::MAX_PIECES;
 use crate::games::query::{open_table, parse_args, Answer, QueryContext};
-use anyhow::{bail, Result};
+use anyhow::{bail, ensure, Result};
 use serde_json::json;
 use std::fmt::Write;
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 #[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
 struct ChessQuery {
     /// Position in FEN (castling "-", no en passant square).
@@ -267,7 +270,15 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
 }
 
 /// Uniform over legal stored positions (both sides to move), seeded.
+/// Positions one `--sample` query prints (the text and JSON are held in
+/// memory; more positions come from more seeds).
+pub const MAX_SAMPLE: u64 = 100_000;
+
 fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answer> {
+    ensure!(
+        count <= MAX_SAMPLE,
+        "query chess: --sample {count} is more than the {MAX_SAMPLE} positions one query prints; run several queries with different --seed values"
+    );
     let m = Material::parse(name)?.canonical();
     let tb = Tablebase::open(&ctx.data_dir, &[m])?;
     let t = tb.get(&m).expect("opened above");

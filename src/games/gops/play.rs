@@ -3,12 +3,15 @@
 //! drawn from a seeded generator, so a seed replays the same game.
 
 use super::query::{find_tables, members, upcard_game, upcard_win_game, Objective};
-use crate::games::query::{parse_args, QueryContext};
+use crate::games::query::{parse_args_as, QueryContext};
 use crate::rng::SplitMix64;
 use anyhow::{bail, ensure, Result};
 use std::io::{BufRead, Write};
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod play gops --cards 6\n  nimrod play gops --cards 8 --objective win --seed 7\n\nPlay also takes --data DIR (default: data)."
+)]
 #[command(about = "Play GOPS against the stored optimal strategy")]
 pub struct GopsPlay {
     /// N: hands and prize deck 1..N.
@@ -36,7 +39,7 @@ pub fn play(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let p: GopsPlay = parse_args("gops", args)?;
+    let p: GopsPlay = parse_args_as("nimrod play gops", args)?;
     ensure!(
         (1..=super::pattern::MAX_CARDS).contains(&p.cards),
         "play gops: --cards {} is out of range (1..={})",

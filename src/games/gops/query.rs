@@ -15,6 +15,9 @@ use serde_json::json;
 use std::fmt::Write;
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 #[command(about = "GOPS: value and optimal mixed bids of a subgame")]
 pub struct GopsQuery {
     /// N: both hands and the prize deck start as 1..N.
@@ -282,6 +285,12 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
     ensure!(
         q.objective == Objective::Win || q.diff == 0,
         "query gops: --diff applies to --objective win only"
+    );
+    let most = (n * (n + 1) / 2) as i64;
+    ensure!(
+        i64::from(q.diff).abs() <= most,
+        "query gops: --diff {} is impossible: with {n} cards the score difference is between -{most} and {most}",
+        q.diff
     );
     let t = find_tables(ctx, q.objective, n, k)?;
     let pattern = Pattern::from_hands(mine, theirs);

@@ -67,7 +67,7 @@ impl Game for Grundy {
         let p: GrundyParams = game_params(source, "grundy", section)?;
         ensure!(
             p.bound >= 3 && p.bound < (1u64 << 40),
-            "{source}: [grundy] bound = {} is out of range (3 ..= 2^40)",
+            "{source}: [grundy] bound = {} is out of range (3 ..= 2^40 - 1)",
             p.bound
         );
         ensure!(
@@ -127,6 +127,9 @@ impl Game for Grundy {
 }
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 #[command(about = "Grundy's game: value of a heap and its winning splits")]
 struct GrundyQuery {
     /// Heap size.

@@ -40,13 +40,27 @@ fn zeroed(len: usize) -> Vec<AtomicU16> {
         .collect()
 }
 
+/// `zeroed`, but an allocation the machine cannot give is an error naming
+/// the size, not an abort.
+fn try_zeroed(len: usize) -> anyhow::Result<Vec<AtomicU16>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        anyhow::anyhow!(
+            "cannot allocate {:.1} GiB for the values of heaps 0..{len} (mode = \"full\" keeps every value); use mode = \"streaming\" or a smaller bound",
+            len as f64 * 2.0 / (1u64 << 30) as f64
+        )
+    })?;
+    v.extend(std::iter::repeat_with(|| AtomicU16::new(0)).take(len));
+    Ok(v)
+}
+
 impl Storage {
     /// Room for heaps 0..=bound, 2 bytes each.
     pub fn keep_all(bound: u64) -> anyhow::Result<(Storage, Cursor)> {
         let len = usize::try_from(bound + 1)?;
         let storage = Storage {
             prefix: Vec::new(),
-            recent: zeroed(len),
+            recent: try_zeroed(len)?,
         };
         let cursor = Cursor {
             len: 0,

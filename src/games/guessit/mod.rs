@@ -109,6 +109,9 @@ fn build(ctx: &JobContext, max: usize) -> Result<()> {
 }
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 #[command(about = "Guess It: value and optimal bluffing/calling")]
 struct GuessItQuery {
     /// Cards in the hand of the player to move.

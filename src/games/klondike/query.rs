@@ -12,6 +12,9 @@ use serde_json::json;
 use std::fmt::Write;
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 #[command(about = "Klondike: a deal with the greedy player's game and the solver's verdict")]
 struct KlondikeQuery {
     /// Deal number (see the shuffle in ARCHITECTURE.md / cards.rs).

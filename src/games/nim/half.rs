@@ -197,6 +197,9 @@ pub fn brute_force(bound: u64, conv: Convention) -> Vec<bool> {
 }
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 struct HalfQuery {
     /// Pile size.
     pile: u64,

@@ -19,6 +19,9 @@ pub struct Nim;
 const MAX_HEAPS: usize = 64;
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 struct NimQuery {
     /// Heap sizes.
     #[arg(required = true)]

@@ -84,6 +84,9 @@ impl Game for Octal {
 }
 
 #[derive(clap::Parser)]
+#[command(
+    after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json\n\nEvery query also takes --data DIR (default: data) and --json."
+)]
 struct OctalQuery {
     /// Octal code, e.g. 0.137.
     code: String,
