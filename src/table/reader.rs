@@ -269,7 +269,14 @@ impl Table {
     /// Entry at `slot`; an error (not a panic) when out of range or when
     /// its block is damaged.
     pub fn get<T: Entry>(&self, slot: u64) -> Result<T, TableError> {
-        let (at, _) = self.entry_bytes::<T>(slot, 1)?;
+        let (at, len) = self.entry_bytes::<T>(slot, 1)?;
+        if let Some(all) = self.src.as_slice() {
+            // A plain load: a one-entry memcpy call costs several times
+            // more than the read itself.
+            return Ok(bytemuck::pod_read_unaligned(
+                &all[at as usize..(at + len) as usize],
+            ));
+        }
         let mut v = T::zeroed();
         self.src
             .read_at(at, bytemuck::bytes_of_mut(&mut v))
