@@ -18,7 +18,10 @@ fn main() {
         eprintln!("SKIPPED: give a table file (e.g. data/chess/KQvKR.nmt)");
         return;
     };
-    let probes: usize = args.next().and_then(|p| p.parse().ok()).unwrap_or(1_000_000);
+    let probes: usize = args
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(1_000_000);
     let t0 = Instant::now();
     let t = match Table::open(&path) {
         Ok(t) => t,
@@ -45,7 +48,10 @@ fn main() {
         passes.push(s.elapsed().as_nanos() as f64 / probes as f64);
     }
     let s = Instant::now();
-    let all = t.entries::<u8>().expect("undamaged").expect("memory-mapped");
+    let all = t
+        .entries::<u8>()
+        .expect("undamaged")
+        .expect("memory-mapped");
     let check_all_ms = s.elapsed().as_secs_f64() * 1e3;
     let s = Instant::now();
     let mut acc = 0u64;

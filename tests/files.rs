@@ -193,13 +193,14 @@ fn damaged_files_are_clear_errors() {
         assert!(e.contains(name) && e.contains(expect), "{name}: {e}");
         verify_fails(&p, expect);
     }
-    // Payload corruption passes the cheap open but not verify.
+    // Payload corruption passes the cheap open but not verify (nor a read
+    // from the damaged block).
     let p = d.path().join("payload.nmt");
     let mut b = good.clone();
     b[4096 + 10] ^= 0x55;
     std::fs::write(&p, &b).unwrap();
     ok(&["info", p.to_str().unwrap()]);
-    verify_fails(&p, "payload checksum");
+    verify_fails(&p, "payload block 0 (entries 0..4096) does not match its checksum");
     // A plain zstd file without a seek table.
     let p = d.path().join("plain.nmt.zst");
     std::fs::write(&p, zstd::encode_all(&good[..], 3).unwrap()).unwrap();
@@ -212,7 +213,7 @@ fn bad_queries_and_configs_are_clear_errors() {
     let dd = data().to_str().unwrap();
     let e = fails(&["query", "chesss", "x", "--data", dd]);
     assert!(e.contains("unknown game"), "{e}");
-    let e = fails(&["query", "grundy", "abc", "--data", dd]);
+    let e = usage_fails(&["query", "grundy", "abc", "--data", dd]);
     assert!(e.contains("abc"), "{e}");
     let e = fails(&["query", "grundy", "20001", "--data", dd]);
     assert!(e.contains("beyond") && e.contains("20000"), "{e}");

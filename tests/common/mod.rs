@@ -93,3 +93,35 @@ pub fn build_json(config: &Path, dir: &Path, extra: &[&str]) -> serde_json::Valu
     args.extend_from_slice(extra);
     json(&ok(&args))
 }
+
+/// Runs and expects a usage error as clap reports it, whole: exit 2, the
+/// error first, then the usage or a pointer to --help. Returns stderr.
+pub fn usage_fails(args: &[&str]) -> String {
+    let o = run(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "nimrod {args:?}: {err}");
+    assert!(!err.contains("panicked"), "nimrod {args:?} panicked: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("Usage: nimrod ") || err.contains("--help"), "{err}");
+    err
+}
+
+/// Splits an example command line at spaces outside double quotes.
+pub fn split_example(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}

@@ -1,0 +1,225 @@
+//! The command line's edges: per-game help and whole usage errors, JSON
+//! errors, special files at table paths, bounded user counts, and crafted
+//! files that must not make the tool allocate what they claim.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+#[test]
+fn every_game_has_help_with_examples_that_parse() {
+    let empty = tempfile::tempdir().unwrap();
+    let games = nimrod::games::names();
+    assert!(games.len() >= 10);
+    for game in &games {
+        let help = ok(&["query", game, "--help"]);
+        assert!(
+            help.contains(&format!("Usage: nimrod query {game}")),
+            "{help}"
+        );
+        let examples: Vec<&str> = help
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with(&format!("nimrod query {game}")))
+            .collect();
+        assert!(
+            !examples.is_empty(),
+            "{game} --help has no examples:\n{help}"
+        );
+        for ex in examples {
+            let mut args = split_example(ex);
+            args.remove(0);
+            args.extend(["--data".into(), empty.path().display().to_string()]);
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = run(&refs);
+            // No tables here: an example may fail for that, never for its arguments.
+            assert_ne!(o.status.code(), Some(2), "{ex}: {}", stderr(&o));
+            assert!(!stderr(&o).contains("panicked"), "{ex}");
+        }
+    }
+    let play = ok(&["play", "gops", "--help"]);
+    assert!(
+        play.contains("Usage: nimrod play gops") && play.contains("Examples:"),
+        "{play}"
+    );
+    let general = ok(&["query", "--help"]);
+    assert!(
+        general.contains("GAME --help") && general.contains("chess"),
+        "{general}"
+    );
+}
+
+#[test]
+fn usage_errors_name_every_missing_argument_and_json_errors_are_json() {
+    let err = usage_fails(&["query", "gops"]);
+    assert!(err.contains("--cards <CARDS>"), "{err}");
+    assert!(err.contains("Usage: nimrod query gops"), "{err}");
+    let o = run(&["query", "gops", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let v = json(stderr(&o).trim());
+    assert!(
+        v["usage"].as_str().unwrap().contains("--cards <CARDS>"),
+        "{v}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "query",
+        "grundy",
+        "5",
+        "--json",
+        "--data",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let v = json(stderr(&o).trim());
+    assert!(v["error"].as_str().unwrap().contains("not found"), "{v}");
+    let o = run(&["frobnicate", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(json(stderr(&o).trim())["error"]
+        .as_str()
+        .unwrap()
+        .contains("frobnicate"));
+}
+
+#[test]
+fn fifos_and_directories_at_table_paths_are_errors_not_hangs() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("grundy")).unwrap();
+    let fifo = d.path().join("grundy/values.nmt");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED the FIFO case: mkfifo is not available");
+    } else {
+        for args in [
+            vec!["query", "grundy", "5", "--data", d.path().to_str().unwrap()],
+            vec!["info", fifo.to_str().unwrap()],
+            vec!["verify", d.path().to_str().unwrap()],
+        ] {
+            let mut child = nimrod()
+                .args(&args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let start = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if start.elapsed() > Duration::from_secs(20) {
+                    child.kill().unwrap();
+                    panic!("nimrod {args:?} blocked on a FIFO");
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let o = child.wait_with_output().unwrap();
+            assert!(!o.status.success(), "{args:?}");
+            let text = format!("{}{}", stdout(&o), stderr(&o));
+            assert!(text.contains("FIFO"), "{args:?}: {text}");
+        }
+    }
+    let e = fails(&["info", d.path().to_str().unwrap()]);
+    assert!(e.contains("is a directory"), "{e}");
+    let missing = d.path().join("missing.nmt");
+    let e = fails(&["info", missing.to_str().unwrap()]);
+    assert_eq!(e.matches("os error 2").count(), 1, "{e}");
+}
+
+#[test]
+fn user_counts_are_bounded_before_anything_is_allocated() {
+    let empty = tempfile::tempdir().unwrap();
+    let dd = empty.path().to_str().unwrap();
+    let e = fails(&[
+        "query",
+        "gops",
+        "--cards",
+        "4",
+        "--objective",
+        "win",
+        "--mine",
+        "2,3",
+        "--theirs",
+        "1,4",
+        "--prizes",
+        "1,2",
+        "--diff=2147483646",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        e.contains("--diff 2147483646 is impossible") && e.contains("-10 and 10"),
+        "{e}"
+    );
+    let e = fails(&[
+        "query", "chess", "--sample", "1000000", "--table", "KQvK", "--data", dd,
+    ]);
+    assert!(e.contains("100000"), "{e}");
+    let cfg = empty.path().join("big.toml");
+    std::fs::write(&cfg, "[grundy]\nbound = 1099511627776\n").unwrap();
+    let e = fails(&["build", "--config", cfg.to_str().unwrap(), "--data", dd]);
+    assert!(e.contains("2^40 - 1"), "{e}");
+}
+
+/// A packed file whose seek table claims a 4 GiB frame: refused by its
+/// size before anything is allocated (it used to abort with exit 134).
+#[test]
+fn unpack_refuses_a_seek_table_that_claims_huge_frames() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("t.nmt");
+    let meta = nimrod::table::TableMeta::new(
+        "t",
+        "t",
+        serde_json::json!({}),
+        "test",
+        "u8",
+        serde_json::json!({}),
+    );
+    nimrod::table::writer::write_ranked(&p, &vec![7u8; 100_000], &meta, 1).unwrap();
+    let raw = std::fs::read(&p).unwrap();
+    let mut packed = nimrod::table::pack::pack_bytes(&raw, 3, 1 << 16).unwrap();
+    // Footer: count u32, descriptor u8, magic u32; entries of 12 bytes before it.
+    let n = packed.len();
+    let count = u32::from_le_bytes(packed[n - 9..n - 5].try_into().unwrap()) as usize;
+    let first_entry = n - 9 - 12 * count;
+    packed[first_entry + 4..first_entry + 8].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+    let z = d.path().join("huge.nmt.zst");
+    std::fs::write(&z, &packed).unwrap();
+    let e = fails(&["unpack", z.to_str().unwrap()]);
+    assert!(e.contains("claims a frame of 4294967280 bytes"), "{e}");
+    assert!(!Path::new(&d.path().join("huge.nmt")).exists());
+    // A frame whose own header disagrees with a plausible claim.
+    let mut packed = nimrod::table::pack::pack_bytes(&raw, 3, 1 << 16).unwrap();
+    packed[first_entry + 4..first_entry + 8].copy_from_slice(&(1u32 << 20).to_le_bytes());
+    std::fs::write(&z, &packed).unwrap();
+    let e = fails(&["unpack", z.to_str().unwrap()]);
+    assert!(e.contains("seek table says"), "{e}");
+}
+
+/// Damage to a perfect-hash index is reported as damage, not as a
+/// position that cannot arise.
+#[test]
+fn a_damaged_ttt_index_is_reported_as_damage() {
+    let d = tempfile::tempdir().unwrap();
+    build_small(d.path());
+    let p = d.path().join("ttt/3x3k3.nmt");
+    let t = nimrod::table::Table::open(&p).unwrap();
+    let index = t.header().index;
+    drop(t);
+    let mut b = std::fs::read(&p).unwrap();
+    b[(index.offset + index.len / 2) as usize] ^= 0x08;
+    std::fs::write(&p, &b).unwrap();
+    let e = fails(&[
+        "query",
+        "ttt",
+        "xo..x....",
+        "--data",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(e.contains("checksum") && !e.contains("cannot arise"), "{e}");
+    let mut longer = std::fs::read(d.path().join("ttt/2x2k2.nmt")).unwrap();
+    longer.extend_from_slice(b"appended");
+    let q = d.path().join("ttt/2x2k2.nmt");
+    std::fs::write(&q, &longer).unwrap();
+    let o = run(&["verify", q.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stdout(&o).contains("appended"), "{}", stdout(&o));
+}
