@@ -1,6 +1,6 @@
 //! What the lazy block checks cost a library user: a million random
 //! single-entry reads of one table through `Table::get` (bounds, block
-//! check, copy), first pass (each 16 KiB block checked on first touch) and
+//! check, copy), first pass (each 4 KiB block checked on first touch) and
 //! warm, against indexing the zero-copy slice `Table::entries` gives after
 //! checking every block. Also the open itself (header, metadata, index and
 //! block-sum checksums).

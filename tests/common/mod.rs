@@ -102,7 +102,10 @@ pub fn usage_fails(args: &[&str]) -> String {
     assert_eq!(o.status.code(), Some(2), "nimrod {args:?}: {err}");
     assert!(!err.contains("panicked"), "nimrod {args:?} panicked: {err}");
     assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains("Usage: nimrod ") || err.contains("--help"), "{err}");
+    assert!(
+        err.contains("Usage: nimrod ") || err.contains("--help"),
+        "{err}"
+    );
     err
 }
 
