@@ -189,7 +189,12 @@ pub fn verify(
             }
             Err(e) => {
                 bad += 1;
-                text.push_str(&format!("FAILED  {}: {e:#}\n", p.display()));
+                // Table errors name the file already; say it once per line.
+                let msg = format!("{e:#}");
+                let short = msg
+                    .strip_prefix(&format!("{}: ", p.display()))
+                    .unwrap_or(&msg);
+                text.push_str(&format!("FAILED  {}: {short}\n", p.display()));
                 rows.push(json!({"path": p.display().to_string(), "ok": false, "error": format!("{e:#}")}));
             }
         }
