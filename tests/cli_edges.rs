@@ -153,6 +153,22 @@ fn user_counts_are_bounded_before_anything_is_allocated() {
         "query", "chess", "--sample", "1000000", "--table", "KQvK", "--data", dd,
     ]);
     assert!(e.contains("100000"), "{e}");
+    let built = tempfile::tempdir().unwrap();
+    build_small(built.path());
+    let start = Instant::now();
+    let e = fails(&[
+        "query",
+        "guessit",
+        "--tables",
+        "1000000000",
+        "--data",
+        built.path().to_str().unwrap(),
+    ]);
+    assert!(e.contains("beyond the table (max_hand = 5)"), "{e}");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "refused only after laying out the table"
+    );
     let cfg = empty.path().join("big.toml");
     std::fs::write(&cfg, "[grundy]\nbound = 1099511627776\n").unwrap();
     let e = fails(&["build", "--config", cfg.to_str().unwrap(), "--data", dd]);

@@ -309,13 +309,17 @@ fn bad_gops_queries_are_clear_errors() {
         (vec!["--cards", "0", "--first-move"], "out of range"),
         (vec!["--cards", "8", "--first-move"], "nimrod build"),
         (vec!["--cards", "6"], "--first-move or --mine"),
-        (vec!["--cards", "6", "--mine", "x"], "x"),
     ] {
         let mut a = base.to_vec();
         a.extend_from_slice(&args);
         let e = fails(&a);
         assert!(e.contains(expect), "{args:?}: {e}");
     }
+    // A malformed argument is a usage error, reported whole (exit 2).
+    let mut a = base.to_vec();
+    a.extend_from_slice(&["--cards", "6", "--mine", "x"]);
+    let e = usage_fails(&a);
+    assert!(e.contains("invalid value 'x' for '--mine <MINE>'"), "{e}");
 }
 
 /// W(V, Y, P, d) over plain triples and the difference, by the LP.

@@ -225,6 +225,6 @@ fn guessit_queries() {
     assert!(text.contains("bluff") && text.contains("call"), "{text}");
     let e = fails(&["query", "guessit", "7", "1", "--data", dd]);
     assert!(e.contains("max_hand"), "{e}");
-    let e = fails(&["query", "guessit", "x", "1", "--data", dd]);
-    assert!(e.contains("x"), "{e}");
+    let e = usage_fails(&["query", "guessit", "x", "1", "--data", dd]);
+    assert!(e.contains("invalid value 'x'"), "{e}");
 }

@@ -152,6 +152,8 @@ fn shown_exact(exact: &str) -> String {
 fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "guessit/values")?;
     if let Some(size) = q.tables {
+        // Checked before the header row is laid out for `size` columns.
+        row(&t, size, size)?;
         let mut text = String::new();
         let mut bluff = Vec::new();
         let mut call = Vec::new();
