@@ -13,6 +13,7 @@ pub mod games;
 pub mod lp;
 pub mod pipeline;
 pub mod rng;
+pub mod search;
 pub mod table;
 
 pub use table::Table;

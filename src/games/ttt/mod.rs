@@ -8,6 +8,7 @@ pub mod board;
 pub mod machines;
 pub mod menace;
 mod query;
+pub mod search;
 pub mod solve;
 
 use super::query::{parse_args, Answer, QueryContext};

@@ -1,0 +1,233 @@
+//! m,n,k boards for the generic search (`crate::search`): exact values of
+//! boards beyond the template table, and the line-scoring player
+//! (y1 + 5·y2 + 25·y3) looking ahead any number of plies.
+
+use super::board::{Geometry, Position as Board};
+use super::solve::Solved;
+use crate::search::{self, Ended, Engine, Options, Score};
+use std::collections::HashMap;
+
+/// A position being searched: both sides' marks and the moves played.
+#[derive(Clone)]
+pub struct Mnk<'g> {
+    g: &'g Geometry,
+    /// Lines through each cell.
+    lines_of: Vec<Vec<u32>>,
+    /// X's marks, O's marks.
+    marks: [u32; 2],
+    played: Vec<u8>,
+    /// Weight of a line holding j of one side's marks and none of the
+    /// other's: 5^(j-1) for 1 <= j < k (y1 + 5·y2 + 25·y3 on 3x3).
+    weights: Vec<Score>,
+}
+
+impl<'g> Mnk<'g> {
+    pub fn new(g: &'g Geometry, from: Board) -> Mnk<'g> {
+        let lines_of = (0..g.cells())
+            .map(|c| {
+                g.lines
+                    .iter()
+                    .copied()
+                    .filter(|l| l >> c & 1 == 1)
+                    .collect()
+            })
+            .collect();
+        let weights = (0..=g.k)
+            .map(|j| {
+                if j == 0 || j >= g.k {
+                    0
+                } else {
+                    5i32.pow(j as u32 - 1)
+                }
+            })
+            .collect();
+        Mnk {
+            g,
+            lines_of,
+            marks: [from.x, from.o],
+            played: Vec::with_capacity(g.cells()),
+            weights,
+        }
+    }
+
+    pub fn board(&self) -> Board {
+        Board {
+            x: self.marks[0],
+            o: self.marks[1],
+        }
+    }
+
+    fn mover(&self) -> usize {
+        usize::from(self.marks[0].count_ones() != self.marks[1].count_ones())
+    }
+
+    /// Y(side): Σ weights over lines free of the other side's marks.
+    fn lines_score(&self, side: usize) -> Score {
+        let (own, other) = (self.marks[side], self.marks[1 - side]);
+        self.g
+            .lines
+            .iter()
+            .filter(|&&l| l & other == 0)
+            .map(|&l| self.weights[(l & own).count_ones() as usize])
+            .sum()
+    }
+}
+
+impl search::Position for Mnk<'_> {
+    type Move = u8;
+
+    fn moves(&self, out: &mut Vec<u8>) {
+        let free = self.g.full() & !(self.marks[0] | self.marks[1]);
+        out.extend((0..self.g.cells() as u8).filter(|&c| free >> c & 1 == 1));
+    }
+    fn make(&mut self, m: u8) {
+        let side = self.mover();
+        self.marks[side] |= 1 << m;
+        self.played.push(m);
+    }
+    fn unmake(&mut self, m: u8) {
+        self.played.pop();
+        let side = 1 - self.mover();
+        self.marks[side] &= !(1 << m);
+    }
+    fn key(&self) -> u64 {
+        // Exact: both masks (at most 25 cells each); the side to move
+        // follows from the counts.
+        u64::from(self.marks[0]) | u64::from(self.marks[1]) << 32
+    }
+    fn ended(&self) -> Option<Ended> {
+        let own = self.marks[1 - self.mover()];
+        let won = match self.played.last() {
+            Some(&c) => self.lines_of[c as usize].iter().any(|&l| l & !own == 0),
+            // A position handed in: any line of the side that moved last.
+            None => self.g.has_line(own),
+        };
+        if won {
+            Some(Ended::Lost)
+        } else if self.marks[0] | self.marks[1] == self.g.full() {
+            Some(Ended::Drawn)
+        } else {
+            None
+        }
+    }
+    fn evaluate(&self) -> Score {
+        let me = self.mover();
+        self.lines_score(me) - self.lines_score(1 - me)
+    }
+    fn move_slot(&self, m: u8) -> usize {
+        m as usize
+    }
+    fn move_slots(&self) -> usize {
+        self.g.cells()
+    }
+}
+
+/// The exact value of `from` by search to the end of the game, with every
+/// technique that is sound for exact values (no null move).
+pub fn solve_exact(
+    g: &Geometry,
+    from: Board,
+    tt_bits: u32,
+    node_budget: Option<u64>,
+) -> search::SearchResult<u8> {
+    let mut p = Mnk::new(g, from);
+    let mut opts = Options::all(tt_bits);
+    opts.null_move = None;
+    opts.quiescence = false;
+    opts.node_budget = node_budget;
+    let depth = (g.cells() - (from.x | from.o).count_ones() as usize) as u32;
+    Engine::new(opts).search(&mut p, depth)
+}
+
+/// The line-scoring player's move looking `depth` >= 1 plies ahead:
+/// negamax over Y(mover) − Y(opponent), a finished game scored as won or
+/// lost. Ties go to the lowest cell. (The one-ply machine in `machines.rs`
+/// counts only its own lines, so it does not see a threat to block.)
+pub fn lookahead_move(g: &Geometry, b: Board, depth: u32) -> u8 {
+    let mut p = Mnk::new(g, b);
+    let mut moves = Vec::new();
+    search::Position::moves(&p, &mut moves);
+    let mut best = (Score::MIN, moves[0]);
+    for m in moves {
+        search::Position::make(&mut p, m);
+        let mut count = search::classic::Count::default();
+        let s = -search::classic::alpha_beta(&mut p, depth - 1, false, &mut count);
+        search::Position::unmake(&mut p, m);
+        if s > best.0 {
+            best = (s, m);
+        }
+    }
+    best.1
+}
+
+/// How a player fares against the solved table, over every position it
+/// can face when the opponent may play anything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Scorecard {
+    /// Positions where the player was to move.
+    pub decisions: u64,
+    /// Of those, where its move lowered the game's value.
+    pub value_losing: u64,
+    /// Opponent lines (move sequences) that beat it.
+    pub losses: u64,
+    /// Opponent lines that end in a draw / in its win.
+    pub draws: u64,
+    pub wins: u64,
+}
+
+/// Plays `player` as X (`as_x`) or O against every opponent sequence.
+pub fn scorecard(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    as_x: bool,
+    player: &dyn Fn(Board) -> u8,
+) -> Scorecard {
+    let mut card = Scorecard::default();
+    walk(g, solved, Board::default(), as_x, player, &mut card);
+    card
+}
+
+fn value_of(g: &Geometry, solved: &HashMap<u64, Solved>, b: Board) -> i8 {
+    solved[&g.canonical(b).0.key()].value
+}
+
+fn walk(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    b: Board,
+    as_x: bool,
+    player: &dyn Fn(Board) -> u8,
+    card: &mut Scorecard,
+) {
+    let x_won = g.has_line(b.x);
+    let o_won = g.has_line(b.o);
+    if x_won || o_won || b.occupied() == g.full() {
+        let player_won = (x_won && as_x) || (o_won && !as_x);
+        let player_lost = (x_won && !as_x) || (o_won && as_x);
+        if player_won {
+            card.wins += 1;
+        } else if player_lost {
+            card.losses += 1;
+        } else {
+            card.draws += 1;
+        }
+        return;
+    }
+    if b.x_to_move() == as_x {
+        card.decisions += 1;
+        let m = player(b) as usize;
+        let after = b.play(m);
+        // Values are for the side to move: the move keeps the value when
+        // the opponent's value after it is minus the value before.
+        if -value_of(g, solved, after) < value_of(g, solved, b) {
+            card.value_losing += 1;
+        }
+        walk(g, solved, after, as_x, player, card);
+    } else {
+        for c in 0..g.cells() {
+            if b.occupied() >> c & 1 == 0 {
+                walk(g, solved, b.play(c), as_x, player, card);
+            }
+        }
+    }
+}
