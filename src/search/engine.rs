@@ -29,6 +29,9 @@ pub struct Options {
     /// Stop after this many nodes; the result is then the last completed
     /// iteration's, marked incomplete.
     pub node_budget: Option<u64>,
+    /// Search the full depth at once instead of deepening 1, 2, … (for
+    /// exact solving, where shallow iterations only order moves).
+    pub no_deepening: bool,
 }
 
 impl Options {
@@ -42,6 +45,7 @@ impl Options {
             aspiration: Some(50),
             quiescence: true,
             node_budget: None,
+            no_deepening: false,
         }
     }
 }
@@ -124,7 +128,8 @@ impl<P: Position> Engine<P> {
         }
         self.history = vec![0; p.move_slots()];
         self.killers = vec![[None, None]; max_depth as usize + 2];
-        let deepen = self.opts.ordering || self.tt.is_some() || self.opts.aspiration.is_some();
+        let deepen = !self.opts.no_deepening
+            && (self.opts.ordering || self.tt.is_some() || self.opts.aspiration.is_some());
         let first = if deepen { 1 } else { max_depth.max(1) };
         let mut done: Option<(Score, Option<P::Move>, u32)> = None;
         for depth in first..=max_depth.max(1) {
@@ -409,8 +414,8 @@ impl<P: Position> Engine<P> {
         result.map(|()| best)
     }
 
-    /// Table move first, then killers, then by history (stable, so the
-    /// game's own generation order breaks ties).
+    /// Table move first, then killers, then by the game's hint, then by
+    /// history (stable, so the game's own generation order breaks ties).
     fn order(&self, p: &P, moves: &mut [P::Move], hash: Option<P::Move>, ply: u32) {
         let k = self
             .killers
@@ -418,16 +423,16 @@ impl<P: Position> Engine<P> {
             .copied()
             .unwrap_or([None, None]);
         moves.sort_by_cached_key(|&m| {
-            let rank = if Some(m) == hash {
-                u64::MAX
+            let class = if Some(m) == hash {
+                3
             } else if Some(m) == k[0] {
-                u64::MAX - 1
+                2
             } else if Some(m) == k[1] {
-                u64::MAX - 2
+                1
             } else {
-                self.history[p.move_slot(m)].min(u64::MAX - 3)
+                0
             };
-            std::cmp::Reverse(rank)
+            std::cmp::Reverse((class, p.order_hint(m), self.history[p.move_slot(m)]))
         });
     }
 

@@ -70,6 +70,11 @@ pub trait Position {
     /// Moves searched beyond the horizon by quiescence (captures); none by
     /// default, so quiescence is the static evaluation.
     fn noisy_moves(&self, _out: &mut Vec<Self::Move>) {}
+    /// A cheap guess of a move's worth for ordering (higher first), used
+    /// after the table's move and the killers, before history.
+    fn order_hint(&self, _m: Self::Move) -> Score {
+        0
+    }
 }
 
 /// Proven score of a finished game at `ply` plies from the root.

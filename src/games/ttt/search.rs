@@ -19,6 +19,10 @@ pub struct Mnk<'g> {
     /// Weight of a line holding j of one side's marks and none of the
     /// other's: 5^(j-1) for 1 <= j < k (y1 + 5·y2 + 25·y3 on 3x3).
     weights: Vec<Score>,
+    /// Search-only shortcuts that keep every value and distance exact:
+    /// symmetric positions share a table key, and a move that wins at once
+    /// or blocks the opponent's win at once is the only one generated.
+    pub exact_shortcuts: bool,
 }
 
 impl<'g> Mnk<'g> {
@@ -47,7 +51,30 @@ impl<'g> Mnk<'g> {
             marks: [from.x, from.o],
             played: Vec::with_capacity(g.cells()),
             weights,
+            exact_shortcuts: false,
         }
+    }
+
+    /// Cells where the side to move completes a line now, and where the
+    /// opponent would.
+    fn wins_and_threats(&self) -> (u32, u32) {
+        let me = self.mover();
+        let (own, opp) = (self.marks[me], self.marks[1 - me]);
+        let free = self.g.full() & !(own | opp);
+        let need = self.g.k as u32 - 1;
+        let (mut wins, mut threats) = (0, 0);
+        for &l in &self.g.lines {
+            let f = l & free;
+            if f.count_ones() != 1 {
+                continue;
+            }
+            if l & opp == 0 && (l & own).count_ones() == need {
+                wins |= f;
+            } else if l & own == 0 && (l & opp).count_ones() == need {
+                threats |= f;
+            }
+        }
+        (wins, threats)
     }
 
     pub fn board(&self) -> Board {
@@ -77,7 +104,18 @@ impl search::Position for Mnk<'_> {
     type Move = u8;
 
     fn moves(&self, out: &mut Vec<u8>) {
-        let free = self.g.full() & !(self.marks[0] | self.marks[1]);
+        let mut free = self.g.full() & !(self.marks[0] | self.marks[1]);
+        if self.exact_shortcuts {
+            // Winning now is the quickest win; failing to block loses two
+            // plies later, which blocking never does sooner (and with two
+            // threats every move loses then), so one move suffices.
+            let (wins, threats) = self.wins_and_threats();
+            if wins != 0 {
+                free = wins & wins.wrapping_neg();
+            } else if threats != 0 {
+                free = threats & threats.wrapping_neg();
+            }
+        }
         out.extend((0..self.g.cells() as u8).filter(|&c| free >> c & 1 == 1));
     }
     fn make(&mut self, m: u8) {
@@ -92,8 +130,14 @@ impl search::Position for Mnk<'_> {
     }
     fn key(&self) -> u64 {
         // Exact: both masks (at most 25 cells each); the side to move
-        // follows from the counts.
-        u64::from(self.marks[0]) | u64::from(self.marks[1]) << 32
+        // follows from the counts. With the shortcuts, the smallest key of
+        // the symmetric images (equal values).
+        let b = self.board();
+        if self.exact_shortcuts {
+            self.g.canonical(b).0.key()
+        } else {
+            b.key()
+        }
     }
     fn ended(&self) -> Option<Ended> {
         let own = self.marks[1 - self.mover()];
@@ -114,6 +158,33 @@ impl search::Position for Mnk<'_> {
         let me = self.mover();
         self.lines_score(me) - self.lines_score(1 - me)
     }
+    fn order_hint(&self, m: u8) -> Score {
+        // Lines the cell extends for the mover plus lines it blocks.
+        let me = self.mover();
+        let (own, opp) = (self.marks[me], self.marks[1 - me]);
+        self.lines_of[m as usize]
+            .iter()
+            .map(|&l| {
+                let mine = if l & opp == 0 {
+                    self.weights
+                        .get((l & own).count_ones() as usize + 1)
+                        .copied()
+                        .unwrap_or(0)
+                } else {
+                    0
+                };
+                let theirs = if l & own == 0 {
+                    self.weights
+                        .get((l & opp).count_ones() as usize + 1)
+                        .copied()
+                        .unwrap_or(0)
+                } else {
+                    0
+                };
+                mine + theirs
+            })
+            .sum()
+    }
     fn move_slot(&self, m: u8) -> usize {
         m as usize
     }
@@ -131,10 +202,14 @@ pub fn solve_exact(
     node_budget: Option<u64>,
 ) -> search::SearchResult<u8> {
     let mut p = Mnk::new(g, from);
+    p.exact_shortcuts = true;
     let mut opts = Options::all(tt_bits);
     opts.null_move = None;
     opts.quiescence = false;
     opts.node_budget = node_budget;
+    // Shallow iterations only order moves here, and cost 5x the nodes on
+    // 4x5k4 (87.8M against 16.0M).
+    opts.no_deepening = true;
     let depth = (g.cells() - (from.x | from.o).count_ones() as usize) as u32;
     Engine::new(opts).search(&mut p, depth)
 }

@@ -1,0 +1,150 @@
+//! The classic search experiments, measured (issue 17):
+//! 1. node counts of minimax, alpha-beta, sorted alpha-beta and the engine's
+//!    techniques on the same trees, beside Knuth and Moore's minimal tree;
+//! 2. the y1 + 5·y2 + 25·y3 player looking ahead 1..9 plies, scored
+//!    against the solved 3x3 table;
+//! 3. exact values of m,n,k boards beyond the template table, with nodes
+//!    and time.
+//! Usage: cargo bench --bench search [-- BOARD... (e.g. 4x5k4 5x5k4)] [--budget N] [--bits B]
+
+use nimrod::games::ttt::board::{Geometry, Position as Board};
+use nimrod::games::ttt::search::{lookahead_move, scorecard, solve_exact, Mnk};
+use nimrod::games::ttt::solve;
+use nimrod::search::classic::{alpha_beta, minimal_leaves, minimax, Count};
+use nimrod::search::{describe, Engine, Options};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let budget = flag("--budget").unwrap_or(2_000_000_000);
+    let bits = flag("--bits").unwrap_or(22) as u32;
+    let boards: Vec<&String> = args
+        .iter()
+        .filter(|a| a.contains('x') && a.contains('k'))
+        .collect();
+    if boards.is_empty() {
+        node_counts();
+        lookahead();
+    }
+    let names: Vec<String> = if boards.is_empty() {
+        vec!["4x4k4".into(), "4x5k4".into()]
+    } else {
+        boards.into_iter().cloned().collect()
+    };
+    println!("\n## Exact values by search (PVS + TT 2^{bits} buckets + killers/history + aspiration; budget {budget} nodes)");
+    println!("| board | value (first player) | nodes | TT cut-offs | PVS re-searches | iterations | time |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for name in names {
+        let g = Geometry::parse_name(&name).expect("board like 4x5k4");
+        let t = Instant::now();
+        let r = solve_exact(&g, Board::default(), bits, Some(budget));
+        let value = if r.proven() || r.complete {
+            describe(r.score)
+        } else {
+            format!("unknown within budget (depth {} done)", r.depth)
+        };
+        println!(
+            "| {name} | {value} | {} | {} | {} | {} | {:.1} s |",
+            r.stats.nodes,
+            r.stats.tt_cutoffs,
+            r.stats.pvs_researches,
+            r.stats.iterations,
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
+fn node_counts() {
+    println!("## Node counts on the same trees (nodes / leaves)");
+    println!("| tree | minimax | alpha-beta | sorted alpha-beta | +TT | +ordering | PVS+TT+ordering | all (+aspiration) | minimal leaves b^⌈d/2⌉+b^⌊d/2⌋−1 |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (name, depth) in [("3x3k3", 9u32), ("4x4k4", 4), ("4x4k4", 5), ("4x4k4", 6)] {
+        let g = Geometry::parse_name(name).unwrap();
+        let mut p = Mnk::new(&g, Board::default());
+        let run = |f: &mut dyn FnMut(&mut Mnk, &mut Count)| {
+            let mut p = Mnk::new(&g, Board::default());
+            let mut c = Count::default();
+            f(&mut p, &mut c);
+            format!("{} / {}", c.nodes, c.leaves)
+        };
+        let mm = if depth <= 9 && g.cells() <= 9 || depth <= 5 {
+            run(&mut |p, c| {
+                minimax(p, depth, c);
+            })
+        } else {
+            "—".into()
+        };
+        let ab = run(&mut |p, c| {
+            alpha_beta(p, depth, false, c);
+        });
+        let sorted = run(&mut |p, c| {
+            alpha_beta(p, depth, true, c);
+        });
+        let mut engine = |o: Options| {
+            let r = Engine::new(o).search(&mut p, depth);
+            format!("{} / {}", r.stats.nodes, r.stats.leaves)
+        };
+        let tt = engine(Options {
+            tt_bits: Some(18),
+            ..Options::default()
+        });
+        let ord = engine(Options {
+            ordering: true,
+            ..Options::default()
+        });
+        let pvs = engine(Options {
+            pvs: true,
+            tt_bits: Some(18),
+            ordering: true,
+            ..Options::default()
+        });
+        let mut all = Options::all(18);
+        all.null_move = None;
+        let all = engine(all);
+        let b = g.cells() as u64;
+        println!(
+            "| {name} depth {depth} | {mm} | {ab} | {sorted} | {tt} | {ord} | {pvs} | {all} | {} (b = {b}) |",
+            minimal_leaves(b, depth)
+        );
+    }
+}
+
+fn lookahead() {
+    let g = Geometry::parse_name("3x3k3").unwrap();
+    let solved = solve::solve(&g);
+    println!("\n## The line-scoring player y1 + 5·y2 + 25·y3 against the solved 3x3 table");
+    println!("Every opponent sequence is played out; a value-losing move turns a win into a draw or loss, or a draw into a loss.");
+    println!("| player | as X: decisions / value-losing / games lost of | as O: decisions / value-losing / games lost of |");
+    println!("| --- | --- | --- |");
+    let literal = |b: Board| nimrod::games::ttt::machines::line_scoring(&g, b) as u8;
+    let row = |name: String, f: &dyn Fn(Board) -> u8| {
+        let x = scorecard(&g, &solved, true, f);
+        let o = scorecard(&g, &solved, false, f);
+        println!(
+            "| {name} | {} / {} / {} of {} | {} / {} / {} of {} |",
+            x.decisions,
+            x.value_losing,
+            x.losses,
+            x.losses + x.draws + x.wins,
+            o.decisions,
+            o.value_losing,
+            o.losses,
+            o.losses + o.draws + o.wins
+        );
+    };
+    row("one ply, own lines only (the machine)".into(), &literal);
+    for d in 1..=9 {
+        row(format!("lookahead {d} (Y(me) − Y(them))"), &|b| {
+            lookahead_move(&g, b, d)
+        });
+    }
+}
