@@ -5,6 +5,7 @@
 //!    against the solved 3x3 table;
 //! 3. exact values of m,n,k boards beyond the template table, with nodes
 //!    and time.
+//!
 //! Usage: cargo bench --bench search [-- BOARD... (e.g. 4x5k4 5x5k4)] [--budget N] [--bits B]
 
 use nimrod::games::ttt::board::{Geometry, Position as Board};
