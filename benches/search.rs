@@ -34,6 +34,7 @@ fn main() {
         .collect();
     if boards.is_empty() {
         node_counts();
+        grundy_counts();
         lookahead();
     }
     let names: Vec<String> = if boards.is_empty() {
@@ -147,5 +148,54 @@ fn lookahead() {
         row(format!("lookahead {d} (Y(me) − Y(them))"), &|b| {
             lookahead_move(&g, b, d)
         });
+    }
+}
+
+fn grundy_counts() {
+    use nimrod::games::grundy::search::Heaps;
+    println!("\n## Grundy's game, one heap, searched to the end (nodes; one full-depth search, no deepening)");
+    println!("| heap | outcome | minimax | alpha-beta | +TT | +ordering | PVS+TT+ordering |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for n in [10u32, 14, 18, 22, 26] {
+        let fresh = || Heaps::new(&[n]).unwrap();
+        let mm = if n <= 18 {
+            let mut c = Count::default();
+            minimax(&mut fresh(), n, &mut c);
+            c.nodes.to_string()
+        } else {
+            "—".into()
+        };
+        let ab = if n <= 22 {
+            let mut c = Count::default();
+            alpha_beta(&mut fresh(), n, false, &mut c);
+            c.nodes.to_string()
+        } else {
+            "—".into()
+        };
+        let run = |o: Options| Engine::new(o).search(&mut fresh(), n);
+        let tt = run(Options {
+            tt_bits: Some(20),
+            no_deepening: true,
+            ..Options::default()
+        });
+        let ord = run(Options {
+            ordering: true,
+            no_deepening: true,
+            ..Options::default()
+        });
+        let pvs = run(Options {
+            pvs: true,
+            tt_bits: Some(20),
+            ordering: true,
+            no_deepening: true,
+            ..Options::default()
+        });
+        println!(
+            "| {n} | {} | {mm} | {ab} | {} | {} | {} |",
+            describe(pvs.score),
+            tt.stats.nodes,
+            ord.stats.nodes,
+            pvs.stats.nodes
+        );
     }
 }

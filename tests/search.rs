@@ -144,3 +144,37 @@ fn lookahead_fixes_the_one_ply_line_scorer() {
         );
     }
 }
+
+#[test]
+fn grundy_game_outcomes_by_search_match_the_sprague_grundy_values() {
+    use nimrod::games::grundy::search::Heaps;
+    let g = nimrod::games::grundy::naive::values(30);
+    let cases: Vec<Vec<u32>> = (3..=22)
+        .map(|n| vec![n])
+        .chain([
+            vec![5, 7],
+            vec![4, 6, 9],
+            vec![10, 11],
+            vec![3, 8, 13],
+            vec![7, 7, 7],
+        ])
+        .collect();
+    for heaps in cases {
+        let nim_sum = heaps.iter().fold(0, |s, &h| s ^ g[h as usize]);
+        let total: u32 = heaps.iter().sum();
+        let mut p = Heaps::new(&heaps).unwrap();
+        let r = Engine::new(Options::all(16)).search(&mut p, total);
+        assert_eq!(r.score > 0, nim_sum != 0, "{heaps:?}: {}", r.score);
+        assert!(r.proven() && r.complete, "{heaps:?}");
+        if total <= 14 {
+            let mut c = Count::default();
+            assert_eq!(minimax(&mut p, total, &mut c), r.score, "{heaps:?}");
+            assert_eq!(
+                alpha_beta(&mut p, total, false, &mut c),
+                r.score,
+                "{heaps:?}"
+            );
+        }
+    }
+    assert!(Heaps::new(&[20, 11]).is_err());
+}

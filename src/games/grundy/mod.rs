@@ -7,6 +7,7 @@ mod crew;
 pub mod driver;
 pub mod misere;
 pub mod naive;
+pub mod search;
 pub mod sparse;
 mod targets;
 pub mod values;
