@@ -76,7 +76,7 @@ fn divide_matches_an_independent_generator() {
             .iter()
             .map(|m| {
                 let mut p = pos.clone();
-                p.play_unchecked(m.clone());
+                p.play_unchecked(*m);
                 (
                     m.to_uci(CastlingMode::Standard).to_string(),
                     shakmaty::perft(&p, 2),
