@@ -5,6 +5,7 @@
 pub mod bitboard;
 pub mod board;
 mod cells;
+pub mod engine;
 pub mod full;
 pub mod index;
 pub mod material;

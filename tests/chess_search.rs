@@ -1,0 +1,110 @@
+//! The chess search against our endgame tables: without probes it must
+//! find each sampled position's exact distance to mate (short mates), a
+//! plain alpha-beta without a table must confirm it, and with probes its
+//! move must keep the table's value.
+
+mod common;
+use nimrod::games::chess::board::{Board, Color};
+use nimrod::games::chess::engine::ChessSearch;
+use nimrod::games::chess::full::Game;
+use nimrod::games::chess::material::Material;
+use nimrod::games::chess::probe::Tablebase;
+use nimrod::games::chess::value::Value;
+use nimrod::rng::SplitMix64;
+use nimrod::search::classic::{alpha_beta, Count};
+use nimrod::search::{Engine, Options, Score, WIN};
+
+fn exact_options() -> Options {
+    let mut o = Options::all(18);
+    o.null_move = None;
+    o
+}
+
+fn game(b: Board) -> Game {
+    Game {
+        board: b,
+        castling: 0,
+        pushed: None,
+        halfmove: 0,
+    }
+}
+
+#[test]
+fn a_back_rank_mate_is_proven_in_one() {
+    let g = Game::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+    let mut p = ChessSearch::new(g, None, 0);
+    let r = Engine::new(exact_options()).search(&mut p, 3);
+    assert_eq!(r.score, WIN - 1);
+    assert_eq!(r.best.unwrap().uci(), "d1d8");
+}
+
+#[test]
+fn short_mates_match_the_tables_and_moves_keep_their_values() {
+    let d = tempfile::tempdir().unwrap();
+    common::build_small(d.path());
+    let mut checked = 0;
+    for name in ["KQvK", "KRvK"] {
+        let m = Material::parse(name).unwrap().canonical();
+        let tb = Tablebase::open_closure(d.path(), m).unwrap();
+        let layout = &tb.get(&m).unwrap().layout;
+        let mut rng = SplitMix64::new(3);
+        let (mut mates, mut tries) = (0, 0);
+        while mates < 12 && tries < 200_000 {
+            tries += 1;
+            let Some(b) = layout.legal_board(rng.below(layout.positions), Color::White) else {
+                continue;
+            };
+            let v = tb.value(&b).unwrap();
+            let Value::Win(moves) = v else { continue };
+            if moves > 3 {
+                continue;
+            }
+            mates += 1;
+            let plies = 2 * moves - 1;
+            let want = WIN - plies as Score;
+            let mut p = ChessSearch::new(game(b), None, 0);
+            let r = Engine::new(exact_options()).search(&mut p, plies + 1);
+            assert_eq!(r.score, want, "{} (table: mate in {moves})", b.fen());
+            let mut c = Count::default();
+            assert_eq!(
+                alpha_beta(&mut p, plies, false, &mut c),
+                want,
+                "{}",
+                b.fen()
+            );
+            // With probes, the chosen move keeps the table's value.
+            let mut q = ChessSearch::new(game(b), Some(&tb), 3);
+            let r = Engine::new(exact_options()).search(&mut q, 2);
+            assert_eq!(r.score, want, "{} with probes", b.fen());
+            let after = tb.value_after(&b, &r.best.unwrap()).unwrap();
+            assert_eq!(
+                after,
+                Value::Loss(moves - 1),
+                "{} move {:?}",
+                b.fen(),
+                r.best
+            );
+            checked += 1;
+        }
+        assert_eq!(mates, 12, "{name}: too few short mates sampled");
+    }
+    assert_eq!(checked, 24);
+}
+
+#[test]
+fn a_budget_that_runs_out_claims_nothing() {
+    let g = Game::from_fen(Game::START).unwrap();
+    let mut p = ChessSearch::new(g, None, 0);
+    let mut o = Options::all(16);
+    o.node_budget = Some(20_000);
+    let r = Engine::new(o.clone()).search(&mut p, 30);
+    assert!(!r.complete && !r.proven(), "{:?}", r.stats);
+    let again = Engine::new(o).search(&mut p, 30);
+    assert_eq!(
+        (r.score, r.best, r.depth),
+        (again.score, again.best, again.depth)
+    );
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    assert!(moves.contains(&r.best.unwrap()));
+}
