@@ -108,3 +108,52 @@ fn a_budget_that_runs_out_claims_nothing() {
     g.legal_moves(&mut moves);
     assert!(moves.contains(&r.best.unwrap()));
 }
+
+#[test]
+fn query_search_reports_proven_results_and_labels_guesses() {
+    let empty = tempfile::tempdir().unwrap();
+    let dd = empty.path().to_str().unwrap();
+    let out = common::ok(&[
+        "query",
+        "chess",
+        "--search",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        out.contains("proven: win in 1 plies") && out.contains("Rd8#"),
+        "{out}"
+    );
+    let out = common::ok(&[
+        "query",
+        "chess",
+        "--search",
+        Game::START,
+        "--nodes",
+        "3000",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        out.contains("unknown within budget") && out.contains("not exact"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("proven:") && !out.contains("proven ("),
+        "{out}"
+    );
+    let v = common::json(&common::ok(&[
+        "query",
+        "chess",
+        "--search",
+        Game::START,
+        "--nodes",
+        "3000",
+        "--json",
+        "--data",
+        dd,
+    ]));
+    assert_eq!(v["proven"], false);
+    assert!(v["result"].is_null());
+}

@@ -26,7 +26,7 @@ struct Zobrist {
 fn zobrist() -> &'static Zobrist {
     static Z: OnceLock<Zobrist> = OnceLock::new();
     Z.get_or_init(|| {
-        let mut r = SplitMix64::new(0x6e696d726f64_7a6f);
+        let mut r = SplitMix64::new(0x6e69_6d72_6f64_7a6f);
         let mut z = Zobrist {
             pieces: [[[0; 64]; 6]; 2],
             castling: [0; 16],

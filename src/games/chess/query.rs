@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\"\n\nEvery query also takes --data DIR (default: data) and --json."
 )]
 #[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
 struct ChessQuery {
@@ -34,6 +34,17 @@ struct ChessQuery {
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Search the position (any legal position, castling and en passant
+    /// included) instead of reading it from a table: a proven result (mate
+    /// in n, or table-backed) or "unknown within budget".
+    #[arg(long)]
+    search: bool,
+    /// Node budget of --search.
+    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    nodes: u64,
+    /// Deepest iteration of --search, in plies.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=200))]
+    depth: u32,
 }
 
 /// Signed distance to mate in plies, positive when the side to move wins
@@ -115,6 +126,9 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
     let Some(fen) = &q.fen else {
         bail!("query chess: give a position as FEN, or --stats MATERIAL");
     };
+    if q.search {
+        return searched(fen, q.nodes, q.depth, ctx);
+    }
     let (board, pushed) = Board::from_fen_with_en_passant(fen)?;
     let material = Material::of(&board);
     if board.piece_count() > MAX_PIECES {
@@ -270,6 +284,95 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
 }
 
 /// Uniform over legal stored positions (both sides to move), seeded.
+/// `--search`: the engine in its exact mode (no null-move pruning) with
+/// every table in the data directory as exact leaves. Only a proven score
+/// is reported as a result; otherwise the answer says "unknown" and labels
+/// the best move found and its evaluation as a guess.
+fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Answer> {
+    use super::engine::ChessSearch;
+    use super::full::Game;
+    use crate::search::{describe, Engine, Options};
+    let game = Game::from_fen(fen)?;
+    let mut materials = Vec::new();
+    if let Ok(dir) = std::fs::read_dir(ctx.data_dir.join("chess")) {
+        for e in dir.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(m) = name
+                .strip_suffix(".nmt.zst")
+                .or_else(|| name.strip_suffix(".nmt"))
+                .and_then(|n| Material::parse(n).ok())
+            {
+                materials.push(m.canonical());
+            }
+        }
+    }
+    materials.sort_by_key(|m| m.name());
+    materials.dedup_by_key(|m| m.name());
+    let tb = Tablebase::open(&ctx.data_dir, &materials)?;
+    let mut p = ChessSearch::new(game, Some(&tb), MAX_PIECES);
+    let mut opts = Options::all(22);
+    opts.null_move = None;
+    opts.node_budget = Some(nodes);
+    let mut r = Engine::new(opts).search(&mut p, depth);
+    // The root itself in a table: its value is proven, draws included (a
+    // draw found by search alone is only an evaluation of 0).
+    let table_backed = crate::search::Position::probe(&p);
+    if let Some(s) = table_backed {
+        r.score = s;
+    }
+    let best = r.best.map(|m| game.board.san(&m));
+    let proven = r.proven() || table_backed.is_some();
+    let verdict = if proven {
+        format!(
+            "proven{}: {} for the side to move",
+            if table_backed.is_some() {
+                " (table-backed)"
+            } else {
+                ""
+            },
+            if r.score == 0 {
+                "draw".to_string()
+            } else {
+                describe(r.score)
+            }
+        )
+    } else {
+        format!(
+            "unknown within budget ({} nodes, depth {} searched): no proven result",
+            r.stats.nodes, r.depth
+        )
+    };
+    let mut text = format!("position  {fen}\nsearch    {verdict}\n");
+    if let Some(b) = &best {
+        if proven {
+            let _ = writeln!(text, "best      {b}");
+        } else {
+            let _ = writeln!(
+                text,
+                "guess     {b} (evaluation {:+} centipawns at depth {}; not exact)",
+                r.score, r.depth
+            );
+        }
+    }
+    let _ = writeln!(
+        text,
+        "nodes     {} (table probes {}, transposition cut-offs {}, tables loaded {})",
+        r.stats.nodes,
+        r.stats.table_probes,
+        r.stats.tt_cutoffs,
+        materials.len()
+    );
+    Ok(Answer {
+        text,
+        json: json!({
+            "fen": fen, "proven": proven,
+            "score": r.score, "result": proven.then(|| describe(r.score)),
+            "best": best, "depth": r.depth, "complete": r.complete,
+            "stats": r.stats,
+        }),
+    })
+}
+
 /// Positions one `--sample` query prints (the text and JSON are held in
 /// memory; more positions come from more seeds).
 pub const MAX_SAMPLE: u64 = 100_000;
