@@ -7,7 +7,7 @@ use nimrod::games::chess::full::Game;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
-const POSITIONS: [(&str, &[u64]); 5] = [
+const POSITIONS: [(&str, &[u64]); 6] = [
     (Game::START, &[20, 400, 8_902, 197_281, 4_865_609]),
     (
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -24,6 +24,10 @@ const POSITIONS: [(&str, &[u64]); 5] = [
     (
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         &[44, 1_486, 62_379, 2_103_487],
+    ),
+    (
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        &[46, 2_079, 89_890, 3_894_594],
     ),
 ];
 
