@@ -157,3 +157,46 @@ fn query_search_reports_proven_results_and_labels_guesses() {
     assert_eq!(v["proven"], false);
     assert!(v["result"].is_null());
 }
+
+#[test]
+fn play_chess_answers_moves_and_ends_games() {
+    use std::io::Write;
+    let empty = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], input: &str| {
+        let mut child = common::nimrod()
+            .args(args)
+            .args(["--data", empty.path().to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        common::stdout(&o)
+    };
+    let mate = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let out = run(
+        &[
+            "play", "chess", "--fen", mate, "--as", "black", "--nodes", "5000",
+        ],
+        "",
+    );
+    assert!(
+        out.contains("engine plays Rd8# (proven: win in 1 plies)"),
+        "{out}"
+    );
+    assert!(out.contains("Checkmate: the engine wins."), "{out}");
+    let out = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
+    assert!(out.contains("'e2e5' is not a legal move here."), "{out}");
+    assert!(out.contains("engine plays "), "{out}");
+    assert!(out.contains("Game left unfinished."), "{out}");
+    let again = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
+    assert_eq!(out, again, "the same budget gives the same game");
+}

@@ -116,6 +116,13 @@ pub fn play(game: &str, args: Vec<String>) -> Result<ExitCode> {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => match e.downcast_ref::<Usage>() {
             Some(u) => Ok(usage(u, json)),
+            // The reader went away (`… | head`): the game just ends.
+            None if e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+            {
+                Ok(ExitCode::SUCCESS)
+            }
             None => Err(e),
         },
     }

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod full;
 pub mod index;
 pub mod material;
+pub mod play;
 pub mod probe;
 pub mod query;
 pub mod solve;
@@ -101,6 +102,16 @@ impl Game for Chess {
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
         query::answer(args, ctx)
+    }
+
+    fn play(
+        &self,
+        args: &[String],
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(args, ctx, input, output)
     }
 
     fn verify(&self, table: &Table) -> Result<()> {

@@ -284,17 +284,10 @@ fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
 }
 
 /// Uniform over legal stored positions (both sides to move), seeded.
-/// `--search`: the engine in its exact mode (no null-move pruning) with
-/// every table in the data directory as exact leaves. Only a proven score
-/// is reported as a result; otherwise the answer says "unknown" and labels
-/// the best move found and its evaluation as a guess.
-fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Answer> {
-    use super::engine::ChessSearch;
-    use super::full::Game;
-    use crate::search::{describe, Engine, Options};
-    let game = Game::from_fen(fen)?;
+/// Every chess table in the data directory (raw or packed), and how many.
+pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
     let mut materials = Vec::new();
-    if let Ok(dir) = std::fs::read_dir(ctx.data_dir.join("chess")) {
+    if let Ok(dir) = std::fs::read_dir(data_dir.join("chess")) {
         for e in dir.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if let Some(m) = name
@@ -308,7 +301,20 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
     }
     materials.sort_by_key(|m| m.name());
     materials.dedup_by_key(|m| m.name());
-    let tb = Tablebase::open(&ctx.data_dir, &materials)?;
+    let n = materials.len();
+    Ok((Tablebase::open(data_dir, &materials)?, n))
+}
+
+/// `--search`: the engine in its exact mode (no null-move pruning) with
+/// every table in the data directory as exact leaves. Only a proven score
+/// is reported as a result; otherwise the answer says "unknown" and labels
+/// the best move found and its evaluation as a guess.
+fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Answer> {
+    use super::engine::ChessSearch;
+    use super::full::Game;
+    use crate::search::{describe, Engine, Options};
+    let game = Game::from_fen(fen)?;
+    let (tb, loaded) = all_tables(&ctx.data_dir)?;
     let mut p = ChessSearch::new(game, Some(&tb), MAX_PIECES);
     let mut opts = Options::all(22);
     opts.null_move = None;
@@ -357,10 +363,7 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
     let _ = writeln!(
         text,
         "nodes     {} (table probes {}, transposition cut-offs {}, tables loaded {})",
-        r.stats.nodes,
-        r.stats.table_probes,
-        r.stats.tt_cutoffs,
-        materials.len()
+        r.stats.nodes, r.stats.table_probes, r.stats.tt_cutoffs, loaded
     );
     Ok(Answer {
         text,

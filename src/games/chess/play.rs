@@ -1,0 +1,144 @@
+//! `nimrod play chess`: a game against the engine from any legal position.
+//! The engine searches within a node budget (so its moves are the same on
+//! every machine), with our endgame tables as exact leaves.
+
+use super::board::{Color, Move, Role};
+use super::engine::{with_earlier, ChessSearch};
+use super::full::Game;
+use crate::games::query::{parse_args_as, QueryContext};
+use crate::search::{self, describe, Engine, Options};
+use anyhow::{bail, Result};
+use std::io::{BufRead, Write};
+
+#[derive(clap::Parser)]
+#[command(
+    about = "Play chess against the engine from any position",
+    after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game.\nPlay also takes --data DIR (default: data)."
+)]
+struct ChessPlay {
+    /// Starting position (default: the initial position).
+    #[arg(long, default_value = Game::START)]
+    fen: String,
+    /// Your colour.
+    #[arg(long = "as", default_value = "white", value_parser = ["white", "black"])]
+    side: String,
+    /// Engine nodes per move.
+    #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    nodes: u64,
+}
+
+/// SAN with castling written as O-O / O-O-O.
+pub fn san(g: &Game, m: &Move) -> String {
+    if m.role == Role::King && m.from.abs_diff(m.to) == 2 {
+        let mut s = if m.to > m.from { "O-O" } else { "O-O-O" }.to_string();
+        let after = g.play(m);
+        let mut replies = Vec::new();
+        after.legal_moves(&mut replies);
+        if after.board.in_check(after.turn()) {
+            s.push(if replies.is_empty() { '#' } else { '+' });
+        }
+        return s;
+    }
+    g.board.san(m)
+}
+
+fn parse_move(g: &Game, text: &str) -> Option<Move> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let plain = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
+    let want = plain(text.trim());
+    moves
+        .into_iter()
+        .find(|m| m.uci() == text.trim() || plain(&san(g, m)) == want)
+}
+
+fn show(g: &Game, out: &mut dyn Write) -> Result<()> {
+    for rank in (0..8u8).rev() {
+        let row: String = (0..8u8)
+            .map(|file| match g.board.piece_at(rank * 8 + file) {
+                Some((c, r)) if c == Color::White => r.letter(),
+                Some((_, r)) => r.letter().to_ascii_lowercase(),
+                None => '.',
+            })
+            .collect();
+        writeln!(out, "  {} {row}", rank + 1)?;
+    }
+    writeln!(out, "    abcdefgh")?;
+    Ok(())
+}
+
+pub fn play(
+    args: &[String],
+    ctx: &QueryContext,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let p: ChessPlay = parse_args_as("nimrod play chess", args)?;
+    let mut game = Game::from_fen(&p.fen)?;
+    let human = if p.side == "white" {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let tables = super::query::all_tables(&ctx.data_dir)?;
+    let mut earlier: Vec<Game> = Vec::new();
+    writeln!(
+        out,
+        "You play {}. The engine searches {} nodes a move{}.",
+        p.side,
+        p.nodes,
+        if tables.1 > 0 {
+            format!(", with {} endgame tables as exact leaves", tables.1)
+        } else {
+            String::new()
+        }
+    )?;
+    loop {
+        show(&game, out)?;
+        let s = with_earlier(ChessSearch::new(game, Some(&tables.0), 5), &earlier);
+        if let Some(end) = search::Position::ended(&s) {
+            let text = match (end, game.turn() == human) {
+                (search::Ended::Drawn, _) => "Draw.",
+                (search::Ended::Lost, true) => "Checkmate: the engine wins.",
+                (search::Ended::Lost, false) => "Checkmate: you win.",
+            };
+            writeln!(out, "{text}")?;
+            return Ok(());
+        }
+        let m = if game.turn() == human {
+            write!(out, "your move> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 || line.trim() == "quit" {
+                writeln!(out, "\nGame left unfinished.")?;
+                return Ok(());
+            }
+            match parse_move(&game, &line) {
+                Some(m) => m,
+                None => {
+                    writeln!(out, "'{}' is not a legal move here.", line.trim())?;
+                    continue;
+                }
+            }
+        } else {
+            let mut s = s;
+            // No null move, so that a mate score it reports is proven.
+            let mut o = Options::all(20);
+            o.null_move = None;
+            o.node_budget = Some(p.nodes);
+            let r = Engine::new(o).search(&mut s, 64);
+            let Some(m) = r.best else {
+                bail!("the engine found no move in {}", game.board.fen());
+            };
+            let how = if r.proven() {
+                format!("proven: {}", describe(r.score))
+            } else {
+                format!("evaluation {:+}, depth {}", r.score, r.depth)
+            };
+            writeln!(out, "engine plays {} ({how})", san(&game, &m))?;
+            m
+        };
+        earlier.push(game);
+        game = game.play(&m);
+    }
+}
