@@ -56,7 +56,7 @@ fn show(g: &Game, out: &mut dyn Write) -> Result<()> {
     for rank in (0..8u8).rev() {
         let row: String = (0..8u8)
             .map(|file| match g.board.piece_at(rank * 8 + file) {
-                Some((c, r)) if c == Color::White => r.letter(),
+                Some((Color::White, r)) => r.letter(),
                 Some((_, r)) => r.letter().to_ascii_lowercase(),
                 None => '.',
             })
