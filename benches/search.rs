@@ -35,6 +35,7 @@ fn main() {
     if boards.is_empty() {
         node_counts();
         grundy_counts();
+        chess_counts();
         lookahead();
     }
     let names: Vec<String> = if boards.is_empty() {
@@ -197,5 +198,53 @@ fn grundy_counts() {
             ord.stats.nodes,
             pvs.stats.nodes
         );
+    }
+}
+
+fn chess_counts() {
+    use nimrod::games::chess::engine::ChessSearch;
+    use nimrod::games::chess::full::Game;
+    println!("\n## Chess, fixed depth (nodes; quiescence off except in the last column)");
+    println!("| position | depth | alpha-beta | +ordering (killers, history, MVV-LVA hint) | +TT (with deepening) | PVS+TT+ordering | +aspiration +null move | +quiescence (all) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (name, fen, depth) in [
+        ("start", Game::START, 5u32),
+        (
+            "Kiwipete",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            4,
+        ),
+        (
+            "WAC.001",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            5,
+        ),
+    ] {
+        let g = Game::from_fen(fen).unwrap();
+        let run = |o: Options| {
+            let mut p = ChessSearch::new(g, None, 0);
+            Engine::new(o).search(&mut p, depth).stats.nodes
+        };
+        let ab = run(Options::default());
+        let ord = run(Options {
+            ordering: true,
+            no_deepening: true,
+            ..Options::default()
+        });
+        let tt = run(Options {
+            tt_bits: Some(20),
+            ..Options::default()
+        });
+        let pvs = run(Options {
+            pvs: true,
+            tt_bits: Some(20),
+            ordering: true,
+            ..Options::default()
+        });
+        let mut more = Options::all(20);
+        more.quiescence = false;
+        let more = run(more);
+        let all = run(Options::all(20));
+        println!("| {name} | {depth} | {ab} | {ord} | {tt} | {pvs} | {more} | {all} |");
     }
 }
