@@ -131,7 +131,7 @@ fn damages(raw: &[u8], rng: &mut SplitMix64, sibling: Option<&[u8]>) -> Vec<(Str
             "header",
             nimrod::table::format::Section {
                 offset: 0,
-                len: 160,
+                len: nimrod::table::format::HEADER_LEN as u64,
             },
         ),
         ("metadata", h.meta),
@@ -161,23 +161,6 @@ fn damages(raw: &[u8], rng: &mut SplitMix64, sibling: Option<&[u8]>) -> Vec<(Str
     out
 }
 
-fn table_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "nmt") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn damaged_tables_give_an_error_or_the_right_answer() {
     let clean = tempfile::tempdir().unwrap();
@@ -193,7 +176,7 @@ fn damaged_tables_give_an_error_or_the_right_answer() {
     }
     let work = tempfile::tempdir().unwrap();
     copy_dir(clean.path(), work.path());
-    let files = table_files(clean.path());
+    let files = common::files_with_extension(clean.path(), "nmt");
     let mut rng = SplitMix64::new(0x636f7272);
     let mut counts: BTreeMap<&str, Counts> = BTreeMap::new();
     let mut by_file = 0;

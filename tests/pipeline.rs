@@ -273,18 +273,7 @@ fn a_second_build_is_refused_while_one_runs_and_a_killed_build_leaves_no_tempora
     for s in &stale {
         assert!(removed.contains(&s.to_str().unwrap()), "{removed:?}");
     }
-    let mut left = Vec::new();
-    let mut stack = vec![d.path().to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "tmp") {
-                left.push(p);
-            }
-        }
-    }
+    let left = files_with_extension(d.path(), "tmp");
     assert!(left.is_empty(), "temporaries left: {left:?}");
     ok(&["verify", d.path().to_str().unwrap()]);
 }

@@ -57,8 +57,8 @@ pub fn build_small(dir: &Path) {
     ]);
 }
 
-/// Every table file under `dir` with its bytes, sorted by relative path.
-pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+/// Every file under `dir` (recursively) whose extension is `ext`, sorted.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -66,14 +66,24 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "nmt") {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&p).unwrap()));
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
             }
         }
     }
     out.sort();
     out
+}
+
+/// Every table file under `dir` with its bytes, sorted by relative path.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files_with_extension(dir, "nmt")
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            (rel, std::fs::read(&p).unwrap())
+        })
+        .collect()
 }
 
 pub fn json(s: &str) -> serde_json::Value {
