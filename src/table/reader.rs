@@ -218,33 +218,47 @@ impl Table {
         let shift = self.header.block_shift;
         for block in start >> shift..=(end - 1) >> shift {
             let (word, bit) = ((block / 64) as usize, 1u64 << (block % 64));
-            if self.checked[word].load(Ordering::Acquire) & bit != 0 {
-                continue;
+            if self.checked[word].load(Ordering::Acquire) & bit == 0 {
+                self.check_block(block, None)?;
             }
-            let at = block << shift;
-            let len = (1u64 << shift).min(self.header.payload.len - at);
-            let sum = self.hash_range(self.header.payload.offset + at, len)?;
-            if sum != self.block_sums[block as usize] {
-                return Err(self.corrupt(format!(
-                    "payload block {block} (entries {}..{}) does not match its checksum",
-                    at / self.header.entry_kind.width() as u64,
-                    (at + len) / self.header.entry_kind.width() as u64
-                )));
-            }
-            self.checked[word].fetch_or(bit, Ordering::Release);
         }
         Ok(())
     }
 
-    fn hash_range(&self, offset: u64, len: u64) -> Result<u64, TableError> {
-        if let Some(all) = self.src.as_slice() {
-            return Ok(xxhash_rust::xxh3::xxh3_64(
-                &all[offset as usize..(offset + len) as usize],
-            ));
+    /// Checks one payload block against its sum, feeding its bytes to
+    /// `whole` too when given (so `verify` reads the payload once), and
+    /// marks it checked.
+    fn check_block(&self, block: u64, whole: Option<&mut Xxh3>) -> Result<(), TableError> {
+        let shift = self.header.block_shift;
+        let at = block << shift;
+        let len = (1u64 << shift).min(self.header.payload.len - at);
+        let offset = self.header.payload.offset + at;
+        let owned;
+        let bytes: &[u8] = match self.src.as_slice() {
+            Some(all) => &all[offset as usize..(offset + len) as usize],
+            None => {
+                let mut buf = vec![0u8; len as usize];
+                self.src
+                    .read_at(offset, &mut buf)
+                    .map_err(|e| self.corrupt(e.to_string()))?;
+                owned = buf;
+                &owned
+            }
+        };
+        if let Some(h) = whole {
+            h.update(bytes);
         }
-        let mut h = Xxh3::new();
-        self.checksum(offset, len, &mut h)?;
-        Ok(h.digest())
+        if xxhash_rust::xxh3::xxh3_64(bytes) != self.block_sums[block as usize] {
+            let width = self.header.entry_kind.width() as u64;
+            return Err(self.corrupt(format!(
+                "payload block {block} (entries {}..{}) does not match its checksum",
+                at / width,
+                (at + len) / width
+            )));
+        }
+        let (word, bit) = ((block / 64) as usize, 1u64 << (block % 64));
+        self.checked[word].fetch_or(bit, Ordering::Release);
+        Ok(())
     }
 
     /// Payload byte range of entries `start..start + count`, checked.
@@ -384,19 +398,16 @@ impl Table {
     /// Full integrity check: checksums, and for perfect-hash tables that
     /// every stored key hashes to its own slot.
     pub fn verify(&self) -> Result<(), TableError> {
+        // Metadata, index, keys and block sums were checked at open (the
+        // only way to a `Table`); the payload is read here once, for both
+        // its block sums and its whole checksum.
         let h = &self.header;
-        self.check_blocks(0, h.payload.len)?;
         let mut payload = Xxh3::new();
-        self.checksum(h.payload.offset, h.payload.len, &mut payload)?;
+        for block in 0..h.block_count() {
+            self.check_block(block, Some(&mut payload))?;
+        }
         if payload.digest() != h.payload_checksum {
             return Err(self.corrupt("payload checksum mismatch"));
-        }
-        let mut aux = Xxh3::new();
-        for s in [h.meta, h.index, h.keys, h.block_sums] {
-            self.checksum(s.offset, s.len, &mut aux)?;
-        }
-        if aux.digest() != h.aux_checksum {
-            return Err(self.corrupt("metadata/index checksum mismatch"));
         }
         if let Some(ph) = &self.mph {
             let ones = ph
