@@ -48,10 +48,12 @@ fn zobrist() -> &'static Zobrist {
 }
 
 /// A game being searched: the current position and the ones before it
-/// (for repetitions and unmaking).
+/// (for repetitions and unmaking), each with its Zobrist key, computed
+/// once when the position is reached.
 pub struct ChessSearch<'t> {
-    pub game: Game,
-    history: Vec<Game>,
+    game: Game,
+    key: u64,
+    history: Vec<(Game, u64)>,
     /// Positions before the root (a game's moves so far), for repetitions.
     earlier: Vec<u64>,
     tables: Option<&'t Tablebase>,
@@ -63,6 +65,7 @@ impl<'t> ChessSearch<'t> {
     pub fn new(game: Game, tables: Option<&'t Tablebase>, table_pieces: u32) -> ChessSearch<'t> {
         ChessSearch {
             game,
+            key: Self::key_of(&game),
             history: Vec::with_capacity(128),
             earlier: Vec::new(),
             tables,
@@ -91,18 +94,36 @@ impl<'t> ChessSearch<'t> {
         k
     }
 
+    /// The position being searched.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn enter(&mut self, next: Game) {
+        self.history.push((self.game, self.key));
+        self.game = next;
+        self.key = Self::key_of(&next);
+    }
+
+    fn leave(&mut self) {
+        (self.game, self.key) = self.history.pop().expect("a move to unmake");
+    }
+
     fn repeated(&self) -> bool {
         // Only positions since the last capture or pawn move can repeat.
         let window = self.game.halfmove as usize;
-        let key = Self::key_of(&self.game);
-        let recent = self.history.iter().rev().take(window).map(Self::key_of);
+        let recent = self.history.iter().rev().take(window).map(|&(_, k)| k);
         let before = self
             .earlier
             .iter()
             .rev()
             .take(window.saturating_sub(self.history.len()))
             .copied();
-        recent.chain(before).skip(1).step_by(2).any(|k| k == key)
+        recent
+            .chain(before)
+            .skip(1)
+            .step_by(2)
+            .any(|k| k == self.key)
     }
 
     fn bare(&self) -> bool {
@@ -123,14 +144,13 @@ impl search::Position for ChessSearch<'_> {
         self.game.legal_moves(out);
     }
     fn make(&mut self, m: Move) {
-        self.history.push(self.game);
-        self.game = self.game.play(&m);
+        self.enter(self.game.play(&m));
     }
     fn unmake(&mut self, _m: Move) {
-        self.game = self.history.pop().expect("a move to unmake");
+        self.leave();
     }
     fn key(&self) -> u64 {
-        Self::key_of(&self.game)
+        self.key
     }
     fn ended(&self) -> Option<Ended> {
         let mut moves = Vec::new();
@@ -207,13 +227,14 @@ impl search::Position for ChessSearch<'_> {
         !b.in_check(us) && pieces != 0
     }
     fn make_null(&mut self) {
-        self.history.push(self.game);
-        self.game.board.turn = self.game.board.turn.other();
-        self.game.pushed = None;
-        self.game.halfmove += 1;
+        let mut passed = self.game;
+        passed.board.turn = passed.board.turn.other();
+        passed.pushed = None;
+        passed.halfmove += 1;
+        self.enter(passed);
     }
     fn unmake_null(&mut self) {
-        self.game = self.history.pop().expect("a null move to unmake");
+        self.leave();
     }
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         let mut all = Vec::new();
