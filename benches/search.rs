@@ -110,9 +110,7 @@ fn node_counts() {
             ordering: true,
             ..Options::default()
         });
-        let mut all = Options::all(18);
-        all.null_move = None;
-        let all = engine(all);
+        let all = engine(Options::exact(18));
         let b = g.cells() as u64;
         println!(
             "| {name} depth {depth} | {mm} | {ab} | {sorted} | {tt} | {ord} | {pvs} | {all} | {} (b = {b}) |",

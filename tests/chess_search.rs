@@ -15,9 +15,7 @@ use nimrod::search::classic::{alpha_beta, Count};
 use nimrod::search::{Engine, Options, Score, WIN};
 
 fn exact_options() -> Options {
-    let mut o = Options::all(18);
-    o.null_move = None;
-    o
+    Options::exact(18)
 }
 
 fn game(b: Board) -> Game {
@@ -160,24 +158,11 @@ fn query_search_reports_proven_results_and_labels_guesses() {
 
 #[test]
 fn play_chess_answers_moves_and_ends_games() {
-    use std::io::Write;
     let empty = tempfile::tempdir().unwrap();
     let run = |args: &[&str], input: &str| {
-        let mut child = common::nimrod()
-            .args(args)
-            .args(["--data", empty.path().to_str().unwrap()])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
+        let mut all = args.to_vec();
+        all.extend(["--data", empty.path().to_str().unwrap()]);
+        let o = common::run_with_input(&all, input);
         assert!(o.status.success(), "{}", common::stderr(&o));
         common::stdout(&o)
     };

@@ -477,23 +477,9 @@ fn win_objective_queries() {
 }
 
 fn play(input: &str, extra: &[&str]) -> std::process::Output {
-    use std::io::Write;
     let mut args = vec!["play", "gops", "--data", built().to_str().unwrap()];
     args.extend_from_slice(extra);
-    let mut child = nimrod()
-        .args(&args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    run_with_input(&args, input)
 }
 
 #[test]

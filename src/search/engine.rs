@@ -35,6 +35,16 @@ pub struct Options {
 }
 
 impl Options {
+    /// Everything but null-move pruning, which may cut a line whose true
+    /// score differs from the bound it returns: what a search reporting
+    /// proven results uses.
+    pub fn exact(bits: u32) -> Options {
+        Options {
+            null_move: None,
+            ..Options::all(bits)
+        }
+    }
+
     /// Everything on, with a table of 2^bits buckets.
     pub fn all(bits: u32) -> Options {
         Options {

@@ -23,6 +23,25 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs with `input` on standard input (for `nimrod play`).
+pub fn run_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = nimrod()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nimrod runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("nimrod finishes")
+}
+
 /// Runs and expects success; returns stdout.
 pub fn ok(args: &[&str]) -> String {
     let o = run(args);

@@ -123,8 +123,7 @@ pub fn play(
         } else {
             let mut s = s;
             // No null move, so that a mate score it reports is proven.
-            let mut o = Options::all(20);
-            o.null_move = None;
+            let mut o = Options::exact(20);
             o.node_budget = Some(p.nodes);
             let r = Engine::new(o).search(&mut s, 64);
             let Some(m) = r.best else {

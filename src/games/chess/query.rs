@@ -316,8 +316,7 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
     let game = Game::from_fen(fen)?;
     let (tb, loaded) = all_tables(&ctx.data_dir)?;
     let mut p = ChessSearch::new(game, Some(&tb), MAX_PIECES);
-    let mut opts = Options::all(22);
-    opts.null_move = None;
+    let mut opts = Options::exact(22);
     opts.node_budget = Some(nodes);
     let mut r = Engine::new(opts).search(&mut p, depth);
     // The root itself in a table: its value is proven, draws included (a

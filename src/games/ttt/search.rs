@@ -203,8 +203,7 @@ pub fn solve_exact(
 ) -> search::SearchResult<u8> {
     let mut p = Mnk::new(g, from);
     p.exact_shortcuts = true;
-    let mut opts = Options::all(tt_bits);
-    opts.null_move = None;
+    let mut opts = Options::exact(tt_bits);
     opts.quiescence = false;
     opts.node_budget = node_budget;
     // Shallow iterations only order moves here, and cost 5x the nodes on
