@@ -32,12 +32,12 @@ fn split_common(args: Vec<String>) -> Result<(Vec<String>, bool, PathBuf)> {
 fn subcommand_help(name: &str) -> Result<ExitCode> {
     use clap::CommandFactory;
     let mut cli = super::Cli::command();
-    let sub = cli
+    let mut sub = cli
         .find_subcommand_mut(name)
         .expect("subcommand exists")
         .clone()
         .bin_name(format!("nimrod {name}"));
-    let help = sub.clone().render_long_help().to_string();
+    let help = sub.render_long_help().to_string();
     let games = games::names().join(", ");
     super::emit(false, &json!(null), &format!("{help}\nGames: {games}\n"));
     Ok(ExitCode::SUCCESS)
