@@ -6,9 +6,10 @@
 //! 3. exact values of m,n,k boards beyond the template table, with nodes
 //!    and time.
 //!
-//! Usage: cargo bench --bench search [-- BOARD... (e.g. 4x5k4 5x5k4)] [--budget N] [--bits B]
+//! Usage: cargo bench --bench search [-- BOARD... (e.g. 4x5k4 5x5k4)] [--budget N] [--bits B] [--pairing-only]
 
 use nimrod::games::ttt::board::{Geometry, Position as Board};
+use nimrod::games::ttt::pairing::pairing;
 use nimrod::games::ttt::search::{lookahead_move, scorecard, solve_exact, Mnk};
 use nimrod::games::ttt::solve;
 use nimrod::search::classic::{alpha_beta, minimal_leaves, minimax, Count};
@@ -43,26 +44,49 @@ fn main() {
     } else {
         boards.into_iter().cloned().collect()
     };
-    println!("\n## Exact values by search (PVS + TT 2^{bits} buckets + killers/history + aspiration; budget {budget} nodes)");
-    println!("| board | value (first player) | nodes | TT cut-offs | PVS re-searches | iterations | time |");
+    let pairing_only = args.iter().any(|a| a == "--pairing-only");
+    println!("\n## Exact values by search (PVS + TT 2^{bits} buckets + killers/history; budget {budget} nodes)");
+    println!(
+        "| board | pairing draws | value (first player) | nodes | leaves | TT cut-offs | time |"
+    );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for name in names {
         let g = Geometry::parse_name(&name).expect("board like 4x5k4");
-        let t = Instant::now();
-        let r = solve_exact(&g, Board::default(), bits, Some(budget));
-        let value = if r.proven() || r.complete {
-            describe(r.score)
-        } else {
-            format!("unknown within budget (depth {} done)", r.depth)
-        };
-        println!(
-            "| {name} | {value} | {} | {} | {} | {} | {:.1} s |",
-            r.stats.nodes,
-            r.stats.tt_cutoffs,
-            r.stats.pvs_researches,
-            r.stats.iterations,
-            t.elapsed().as_secs_f64()
-        );
+        for pairing in [false, true] {
+            if pairing_only && !pairing {
+                continue;
+            }
+            let t = Instant::now();
+            let r = solve_exact(&g, Board::default(), bits, Some(budget), pairing);
+            let value = if r.proven() || r.complete {
+                describe(r.score)
+            } else {
+                format!("unknown within budget (depth {} done)", r.depth)
+            };
+            println!(
+                "| {name} | {} | {value} | {} | {} | {} | {:.1} s |",
+                if pairing { "yes" } else { "no" },
+                r.stats.nodes,
+                r.stats.leaves,
+                r.stats.tt_cutoffs,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        // The certificate when the empty board is itself a pairing draw.
+        if let Some(pairs) = pairing(&g.lines, g.full()) {
+            let cell = |c: u32| {
+                format!(
+                    "{}{}",
+                    (b'a' + (c % g.cols as u32) as u8) as char,
+                    1 + c / g.cols as u32
+                )
+            };
+            let shown: Vec<String> = pairs
+                .iter()
+                .map(|&(a, b)| format!("{}-{}", cell(a), cell(b)))
+                .collect();
+            println!("\n{name}: every line holds its own pair of cells (either side answers a move on one cell with the other): {}", shown.join(" "));
+        }
     }
 }
 

@@ -174,7 +174,7 @@ fn play_chess_answers_moves_and_ends_games() {
         "",
     );
     assert!(
-        out.contains("engine plays Rd8# (proven: win in 1 plies)"),
+        out.contains("engine plays Rd8# (sees win in 1 plies)"),
         "{out}"
     );
     assert!(out.contains("Checkmate: the engine wins."), "{out}");
@@ -184,4 +184,29 @@ fn play_chess_answers_moves_and_ends_games() {
     assert!(out.contains("Game left unfinished."), "{out}");
     let again = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
     assert_eq!(out, again, "the same budget gives the same game");
+    // A time budget ends a search that nodes alone would not end soon.
+    let timed = run(
+        &["play", "chess", "--nodes", "1000000000", "--movetime", "50"],
+        "e4\nquit\n",
+    );
+    assert!(timed.contains("or 50 ms, whichever ends first"), "{timed}");
+    assert!(timed.contains("engine plays "), "{timed}");
+}
+
+#[test]
+fn a_time_budget_stops_the_search_with_a_move_from_a_finished_iteration() {
+    let game = Game::from_fen(Game::START).unwrap();
+    let mut s = ChessSearch::new(game, None, 5);
+    let mut o = Options::all(16);
+    o.time_budget = Some(std::time::Duration::from_millis(30));
+    let r = Engine::new(o).search(&mut s, 64);
+    assert!(
+        !r.complete,
+        "depth 64 cannot finish in 30 ms: {:?}",
+        r.stats
+    );
+    assert!(r.depth >= 1 && r.depth < 64, "depth {}", r.depth);
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    assert!(legal.contains(&r.best.expect("a move")), "{:?}", r.best);
 }

@@ -39,8 +39,11 @@ fn every_3x3_position_gets_its_table_value_from_every_search() {
             "alpha-beta {b:?}"
         );
         assert_eq!(alpha_beta(&mut p, left, true, &mut c), want, "sorted {b:?}");
-        let r = solve_exact(&g, b, 12, None);
-        if !solve::is_terminal(&g, b) {
+        for pairing in [false, true] {
+            let r = solve_exact(&g, b, 12, None, pairing);
+            if solve::is_terminal(&g, b) {
+                continue;
+            }
             assert_eq!(r.score, want, "engine {b:?}");
             assert!(r.complete);
             // The engine's move keeps the value.
@@ -111,14 +114,20 @@ fn bigger_boards_match_their_tables_and_budgets_say_when_they_run_out() {
             if solve::is_terminal(&g, b) {
                 continue;
             }
-            let res = solve_exact(&g, b, 16, None);
-            assert_eq!(res.score, expected(&solved[&key]), "{r}x{c}k{k} {b:?}");
+            for pairing in [false, true] {
+                let res = solve_exact(&g, b, 16, None, pairing);
+                assert_eq!(
+                    res.score,
+                    expected(&solved[&key]),
+                    "{r}x{c}k{k} {b:?} pairing {pairing}"
+                );
+            }
         }
     }
     let g = Geometry::new(4, 4, 4).unwrap();
-    let cut = solve_exact(&g, Board::default(), 12, Some(500));
+    let cut = solve_exact(&g, Board::default(), 12, Some(500), false);
     assert!(!cut.complete && !cut.proven(), "{:?}", cut.stats);
-    let again = solve_exact(&g, Board::default(), 12, Some(500));
+    let again = solve_exact(&g, Board::default(), 12, Some(500), false);
     assert_eq!(
         (cut.score, cut.best, cut.depth),
         (again.score, again.best, again.depth)
@@ -177,4 +186,36 @@ fn grundy_game_outcomes_by_search_match_the_sprague_grundy_values() {
         }
     }
     assert!(Heaps::new(&[20, 11]).is_err());
+}
+
+#[test]
+fn pairing_draws_keep_4x4k4_values_and_save_nodes() {
+    // No pairing exists on the empty 4x4 board (10 lines need 20 cells of
+    // 16), so every pairing draw below is found inside the search.
+    let g = Geometry::new(4, 4, 4).unwrap();
+    let solved = solve::solve(&g);
+    let mut keys: Vec<u64> = solved.keys().copied().collect();
+    keys.sort();
+    let step = (keys.len() / 120).max(1);
+    let (mut plain_nodes, mut paired_nodes) = (0, 0);
+    for &key in keys.iter().step_by(step).chain([&0u64]) {
+        let b = Board::from_key(key);
+        if solve::is_terminal(&g, b) {
+            continue;
+        }
+        let want = expected(&solved[&key]);
+        let plain = solve_exact(&g, b, 16, None, false);
+        let paired = solve_exact(&g, b, 16, None, true);
+        assert_eq!(plain.score, want, "{b:?}");
+        assert_eq!(paired.score, want, "{b:?} with pairing draws");
+        let after = b.play(paired.best.expect("a move") as usize);
+        let v = expected(&solved[&g.canonical(after).0.key()]);
+        assert_eq!(-v + v.signum(), want, "pairing move from {b:?}");
+        plain_nodes += plain.stats.nodes;
+        paired_nodes += paired.stats.nodes;
+    }
+    assert!(
+        paired_nodes * 2 < plain_nodes,
+        "pairing draws should cut the search: {paired_nodes} vs {plain_nodes} nodes"
+    );
 }

@@ -29,6 +29,10 @@ pub struct Options {
     /// Stop after this many nodes; the result is then the last completed
     /// iteration's, marked incomplete.
     pub node_budget: Option<u64>,
+    /// Stop once this much wall-clock time has passed (checked every 1,024
+    /// nodes). Unlike a node budget this is not deterministic: the same
+    /// position may get a different move on a busier machine.
+    pub time_budget: Option<std::time::Duration>,
     /// Search the full depth at once instead of deepening 1, 2, … (for
     /// exact solving, where shallow iterations only order moves).
     pub no_deepening: bool,
@@ -55,6 +59,7 @@ impl Options {
             aspiration: Some(50),
             quiescence: true,
             node_budget: None,
+            time_budget: None,
             no_deepening: false,
         }
     }
@@ -113,6 +118,7 @@ pub struct Engine<P: Position> {
     /// Move lists per ply, reused: no allocation per node.
     lists: Vec<Vec<P::Move>>,
     root_best: Option<P::Move>,
+    deadline: Option<std::time::Instant>,
 }
 
 impl<P: Position> Engine<P> {
@@ -125,6 +131,7 @@ impl<P: Position> Engine<P> {
             stats: Stats::default(),
             lists: Vec::new(),
             root_best: None,
+            deadline: None,
         }
     }
 
@@ -133,6 +140,7 @@ impl<P: Position> Engine<P> {
     /// ordering). Fresh tables and counters per call.
     pub fn search(&mut self, p: &mut P, max_depth: u32) -> SearchResult<P::Move> {
         self.stats = Stats::default();
+        self.deadline = self.opts.time_budget.map(|d| std::time::Instant::now() + d);
         if let Some(t) = &mut self.tt {
             t.clear();
         }
@@ -214,7 +222,13 @@ impl<P: Position> Engine<P> {
     fn count(&mut self) -> Result<(), OutOfBudget> {
         self.stats.nodes += 1;
         match self.opts.node_budget {
-            Some(b) if self.stats.nodes > b => Err(OutOfBudget),
+            Some(b) if self.stats.nodes > b => return Err(OutOfBudget),
+            _ => {}
+        }
+        match self.deadline {
+            Some(d) if self.stats.nodes % 1024 == 0 && std::time::Instant::now() >= d => {
+                Err(OutOfBudget)
+            }
             _ => Ok(()),
         }
     }

@@ -1,6 +1,7 @@
 //! `nimrod play chess`: a game against the engine from any legal position.
-//! The engine searches within a node budget (so its moves are the same on
-//! every machine), with our endgame tables as exact leaves.
+//! The engine searches with every technique (null move included) within a
+//! node budget (so its moves are the same on every machine) and optionally
+//! a time budget, with our endgame tables as exact leaves.
 
 use super::board::{Color, Move, Role};
 use super::engine::{with_earlier, ChessSearch};
@@ -13,7 +14,7 @@ use std::io::{BufRead, Write};
 #[derive(clap::Parser)]
 #[command(
     about = "Play chess against the engine from any position",
-    after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game.\nPlay also takes --data DIR (default: data)."
+    after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n  nimrod play chess --movetime 500 --nodes 100000000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game.\nPlay also takes --data DIR (default: data)."
 )]
 struct ChessPlay {
     /// Starting position (default: the initial position).
@@ -25,6 +26,10 @@ struct ChessPlay {
     /// Engine nodes per move.
     #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     nodes: u64,
+    /// Also stop each engine move after this many milliseconds (the game
+    /// then depends on the machine's speed; nodes alone are repeatable).
+    #[arg(long = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    move_time_ms: Option<u64>,
 }
 
 /// SAN with castling written as O-O / O-O-O.
@@ -84,9 +89,13 @@ pub fn play(
     let mut earlier: Vec<Game> = Vec::new();
     writeln!(
         out,
-        "You play {}. The engine searches {} nodes a move{}.",
+        "You play {}. The engine searches {} nodes a move{}{}.",
         p.side,
         p.nodes,
+        match p.move_time_ms {
+            Some(ms) => format!(" or {ms} ms, whichever ends first"),
+            None => String::new(),
+        },
         if tables.1 > 0 {
             format!(", with {} endgame tables as exact leaves", tables.1)
         } else {
@@ -122,15 +131,18 @@ pub fn play(
             }
         } else {
             let mut s = s;
-            // No null move, so that a mate score it reports is proven.
-            let mut o = Options::exact(20);
+            // Every technique, null move included: playing strength, not
+            // proof. A mate it sees is reported as the search's score;
+            // `query chess --search` (no null move) is the proving mode.
+            let mut o = Options::all(20);
             o.node_budget = Some(p.nodes);
+            o.time_budget = p.move_time_ms.map(std::time::Duration::from_millis);
             let r = Engine::new(o).search(&mut s, 64);
             let Some(m) = r.best else {
                 bail!("the engine found no move in {}", game.board.fen());
             };
             let how = if r.proven() {
-                format!("proven: {}", describe(r.score))
+                format!("sees {}", describe(r.score))
             } else {
                 format!("evaluation {:+}, depth {}", r.score, r.depth)
             };

@@ -7,6 +7,7 @@
 pub mod board;
 pub mod machines;
 pub mod menace;
+pub mod pairing;
 mod query;
 pub mod search;
 pub mod solve;

@@ -23,6 +23,10 @@ pub struct Mnk<'g> {
     /// symmetric positions share a table key, and a move that wins at once
     /// or blocks the opponent's win at once is the only one generated.
     pub exact_shortcuts: bool,
+    /// Also end the search with a proven draw where each side can block
+    /// every line the other could still complete by a pairing strategy
+    /// (see `pairing`).
+    pub pairing_draws: bool,
 }
 
 impl<'g> Mnk<'g> {
@@ -52,6 +56,7 @@ impl<'g> Mnk<'g> {
             played: Vec::with_capacity(g.cells()),
             weights,
             exact_shortcuts: false,
+            pairing_draws: false,
         }
     }
 
@@ -75,6 +80,48 @@ impl<'g> Mnk<'g> {
             }
         }
         (wins, threats)
+    }
+
+    /// True when neither side can complete any line with the moves it has
+    /// left: every line holds an opponent mark or more empty cells than
+    /// its owner will get to fill. The game is then a draw whatever is
+    /// played, so ending it here keeps the value exact (a draw has no
+    /// distance).
+    fn no_line_can_be_completed(&self) -> bool {
+        self.live_lines(0).next().is_none() && self.live_lines(1).next().is_none()
+    }
+
+    /// Empty cells, and how many of them each side still gets to fill.
+    fn free_and_moves_left(&self) -> (u32, [u32; 2]) {
+        let free = self.g.full() & !(self.marks[0] | self.marks[1]);
+        let left = free.count_ones();
+        let me = self.mover();
+        let mut moves_left = [0; 2];
+        moves_left[me] = left.div_ceil(2);
+        moves_left[1 - me] = left / 2;
+        (free, moves_left)
+    }
+
+    /// Lines `side` could still complete: none of the opponent's marks,
+    /// and no more empty cells than `side` has moves left.
+    fn live_lines(&self, side: usize) -> impl Iterator<Item = u32> + '_ {
+        let (free, moves_left) = self.free_and_moves_left();
+        let opp = self.marks[1 - side];
+        self.g
+            .lines
+            .iter()
+            .copied()
+            .filter(move |&l| l & opp == 0 && (l & free).count_ones() <= moves_left[side])
+    }
+
+    /// True when each side holds a pairing strategy against the other, so
+    /// neither can win and the game is a draw.
+    fn both_sides_paired_off(&self) -> bool {
+        let free = self.g.full() & !(self.marks[0] | self.marks[1]);
+        (0..2).all(|side| {
+            let lines: Vec<u32> = self.live_lines(side).collect();
+            super::pairing::pairing(&lines, free).is_some()
+        })
     }
 
     pub fn board(&self) -> Board {
@@ -148,7 +195,10 @@ impl search::Position for Mnk<'_> {
         };
         if won {
             Some(Ended::Lost)
-        } else if self.marks[0] | self.marks[1] == self.g.full() {
+        } else if self.marks[0] | self.marks[1] == self.g.full()
+            || (self.exact_shortcuts && self.no_line_can_be_completed())
+            || (self.pairing_draws && self.both_sides_paired_off())
+        {
             Some(Ended::Drawn)
         } else {
             None
@@ -194,15 +244,19 @@ impl search::Position for Mnk<'_> {
 }
 
 /// The exact value of `from` by search to the end of the game, with every
-/// technique that is sound for exact values (no null move).
+/// technique that is sound for exact values (no null move); with
+/// `pairing`, positions where both sides hold a pairing strategy are
+/// proven draws without search.
 pub fn solve_exact(
     g: &Geometry,
     from: Board,
     tt_bits: u32,
     node_budget: Option<u64>,
+    pairing: bool,
 ) -> search::SearchResult<u8> {
     let mut p = Mnk::new(g, from);
     p.exact_shortcuts = true;
+    p.pairing_draws = pairing;
     let mut opts = Options::exact(tt_bits);
     opts.quiescence = false;
     opts.node_budget = node_budget;
@@ -210,7 +264,18 @@ pub fn solve_exact(
     // 4x5k4 (87.8M against 16.0M).
     opts.no_deepening = true;
     let depth = (g.cells() - (from.x | from.o).count_ones() as usize) as u32;
-    Engine::new(opts).search(&mut p, depth)
+    let mut r = Engine::new(opts).search(&mut p, depth);
+    if r.best.is_none() && !g.has_line(from.x) && !g.has_line(from.o) {
+        // The root itself was a proven draw with empty cells left (no line
+        // can be completed, or both sides hold pairings). Every move keeps
+        // it: the mover's pairing answers the opponent's moves from then
+        // on, wherever the mover plays now.
+        let mut moves = Vec::new();
+        search::Position::moves(&p, &mut moves);
+        r.best = moves.first().copied();
+        r.pv = r.best.into_iter().collect();
+    }
+    r
 }
 
 /// The line-scoring player's move looking `depth` >= 1 plies ahead:
