@@ -226,7 +226,7 @@ impl<P: Position> Engine<P> {
             _ => {}
         }
         match self.deadline {
-            Some(d) if self.stats.nodes % 1024 == 0 && std::time::Instant::now() >= d => {
+            Some(d) if self.stats.nodes.is_multiple_of(1024) && std::time::Instant::now() >= d => {
                 Err(OutOfBudget)
             }
             _ => Ok(()),
