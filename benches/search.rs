@@ -6,7 +6,7 @@
 //! 3. exact values of m,n,k boards beyond the template table, with nodes
 //!    and time.
 //!
-//! Usage: cargo bench --bench search [-- BOARD... (e.g. 4x5k4 5x5k4)] [--budget N] [--bits B] [--pairing-only]
+//! Usage: cargo bench --bench search [-- BOARD... (e.g. 4x5k4 5x5k4)] [--budget N] [--bits B] [--pairing-only] | -- --branching
 
 use nimrod::games::ttt::board::{Geometry, Position as Board};
 use nimrod::games::ttt::pairing::pairing;
@@ -29,6 +29,10 @@ fn main() {
     };
     let budget = flag("--budget").unwrap_or(2_000_000_000);
     let bits = flag("--bits").unwrap_or(22) as u32;
+    if args.iter().any(|a| a == "--branching") {
+        branching_factors();
+        return;
+    }
     let boards: Vec<&String> = args
         .iter()
         .filter(|a| a.contains('x') && a.contains('k'))
@@ -37,6 +41,7 @@ fn main() {
         node_counts();
         grundy_counts();
         chess_counts();
+        branching_factors();
         lookahead();
     }
     let names: Vec<String> = if boards.is_empty() {
@@ -268,5 +273,56 @@ fn chess_counts() {
         let more = run(more);
         let all = run(Options::all(20));
         println!("| {name} | {depth} | {ab} | {ord} | {tt} | {pvs} | {more} | {all} |");
+    }
+}
+
+/// Effective branching factor of the full engine: nodes of iterative
+/// deepening to depth d over nodes to depth d − 1 (Options::all, one
+/// thread), and the node rate of the deepest search.
+fn branching_factors() {
+    use nimrod::games::chess::engine::ChessSearch;
+    use nimrod::games::chess::full::Game;
+    println!("\n## Chess, effective branching factor (every technique, quiescence on)");
+    println!("| position | nodes to depth 1..=D | ratios d/(d-1) | nodes/s at D |");
+    println!("| --- | --- | --- | --- |");
+    for (name, fen, deepest) in [
+        ("start", Game::START, 8u32),
+        (
+            "Kiwipete",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            6,
+        ),
+        (
+            "WAC.001",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            7,
+        ),
+        (
+            "middlegame (CPW perft 6)",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            6,
+        ),
+    ] {
+        let g = Game::from_fen(fen).unwrap();
+        let mut counts = Vec::new();
+        let mut rate = 0.0;
+        for depth in 1..=deepest {
+            let mut p = ChessSearch::new(g, None, 0);
+            let t = Instant::now();
+            let r = Engine::new(Options::all(20)).search(&mut p, depth);
+            rate = r.stats.nodes as f64 / t.elapsed().as_secs_f64();
+            counts.push(r.stats.nodes);
+        }
+        let ratios: Vec<String> = counts
+            .windows(2)
+            .map(|w| format!("{:.1}", w[1] as f64 / w[0] as f64))
+            .collect();
+        let shown: Vec<String> = counts.iter().map(u64::to_string).collect();
+        println!(
+            "| {name} | {} | {} | {:.0} |",
+            shown.join(" "),
+            ratios.join(" "),
+            rate
+        );
     }
 }
