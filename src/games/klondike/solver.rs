@@ -1,16 +1,27 @@
 //! Open-information ("thoughtful") Klondike: every card is visible, and the
-//! question is whether some sequence of legal moves wins. Depth-first
-//! search with
+//! question is whether some sequence of legal moves wins. Two passes:
+//! - a greedy best-first search over purposeful moves (no worrying back,
+//!   column moves only to turn a card, empty a column or bare a card for
+//!   its foundation) finds most wins in a few thousand positions;
+//! - a deal it cannot win gets a depth-first search over every legal move,
+//!   which alone can prove a loss.
+//!
+//! Both use
 //! - a transposition table of the positions already searched (128-bit
 //!   hashes of a canonical encoding; a collision is about 10^-20 likely
 //!   over a whole run, so a "no" is as good as exhaustive),
-//! - symmetry: columns are interchangeable, so the encoding sorts them,
+//! - symmetry: columns are interchangeable, so the encoding sorts them;
+//!   with unlimited redeals, talon splits that can reach each other by
+//!   dealing alone share one key,
 //! - dominance: a card whose holders are no longer needed (both
 //!   other-colour cards one lower home, and its same-colour twin two lower
-//!   home) goes to its foundation without branching.
+//!   home) goes to its foundation without branching,
+//! - stock macro moves: "deal until card X is on top, then play X" is one
+//!   step.
 //!
 //! A node budget per deal bounds the work: a deal over budget is reported
-//! unknown, never guessed.
+//! unknown, never guessed. Every win carries its line, replayed by the
+//! rules engine in the tests.
 
 use super::cards::{card, is_red, rank, suit, Card};
 use super::state::{Move, Redeal, Rules, State};
@@ -60,6 +71,8 @@ struct Search<'a> {
     nodes: u64,
     seen: HashSet<u128>,
     line: Vec<Move>,
+    /// Only `purposeful` moves (the quick win-finding pass).
+    restricted: bool,
 }
 
 impl Search<'_> {
@@ -74,14 +87,32 @@ impl Search<'_> {
             bytes.extend_from_slice(c);
         }
         bytes.push(0xfe);
-        bytes.extend_from_slice(&s.stock);
-        bytes.push(0xfe);
-        bytes.extend_from_slice(&s.waste);
+        if self.talon_at_pass_start(s) {
+            // Keyed as the pass start it is equivalent to: dealing out the
+            // stock and turning the waste over gives stock S ++ rev(W).
+            bytes.extend_from_slice(&s.stock);
+            bytes.extend(s.waste.iter().rev());
+            bytes.push(0xfe);
+        } else {
+            bytes.extend_from_slice(&s.stock);
+            bytes.push(0xfe);
+            bytes.extend_from_slice(&s.waste);
+        }
         bytes.extend_from_slice(&s.foundations);
         if self.rules.redeal != Redeal::Unlimited {
             bytes.extend_from_slice(&s.passes.to_le_bytes());
         }
         xxhash_rust::xxh3::xxh3_128(&bytes)
+    }
+
+    /// True when the talon can reach the start of a pass and come back
+    /// to where it is, touching nothing else, so the position is as good
+    /// as that pass start: with unlimited redeals, a waste of a multiple of
+    /// `draw` cards (every size, drawing one) or an empty stock. From the
+    /// pass start the deals reach exactly those waste sizes.
+    fn talon_at_pass_start(&self, s: &State) -> bool {
+        self.rules.redeal == Redeal::Unlimited
+            && (s.stock.is_empty() || s.waste.len().is_multiple_of(self.rules.draw as usize))
     }
 
     /// Plays every dominated foundation move; returns how many.
@@ -111,6 +142,27 @@ impl Search<'_> {
         }
     }
 
+    /// The moves the win-finding pass keeps: column moves that turn a
+    /// card, empty a column or bare a card for its foundation, and no
+    /// worrying back. (Not every won game needs only these, which is why
+    /// a deal this pass cannot win goes on to the full search.)
+    fn purposeful(s: &State, m: Move) -> bool {
+        match m {
+            Move::ColumnToColumn { from, count, .. } => {
+                let from = from as usize;
+                let run = s.run(from).len();
+                if count as usize == run {
+                    s.hidden[from] > 0 || rank(s.run(from)[0]) != 13
+                } else {
+                    let bared = s.run(from)[run - count as usize - 1];
+                    s.to_foundation(bared)
+                }
+            }
+            Move::FoundationToColumn { .. } => false,
+            _ => true,
+        }
+    }
+
     fn order(m: &Move) -> u8 {
         match m {
             Move::ColumnToFoundation(_) | Move::WasteToFoundation => 0,
@@ -132,6 +184,9 @@ impl Search<'_> {
         let mut single = Vec::new();
         s.legal_moves(self.rules, &mut single);
         single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
+        if self.restricted {
+            single.retain(|&m| Self::purposeful(s, m));
+        }
         single.sort_by_key(Self::order);
         // The greedy player's choice first: ordering only, so no verdict
         // changes, but its sense of progress finds wins sooner.
@@ -188,6 +243,70 @@ impl Search<'_> {
             }
         }
         out
+    }
+
+    /// Greedy best-first search: always expand the position with the
+    /// fewest cards away from home and face down (ties: the newest), so
+    /// the search follows progress instead of finishing a subtree. The
+    /// winning line, or None when the budget runs out or every position
+    /// has been expanded.
+    fn best_first(&mut self, root: State) -> Option<Vec<Move>> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let score = |s: &State| {
+            let hidden: u32 = s.hidden.iter().map(|&h| h as u32).sum();
+            (52 - s.home()) + 2 * hidden
+        };
+        // Each position: its parent and the moves from the parent.
+        let mut nodes: Vec<(State, usize, Vec<Move>)> = Vec::new();
+        let mut open = BinaryHeap::new();
+        let mut s = root;
+        self.line.clear();
+        self.autoplay(&mut s);
+        let first = std::mem::take(&mut self.line);
+        if s.is_won() {
+            return Some(first);
+        }
+        self.seen.insert(self.key(&s));
+        open.push((Reverse(score(&s)), 0usize));
+        nodes.push((s, usize::MAX, first));
+        let line_to = |nodes: &Vec<(State, usize, Vec<Move>)>, mut at: usize| {
+            let mut parts = Vec::new();
+            while at != usize::MAX {
+                parts.push(nodes[at].2.clone());
+                at = nodes[at].1;
+            }
+            parts.into_iter().rev().flatten().collect::<Vec<Move>>()
+        };
+        while let Some((_, at)) = open.pop() {
+            let here = nodes[at].0.clone();
+            for step in self.moves(&here) {
+                self.nodes += 1;
+                if self.nodes > self.budget {
+                    return None;
+                }
+                let mut child = here.clone();
+                for &m in &step {
+                    child.apply(m, self.rules);
+                }
+                self.line.clear();
+                self.autoplay(&mut child);
+                let mut moves = step;
+                moves.append(&mut self.line);
+                if child.is_won() {
+                    let mut line = line_to(&nodes, at);
+                    line.extend(moves);
+                    return Some(line);
+                }
+                if !self.seen.insert(self.key(&child)) {
+                    continue;
+                }
+                // Newest first among equals: the index breaks ties.
+                open.push((Reverse(score(&child)), nodes.len()));
+                nodes.push((child, at, moves));
+            }
+        }
+        None
     }
 
     /// Some(true) won, Some(false) exhausted, None over budget. An explicit
@@ -253,12 +372,32 @@ impl Search<'_> {
 /// Decides whether `deal` can be won with every card visible, within
 /// `budget` search nodes.
 pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
-    let mut search = Search {
+    // A best-first pass over purposeful moves finds most wins; only a deal
+    // it cannot win gets the full search, which alone can prove a loss.
+    let quick_budget = budget / 4;
+    let mut quick = Search {
         rules,
-        budget,
+        budget: quick_budget,
         nodes: 0,
         seen: HashSet::new(),
         line: Vec::new(),
+        restricted: true,
+    };
+    let q = quick.best_first(State::deal(deal));
+    let used = quick.nodes.min(quick_budget);
+    if let Some(line) = q {
+        return Solved {
+            verdict: Verdict::Won(line),
+            nodes: used,
+        };
+    }
+    let mut search = Search {
+        rules,
+        budget: budget - used,
+        nodes: 0,
+        seen: HashSet::new(),
+        line: Vec::new(),
+        restricted: false,
     };
     let verdict = match search.dfs(State::deal(deal)) {
         Some(true) => Verdict::Won(search.line),
@@ -267,7 +406,7 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
     };
     Solved {
         verdict,
-        nodes: search.nodes,
+        nodes: used + search.nodes,
     }
 }
 
