@@ -30,7 +30,7 @@ use serde_json::json;
 use solver::Verdict;
 use state::{Redeal, Rules};
 
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 pub struct Klondike;
 
@@ -292,6 +292,9 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
                 "winnable_share_of_decided": if decided > 0 { won as f64 / decided as f64 } else { 0.0 },
                 "ci95_of_decided": [lo, hi],
                 "bounds_if_unknowns_all_lost_or_won": [won as f64 / deals as f64, (won + unknown) as f64 / deals as f64],
+                "decided_share": decided as f64 / deals.max(1) as f64,
+                "ci95_winnable_if_unknowns_lost": stats::wilson(won, deals),
+                "ci95_winnable_if_unknowns_won": stats::wilson(won + unknown, deals),
                 "nodes_decided": {"median": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": nodes.last().copied().unwrap_or(0)},
                 "greedy": lost_winnable,
             }),

@@ -158,14 +158,28 @@ fn report(ctx: &QueryContext) -> Result<Answer> {
     text.push_str("solver (every card visible)\n");
     for r in s["solver"].as_array().into_iter().flatten() {
         let v = &r["solver"];
+        let pct = |x: &serde_json::Value| 100.0 * x.as_f64().unwrap_or(0.0);
         let _ = writeln!(
             text,
-            "  {:<28} {} winnable ({} by a greedy game, {} by search), {} not, {} unknown of {}: {:.2}% of decided [{:.2}%, {:.2}%]; search nodes median {} p90 {} p99 {}",
+            "  {:<28} {} winnable ({} by a greedy game, {} by search), {} not, {} unknown of {} ({:.2}% decided)",
             r["rules"].as_str().unwrap_or(""),
             v["winnable"], v["winnable_by_greedy_game"], v["winnable_by_search"], v["not_winnable"], v["unknown"], v["deals"],
-            100.0 * v["winnable_share_of_decided"].as_f64().unwrap_or(0.0),
-            100.0 * v["ci95_of_decided"][0].as_f64().unwrap_or(0.0),
-            100.0 * v["ci95_of_decided"][1].as_f64().unwrap_or(0.0),
+            pct(&v["decided_share"]),
+        );
+        // The unknowns could go either way, so the honest rate is a range:
+        // every unknown lost at one end, every unknown won at the other.
+        let _ = writeln!(
+            text,
+            "      winnable: {:.2}% [{:.2}%, {:.2}%] if every unknown is lost, {:.2}% [{:.2}%, {:.2}%] if every unknown is won; {:.2}% of decided [{:.2}%, {:.2}%]; search nodes median {} p90 {} p99 {}",
+            pct(&v["bounds_if_unknowns_all_lost_or_won"][0]),
+            pct(&v["ci95_winnable_if_unknowns_lost"][0]),
+            pct(&v["ci95_winnable_if_unknowns_lost"][1]),
+            pct(&v["bounds_if_unknowns_all_lost_or_won"][1]),
+            pct(&v["ci95_winnable_if_unknowns_won"][0]),
+            pct(&v["ci95_winnable_if_unknowns_won"][1]),
+            pct(&v["winnable_share_of_decided"]),
+            pct(&v["ci95_of_decided"][0]),
+            pct(&v["ci95_of_decided"][1]),
             v["nodes_decided"]["median"], v["nodes_decided"]["p90"], v["nodes_decided"]["p99"],
         );
         for g in v["greedy"].as_array().into_iter().flatten() {
