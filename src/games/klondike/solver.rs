@@ -26,6 +26,28 @@
 use super::cards::{card, is_red, rank, suit, Card};
 use super::state::{stacks, Move, Redeal, Rules, State};
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The keys are already xxh3 hashes: the table uses their low bits as
+/// they are instead of hashing them again with SipHash.
+#[derive(Default)]
+struct KeyBits(u64);
+
+impl Hasher for KeyBits {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        self.0 = (k as u64) ^ (k >> 64) as u64;
+    }
+}
+
+type Seen = HashSet<u128, BuildHasherDefault<KeyBits>>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -93,7 +115,7 @@ struct Search<'a> {
     rules: &'a Rules,
     budget: u64,
     nodes: u64,
-    seen: HashSet<u128>,
+    seen: Seen,
     line: Vec<Move>,
     /// Only `purposeful` moves (the quick win-finding pass).
     restricted: bool,
@@ -105,32 +127,40 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn key(&self, s: &State) -> u128 {
-        let mut cols: Vec<(u8, &[Card])> =
-            (0..7).map(|i| (s.hidden[i], &s.columns[i][..])).collect();
-        cols.sort();
-        let mut bytes = Vec::with_capacity(96);
+        // On the stack: a position encodes in at most 14 + 52 + 3 + 4 + 4
+        // bytes, so no allocation per node.
+        let mut cols: [(u8, &[Card]); 7] =
+            std::array::from_fn(|i| (s.hidden[i], &s.columns[i][..]));
+        cols.sort_unstable();
+        let mut buf = [0u8; 96];
+        let mut len = 0;
+        let mut put = |bytes: &mut dyn Iterator<Item = u8>| {
+            for b in bytes {
+                buf[len] = b;
+                len += 1;
+            }
+        };
         for (h, c) in cols {
-            bytes.push(h);
-            bytes.push(c.len() as u8);
-            bytes.extend_from_slice(c);
+            put(&mut [h, c.len() as u8].into_iter());
+            put(&mut c.iter().copied());
         }
-        bytes.push(0xfe);
+        put(&mut std::iter::once(0xfe));
         if self.talon_at_pass_start(s) {
             // Keyed as the pass start it is equivalent to: dealing out the
             // stock and turning the waste over gives stock S ++ rev(W).
-            bytes.extend_from_slice(&s.stock);
-            bytes.extend(s.waste.iter().rev());
-            bytes.push(0xfe);
+            put(&mut s.stock.iter().copied());
+            put(&mut s.waste.iter().rev().copied());
+            put(&mut std::iter::once(0xfe));
         } else {
-            bytes.extend_from_slice(&s.stock);
-            bytes.push(0xfe);
-            bytes.extend_from_slice(&s.waste);
+            put(&mut s.stock.iter().copied());
+            put(&mut std::iter::once(0xfe));
+            put(&mut s.waste.iter().copied());
         }
-        bytes.extend_from_slice(&s.foundations);
+        put(&mut s.foundations.iter().copied());
         if self.rules.redeal != Redeal::Unlimited {
-            bytes.extend_from_slice(&s.passes.to_le_bytes());
+            put(&mut s.passes.to_le_bytes().into_iter());
         }
-        xxhash_rust::xxh3::xxh3_128(&bytes)
+        xxhash_rust::xxh3::xxh3_128(&buf[..len])
     }
 
     /// True when the talon can reach the start of a pass and come back
@@ -386,14 +416,17 @@ impl Search<'_> {
                 })
             }
             // The card bared by moving part of a run: something goes on
-            // it, or it (alone or with the run under it) moves or goes home.
+            // it, or it goes home. (Moving it, alone or with the run under
+            // it, is the same as moving it with the part first and then the
+            // part alone, which bares it again.)
             Pending::Bared(d) => {
                 let Some(col) = column_topped_by(d) else {
                     return Vec::new();
                 };
                 Box::new(move |m: &Move| match *m {
-                    Move::WasteToColumn(to) | Move::FoundationToColumn { to, .. } => to == col,
-                    Move::ColumnToColumn { from, to, .. } => from == col || to == col,
+                    Move::WasteToColumn(to)
+                    | Move::FoundationToColumn { to, .. }
+                    | Move::ColumnToColumn { to, .. } => to == col,
                     Move::ColumnToFoundation(from) => from == col,
                     _ => false,
                 })
@@ -481,10 +514,6 @@ impl Search<'_> {
                 child.apply(m, self.rules);
                 self.line.push(m);
             }
-            self.nodes += 1;
-            if self.nodes > self.budget {
-                return None;
-            }
             // A card just worried back waits for its follow-up; autoplay
             // would only send it home again.
             let pending = if self.restore {
@@ -498,17 +527,28 @@ impl Search<'_> {
             if child.is_won() {
                 return Some(true);
             }
-            // The pending card restricts the moves, so it is part of the key.
+            // The pending step restricts the moves, so it is part of the key.
             let key = self.key(&child) ^ pending.map_or(0, Pending::key_bits);
             if !self.seen.insert(key) {
                 self.line.truncate(before);
                 continue;
             }
+            let child_moves = match pending {
+                Some(p) => self.moves_after(&child, p),
+                None => self.moves(&child),
+            };
+            if pending.is_some() && child_moves.is_empty() {
+                // A preparing step with nothing to follow it is no step.
+                self.line.truncate(before);
+                continue;
+            }
+            // Positions expanded, so the budget buys search, not lookups.
+            self.nodes += 1;
+            if self.nodes > self.budget {
+                return None;
+            }
             stack.push(Frame {
-                moves: match pending {
-                    Some(p) => self.moves_after(&child, p),
-                    None => self.moves(&child),
-                },
+                moves: child_moves,
                 state: child,
                 next: 0,
                 line_start: before,
@@ -523,12 +563,14 @@ impl Search<'_> {
 pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
     // A best-first pass over purposeful moves finds most wins; only a deal
     // it cannot win gets the full search, which alone can prove a loss.
-    let quick_budget = budget / 4;
+    // Capped: on a lost deal the quick pass is wasted work, and the full
+    // search finds the wins it misses as well.
+    let quick_budget = (budget / 4).min(250_000);
     let mut quick = Search {
         rules,
         budget: quick_budget,
         nodes: 0,
-        seen: HashSet::new(),
+        seen: Seen::default(),
         line: Vec::new(),
         restricted: true,
         restore: false,
@@ -545,7 +587,7 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
         rules,
         budget: budget - used,
         nodes: 0,
-        seen: HashSet::new(),
+        seen: Seen::default(),
         line: Vec::new(),
         restricted: false,
         restore: true,
@@ -571,7 +613,7 @@ pub fn reprove(deal: u64, rules: &Rules, budget: u64) -> Solved {
         rules,
         budget,
         nodes: 0,
-        seen: HashSet::new(),
+        seen: Seen::default(),
         line: Vec::new(),
         restricted: false,
         restore: false,
@@ -614,7 +656,7 @@ mod tests {
                     rules: &rules,
                     budget: 150_000,
                     nodes: 0,
-                    seen: HashSet::new(),
+                    seen: Seen::default(),
                     line: Vec::new(),
                     restricted: false,
                     restore: true,
