@@ -262,7 +262,7 @@ impl Search<'_> {
     /// are never needed (they touch only the stock, so they commute with
     /// every other move up to the next waste play), and the folding spares
     /// the search the long chains of single deals.
-    fn moves(&self, s: &State) -> Vec<Vec<Move>> {
+    fn moves(&self, s: &State, hint: bool) -> Vec<Vec<Move>> {
         let mut single = Vec::new();
         s.legal_moves(self.rules, &mut single);
         single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
@@ -272,7 +272,11 @@ impl Search<'_> {
         single.sort_by_key(Self::order);
         // The greedy player's choice first: ordering only, so no verdict
         // changes, but its sense of progress finds wins sooner.
-        let hint = super::greedy::next_move(s, self.rules, &super::greedy::Variant::ALL[1], false);
+        let hint = if hint {
+            super::greedy::next_move(s, self.rules, &super::greedy::Variant::ALL[1], false)
+        } else {
+            None
+        };
         if let Some(i) = hint.and_then(|h| single.iter().position(|&m| m == h)) {
             let h = single.remove(i);
             single.insert(0, h);
@@ -362,7 +366,7 @@ impl Search<'_> {
         };
         while let Some((_, at)) = open.pop() {
             let here = nodes[at].0.clone();
-            for step in self.moves(&here) {
+            for step in self.moves(&here, true) {
                 self.nodes += 1;
                 if self.nodes > self.budget {
                     return None;
@@ -440,7 +444,8 @@ impl Search<'_> {
                 _ => false,
             }),
         };
-        let mut out = self.moves(s);
+        // No hint: the few follow-ups are all tried anyway.
+        let mut out = self.moves(s, false);
         out.retain(|step| step.last().is_some_and(&needs));
         out
     }
@@ -494,7 +499,7 @@ impl Search<'_> {
         }
         self.seen.insert(self.key(&s));
         let mut stack = vec![Frame {
-            moves: self.moves(&s),
+            moves: self.moves(&s, true),
             state: s,
             next: 0,
             line_start: 0,
@@ -535,7 +540,7 @@ impl Search<'_> {
             }
             let child_moves = match pending {
                 Some(p) => self.moves_after(&child, p),
-                None => self.moves(&child),
+                None => self.moves(&child, true),
             };
             if pending.is_some() && child_moves.is_empty() {
                 // A preparing step with nothing to follow it is no step.
