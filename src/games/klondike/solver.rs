@@ -125,6 +125,44 @@ struct Search<'a> {
     restore: bool,
 }
 
+/// Which search a `Search` runs (see `solve`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Best-first over purposeful moves, for wins.
+    Quick,
+    /// Depth-first over every move in the normal form.
+    NormalForm,
+    /// Depth-first over every move, no normal form (`reprove`).
+    Plain,
+}
+
+impl<'a> Search<'a> {
+    fn new(rules: &'a Rules, budget: u64, pass: Pass) -> Search<'a> {
+        Search {
+            rules,
+            budget,
+            nodes: 0,
+            seen: Seen::default(),
+            line: Vec::new(),
+            restricted: pass == Pass::Quick,
+            restore: pass == Pass::NormalForm,
+        }
+    }
+
+    /// The depth-first search's verdict on `deal`.
+    fn decide(mut self, deal: u64) -> Solved {
+        let verdict = match self.dfs(State::deal(deal)) {
+            Some(true) => Verdict::Won(std::mem::take(&mut self.line)),
+            Some(false) => Verdict::Lost,
+            None => Verdict::Unknown,
+        };
+        Solved {
+            verdict,
+            nodes: self.nodes,
+        }
+    }
+}
+
 impl Search<'_> {
     fn key(&self, s: &State) -> u128 {
         // On the stack: a position encodes in at most 14 + 52 + 3 + 4 + 4
@@ -571,30 +609,21 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
     // Capped: on a lost deal the quick pass is wasted work, and the full
     // search finds the wins it misses as well.
     let quick_budget = (budget / 4).min(250_000);
-    let mut quick = Search {
-        rules,
-        budget: quick_budget,
-        nodes: 0,
-        seen: Seen::default(),
-        line: Vec::new(),
-        restricted: true,
-        restore: false,
-    };
-    let q = quick.best_first(State::deal(deal));
-    let used = quick.nodes.min(quick_budget);
-    if let Some(line) = q {
+    let mut quick = Search::new(rules, quick_budget, Pass::Quick);
+    let found = quick.best_first(State::deal(deal));
+    let mut used = quick.nodes.min(quick_budget);
+    if let Some(line) = found {
         return Solved {
             verdict: Verdict::Won(line),
             nodes: used,
         };
     }
-    let mut used = used;
     if *rules != RELAXED {
         // Drawing one with unlimited redeals reaches every talon card at
         // every moment, so any game won under other rules is won under
         // those too: a deal lost there is lost here. Its normal form (talon
         // cards wait in the talon) makes that search much the smaller.
-        let mut relaxed = full_search(&RELAXED, (budget - used) / 2);
+        let mut relaxed = Search::new(&RELAXED, (budget - used) / 2, Pass::NormalForm);
         let lost = relaxed.dfs(State::deal(deal)) == Some(false);
         used += relaxed.nodes;
         if lost {
@@ -604,16 +633,9 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
             };
         }
     }
-    let mut search = full_search(rules, budget.saturating_sub(used));
-    let verdict = match search.dfs(State::deal(deal)) {
-        Some(true) => Verdict::Won(search.line),
-        Some(false) => Verdict::Lost,
-        None => Verdict::Unknown,
-    };
-    Solved {
-        verdict,
-        nodes: used + search.nodes,
-    }
+    let mut solved = Search::new(rules, budget.saturating_sub(used), Pass::NormalForm).decide(deal);
+    solved.nodes += used;
+    solved
 }
 
 /// The rules every other rule set relaxes to (see `solve`).
@@ -622,43 +644,13 @@ const RELAXED: Rules = Rules {
     redeal: Redeal::Unlimited,
 };
 
-/// The depth-first search over every legal move in the normal form.
-fn full_search(rules: &Rules, budget: u64) -> Search<'_> {
-    Search {
-        rules,
-        budget,
-        nodes: 0,
-        seen: Seen::default(),
-        line: Vec::new(),
-        restricted: false,
-        restore: true,
-    }
-}
-
 /// The second opinion on a "not winnable" verdict: the depth-first search
 /// over every legal move (dealing folded into plays, symmetric keys,
 /// dominated cards sent home) without the normal form's restorable
 /// autoplay and pending steps, and without the quick pass. Slower, and
 /// sharing none of the reasoning the normal form adds.
 pub fn reprove(deal: u64, rules: &Rules, budget: u64) -> Solved {
-    let mut search = Search {
-        rules,
-        budget,
-        nodes: 0,
-        seen: Seen::default(),
-        line: Vec::new(),
-        restricted: false,
-        restore: false,
-    };
-    let verdict = match search.dfs(State::deal(deal)) {
-        Some(true) => Verdict::Won(search.line),
-        Some(false) => Verdict::Lost,
-        None => Verdict::Unknown,
-    };
-    Solved {
-        verdict,
-        nodes: search.nodes,
-    }
+    Search::new(rules, budget, Pass::Plain).decide(deal)
 }
 
 #[cfg(test)]
@@ -684,15 +676,7 @@ mod tests {
             let rules = crate::games::klondike::parse_rules(text).unwrap();
             let mut won = 0;
             for deal in 0..12 {
-                let mut search = Search {
-                    rules: &rules,
-                    budget: 150_000,
-                    nodes: 0,
-                    seen: Seen::default(),
-                    line: Vec::new(),
-                    restricted: false,
-                    restore: true,
-                };
+                let mut search = Search::new(&rules, 150_000, Pass::NormalForm);
                 if search.dfs(State::deal(deal)) == Some(true) {
                     replays_to_a_win(deal, &rules, &search.line);
                     won += 1;
