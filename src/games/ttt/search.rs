@@ -117,7 +117,7 @@ impl<'g> Mnk<'g> {
     /// True when each side holds a pairing strategy against the other, so
     /// neither can win and the game is a draw.
     fn both_sides_paired_off(&self) -> bool {
-        let free = self.g.full() & !(self.marks[0] | self.marks[1]);
+        let (free, _) = self.free_and_moves_left();
         (0..2).all(|side| {
             let lines: Vec<u32> = self.live_lines(side).collect();
             super::pairing::pairing(&lines, free).is_some()
