@@ -1,12 +1,18 @@
 //! Open-information ("thoughtful") Klondike: every card is visible, and the
-//! question is whether some sequence of legal moves wins. Two passes:
+//! question is whether some sequence of legal moves wins. Up to three
+//! passes (`solve`):
 //! - a greedy best-first search over purposeful moves (no worrying back,
 //!   column moves only to turn a card, empty a column or bare a card for
 //!   its foundation) finds most wins in a few thousand positions;
-//! - a deal it cannot win gets a depth-first search over every legal move,
-//!   which alone can prove a loss.
+//! - under rules other than draw one with unlimited redeals, the search of
+//!   the deal under those rules, which relax every other rule set: lost
+//!   there is lost here;
+//! - a depth-first search over every legal move, in a normal form that
+//!   keeps every verdict (restorable cards sent home, preparing steps
+//!   followed at once by the step they prepare), which alone can prove a
+//!   loss under the deal's own rules.
 //!
-//! Both use
+//! All use
 //! - a transposition table of the positions already searched (128-bit
 //!   hashes of a canonical encoding; a collision is about 10^-20 likely
 //!   over a whole run, so a "no" is as good as exhaustive),
