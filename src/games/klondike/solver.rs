@@ -123,20 +123,18 @@ struct Search<'a> {
     nodes: u64,
     seen: Seen,
     line: Vec<Move>,
-    /// Only `purposeful` moves (the quick win-finding pass).
-    restricted: bool,
-    /// The full search's normal form: restorable cards go home at once
-    /// (`autoplay`), and a step that only prepares must be followed at
-    /// once by the step it prepares (`left_pending`, `moves_after`).
-    restore: bool,
+    pass: Pass,
 }
 
 /// Which search a `Search` runs (see `solve`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pass {
-    /// Best-first over purposeful moves, for wins.
+    /// Best-first over `purposeful` moves only, for wins.
     Quick,
-    /// Depth-first over every move in the normal form.
+    /// Depth-first over every move in the normal form: restorable cards
+    /// go home at once (`autoplay`), and a step that only prepares must be
+    /// followed at once by the step it prepares (`left_pending`,
+    /// `moves_after`).
     NormalForm,
     /// Depth-first over every move, no normal form (`reprove`).
     Plain,
@@ -150,8 +148,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             seen: Seen::default(),
             line: Vec::new(),
-            restricted: pass == Pass::Quick,
-            restore: pass == Pass::NormalForm,
+            pass,
         }
     }
 
@@ -232,22 +229,23 @@ impl Search<'_> {
 
     /// Plays every foundation move that cannot cost the win; returns how
     /// many. Always: dominated cards. In the full search with worrying
-    /// back (`self.restore`), also every card that could be worried back
+    /// back (`Pass::NormalForm`), also every card that could be worried back
     /// to where it is (see `restorable_in_column`), and with draw one and
     /// unlimited redeals the waste card (every talon card stays reachable
     /// without it): a line that needed the card in play gets it back by
     /// worrying it back at that moment, to the same card.
     fn autoplay(&mut self, s: &mut State) -> usize {
         let mut n = 0;
+        let restore = self.pass == Pass::NormalForm;
         let waste_restorable =
-            self.restore && self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited;
+            restore && self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited;
         loop {
             let m = (0..7u8)
                 .find(|&c| {
                     s.top(c as usize).is_some_and(|t| {
                         s.to_foundation(t)
                             && (dominated(s, t)
-                                || (self.restore && Self::restorable_in_column(s, c as usize)))
+                                || (restore && Self::restorable_in_column(s, c as usize)))
                     })
                 })
                 .map(Move::ColumnToFoundation)
@@ -310,7 +308,7 @@ impl Search<'_> {
         let mut single = Vec::new();
         s.legal_moves(self.rules, &mut single);
         single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
-        if self.restricted {
+        if self.pass == Pass::Quick {
             single.retain(|&m| Self::purposeful(s, m));
         }
         single.sort_by_key(Self::order);
@@ -565,7 +563,7 @@ impl Search<'_> {
             }
             // A card just worried back waits for its follow-up; autoplay
             // would only send it home again.
-            let pending = if self.restore {
+            let pending = if self.pass == Pass::NormalForm {
                 self.left_pending(&frame.state, &child, &step)
             } else {
                 None
