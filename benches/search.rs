@@ -16,6 +16,10 @@ use nimrod::search::classic::{alpha_beta, minimal_leaves, minimax, Count};
 use nimrod::search::{describe, Engine, Options};
 use std::time::Instant;
 
+/// The chess positions both chess tables use.
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const WAC_001: &str = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -236,16 +240,8 @@ fn chess_counts() {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (name, fen, depth) in [
         ("start", Game::START, 5u32),
-        (
-            "Kiwipete",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            4,
-        ),
-        (
-            "WAC.001",
-            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-            5,
-        ),
+        ("Kiwipete", KIWIPETE, 4),
+        ("WAC.001", WAC_001, 5),
     ] {
         let g = Game::from_fen(fen).unwrap();
         let run = |o: Options| {
@@ -287,16 +283,8 @@ fn branching_factors() {
     println!("| --- | --- | --- | --- |");
     for (name, fen, deepest) in [
         ("start", Game::START, 8u32),
-        (
-            "Kiwipete",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            6,
-        ),
-        (
-            "WAC.001",
-            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-            7,
-        ),
+        ("Kiwipete", KIWIPETE, 6),
+        ("WAC.001", WAC_001, 7),
         (
             "middlegame (CPW perft 6)",
             "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
