@@ -4,7 +4,7 @@
 //! winnable" verdicts re-proved by the slower second search.
 //! Usage: cargo bench --bench klondike [-- DEALS BUDGET]  (default 300 100000)
 
-use nimrod::games::klondike::greedy::{self, Variant};
+use nimrod::games::klondike::greedy::{self, Player};
 use nimrod::games::klondike::parse_rules;
 use nimrod::games::klondike::solver::{self, Verdict};
 use std::time::Instant;
@@ -18,19 +18,27 @@ fn main() {
     let budget = args.get(1).copied().unwrap_or(100_000);
     for text in ["1/unlimited", "3/unlimited", "1/none", "3/3"] {
         let rules = parse_rules(text).expect("valid rules");
-        let t = Instant::now();
-        let games = 10_000u64;
-        let mut wins = 0;
-        for deal in 0..games {
-            wins += greedy::play(deal, &rules, &Variant::ALL[0]).won as u64;
+        for player in Player::ALL {
+            let t = Instant::now();
+            let games = 10_000u64;
+            let (mut wins, mut longest) = (0, 0);
+            for deal in 0..games {
+                let game = greedy::play(deal, &rules, &player);
+                wins += game.won as u64;
+                longest = longest.max(game.moves.len());
+            }
+            let per_s = games as f64 / t.elapsed().as_secs_f64();
+            println!(
+                "{:<28} {:<34} {per_s:>9.0} games/s (1 thread), {wins} wins of {games}, longest game {longest} moves",
+                rules.label(),
+                player.label()
+            );
         }
-        let per_s = games as f64 / t.elapsed().as_secs_f64();
-        println!(
-            "{:<28} greedy: {per_s:>9.0} games/s (1 thread), {wins} wins of {games}",
-            rules.label()
-        );
     }
     for text in ["1/unlimited", "3/unlimited"] {
+        if deals == 0 {
+            break;
+        }
         let rules = parse_rules(text).expect("valid rules");
         let mut times = Vec::new();
         let (mut won, mut lost, mut unknown) = (0, 0, 0);

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use nimrod::games::klondike::greedy::{self, Variant};
+use nimrod::games::klondike::greedy::{self, Player};
 use nimrod::games::klondike::parse_rules;
 use nimrod::games::klondike::solver::{self, Verdict};
 use nimrod::games::klondike::state::{Redeal, Rules, State};
@@ -112,9 +112,9 @@ fn the_greedy_player_never_wins_an_unwinnable_deal() {
     let rules = parse_rules("3/unlimited").unwrap();
     let mut greedy_wins = 0;
     for deal in 0..60 {
-        let wins = Variant::ALL
+        let wins = Player::ALL
             .iter()
-            .any(|v| greedy::play(deal, &rules, v).won);
+            .any(|p| greedy::play(deal, &rules, p).won);
         if wins {
             greedy_wins += 1;
             let v = solver::solve(deal, &rules, 200_000).verdict;
@@ -143,21 +143,23 @@ fn report_counts_match_a_recount_and_the_cli_answers() {
     ]))
     .unwrap();
     let rows = report["greedy"].as_array().unwrap();
-    assert_eq!(rows.len(), 8);
+    let n = Player::ALL.len();
+    assert_eq!(rows.len(), 2 * n);
     for (i, text) in ["1/unlimited", "3/3"].iter().enumerate() {
         let rules = parse_rules(text).unwrap();
-        for (v, variant) in Variant::ALL.iter().enumerate() {
+        for (v, player) in Player::ALL.iter().enumerate() {
             let wins = (0..300)
-                .filter(|&d| greedy::play(d, &rules, variant).won)
+                .filter(|&d| greedy::play(d, &rules, player).won)
                 .count();
-            assert_eq!(rows[i * 4 + v]["wins"], wins as u64, "{text} variant {v}");
-            let ci = &rows[i * 4 + v]["ci95"];
+            assert_eq!(rows[i * n + v]["wins"], wins as u64, "{text} player {v}");
+            assert_eq!(rows[i * n + v]["variant"], player.label().as_str());
+            let ci = &rows[i * n + v]["ci95"];
             let rate = wins as f64 / 300.0;
             assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
         }
     }
     let csv = std::fs::read_to_string(dir.path().join("klondike/report.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 9);
+    assert_eq!(csv.lines().count(), 1 + 2 * n);
     let svg = std::fs::read_to_string(dir.path().join("klondike/report.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("circle"));
 

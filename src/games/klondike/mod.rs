@@ -23,14 +23,19 @@ use crate::pipeline::{Job, JobContext};
 use crate::table::writer::write_ranked;
 use crate::table::TableMeta;
 use anyhow::{bail, ensure, Context, Result};
-use greedy::Variant;
+use greedy::Player;
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::json;
 use solver::Verdict;
 use state::{Redeal, Rules};
 
-const VERSION: u32 = 2;
+/// 3: the greedy table holds six players per deal (the seed's list and the
+/// strong list joined the four classic variants).
+const VERSION: u32 = 3;
+
+/// Players per deal in a greedy table.
+pub const PLAYERS: usize = Player::ALL.len();
 
 pub struct Klondike;
 
@@ -178,24 +183,38 @@ impl Game for Klondike {
 
 fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
     let stage = ctx.progress.stage(ctx.id, "greedy games", deals);
-    let outcomes: Vec<[u8; 4]> = (0..deals)
+    let games: Vec<([u8; PLAYERS], usize)> = (0..deals)
         .into_par_iter()
         .map(|deal| {
-            let r = Variant::ALL.map(|v| greedy::play(deal, &rules, &v).home as u8);
+            let played = Player::ALL.map(|p| greedy::play(deal, &rules, &p));
             stage.inc(1);
-            r
+            (
+                played.each_ref().map(|g| g.home as u8),
+                played.iter().map(|g| g.moves.len()).max().unwrap_or(0),
+            )
         })
         .collect();
     stage.finish();
+    let longest = games.iter().map(|g| g.1).max().unwrap_or(0);
+    ensure!(
+        longest < greedy::MOVE_LIMIT,
+        "{}: a greedy game reached the {}-move limit; a player loops",
+        ctx.id,
+        greedy::MOVE_LIMIT
+    );
+    let outcomes: Vec<[u8; PLAYERS]> = games.into_iter().map(|g| g.0).collect();
     let entries: Vec<u8> = outcomes.iter().flatten().copied().collect();
-    let variants: Vec<serde_json::Value> = (0..4)
-        .map(|v| {
-            let wins = outcomes.iter().filter(|o| o[v] == 52).count() as u64;
+    let players: Vec<serde_json::Value> = Player::ALL
+        .iter()
+        .enumerate()
+        .map(|(p, player)| {
+            let wins = outcomes.iter().filter(|o| o[p] == 52).count() as u64;
             let (lo, hi) = stats::wilson(wins, deals);
-            json!({"variant": Variant::ALL[v].label(), "wins": wins, "deals": deals,
+            json!({"variant": player.label(), "wins": wins, "deals": deals,
                    "win_rate": wins as f64 / deals as f64, "ci95": [lo, hi]})
         })
         .collect();
+    let labels: Vec<String> = Player::ALL.iter().map(|p| p.label()).collect();
     write_ranked(
         &ctx.output,
         &entries,
@@ -203,13 +222,32 @@ fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
             "klondike",
             &format!("greedy-{}", rules_id(&rules)),
             json!({"rules": rules, "deals": deals, "version": VERSION}),
-            "deal * 4 + variant; variants: shortest/late, longest/late, shortest/early, longest/early",
+            &format!("deal * {PLAYERS} + player; players: {}", labels.join(", ")),
             "u8 cards on the foundations at the end (52 = won)",
-            json!({"rules": rules.label(), "variants": variants}),
+            json!({"rules": rules.label(), "players": labels, "variants": players, "longest_game": longest}),
         ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     Ok(())
+}
+
+/// The greedy table of a rule set, checked to hold one entry per player
+/// and deal for this build's players.
+pub fn greedy_outcomes(table: &crate::table::Table) -> Result<(u64, Vec<u8>)> {
+    let labels: Vec<String> = Player::ALL.iter().map(|p| p.label()).collect();
+    let stored = &table.meta().stats["players"];
+    ensure!(
+        *stored == json!(labels),
+        "klondike/{}: the table lists players {stored}, this build has {labels:?}; rebuild it",
+        table.meta().table
+    );
+    let len = table.len();
+    ensure!(
+        len % PLAYERS as u64 == 0,
+        "klondike/{}: {len} entries is not a whole number of deals",
+        table.meta().table
+    );
+    Ok((len / PLAYERS as u64, table.read_range::<u8>(0, len)?))
 }
 
 /// Solver verdict codes in the table.
@@ -219,14 +257,19 @@ pub const UNKNOWN: u8 = 2;
 
 fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Result<()> {
     let greedy = ctx.open(&format!("klondike/greedy-{}", rules_id(&rules)))?;
-    let outcomes = greedy.read_range::<u8>(0, deals * 4)?;
+    let (greedy_deals, outcomes) = greedy_outcomes(&greedy)?;
+    ensure!(
+        greedy_deals >= deals,
+        "{}: the greedy table has {greedy_deals} deals, the solver needs {deals}",
+        ctx.id
+    );
     let stage = ctx.progress.stage(ctx.id, "solver", deals);
     // A deal some greedy variant won is winnable: its game is the proof,
     // and the search is skipped (searched deals are counted apart).
     let results: Vec<(u8, u64, bool)> = (0..deals)
         .into_par_iter()
         .map(|deal| {
-            let greedy_won = (0..4).any(|v| outcomes[(deal * 4) as usize + v] == 52);
+            let greedy_won = (0..PLAYERS).any(|p| outcomes[deal as usize * PLAYERS + p] == 52);
             let r = if greedy_won {
                 (WON, 0, false)
             } else {
@@ -262,17 +305,18 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
             .copied()
             .unwrap_or(0)
     };
-    let lost_winnable: Vec<serde_json::Value> = (0..4)
-        .map(|v| {
-            let greedy_wins = (0..deals as usize).filter(|&d| outcomes[d * 4 + v] == 52).count();
+    let won_by = |d: usize, p: usize| outcomes[d * PLAYERS + p] == 52;
+    let lost_winnable: Vec<serde_json::Value> = (0..PLAYERS)
+        .map(|p| {
+            let greedy_wins = (0..deals as usize).filter(|&d| won_by(d, p)).count();
             let lost = (0..deals as usize)
-                .filter(|&d| codes[d] == WON && outcomes[d * 4 + v] != 52)
+                .filter(|&d| codes[d] == WON && !won_by(d, p))
                 .count();
             let impossible = (0..deals as usize)
-                .filter(|&d| codes[d] == LOST && outcomes[d * 4 + v] == 52)
+                .filter(|&d| codes[d] == LOST && won_by(d, p))
                 .count();
             ensure!(impossible == 0, "{}: the greedy player won {impossible} deals the solver calls unwinnable", ctx.id);
-            Ok(json!({"variant": Variant::ALL[v].label(), "greedy_wins": greedy_wins, "winnable_but_lost": lost}))
+            Ok(json!({"variant": Player::ALL[p].label(), "greedy_wins": greedy_wins, "winnable_but_lost": lost}))
         })
         .collect::<Result<_>>()?;
     write_ranked(

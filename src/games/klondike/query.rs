@@ -2,7 +2,7 @@
 //! the solver's verdict; `--report` prints the batch report. `nimrod play
 //! klondike --deal N` plays a deal with the greedy player as the hint key.
 
-use super::greedy::{self, Variant};
+use super::greedy::{self, Player};
 use super::parse_rules;
 use super::solver::{self, Verdict};
 use super::state::{Move, Rules, State};
@@ -26,7 +26,9 @@ struct KlondikeQuery {
     /// Stock passes: none, unlimited or a number.
     #[arg(long, default_value = "unlimited")]
     redeal: String,
-    /// Greedy variant 0..3: shortest/late, longest/late, shortest/early, longest/early.
+    /// Greedy player 0..5: classic shortest/late, longest/late,
+    /// shortest/early, longest/early; 4 the seed's list ported literally;
+    /// 5 the strong priority list.
     #[arg(long, default_value_t = 0)]
     variant: usize,
     /// Solver nodes before answering unknown.
@@ -37,14 +39,15 @@ struct KlondikeQuery {
     report: bool,
 }
 
-fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Variant)> {
+fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
     let rules = parse_rules(&format!("{}/{}", q.draw, q.redeal))?;
     ensure!(
-        q.variant < 4,
-        "--variant {} is out of range (0 ..= 3)",
-        q.variant
+        q.variant < Player::ALL.len(),
+        "--variant {} is out of range (0 ..= {})",
+        q.variant,
+        Player::ALL.len() - 1
     );
-    Ok((rules, Variant::ALL[q.variant]))
+    Ok((rules, Player::ALL[q.variant]))
 }
 
 fn describe_line(deal: u64, rules: &Rules, moves: &[Move]) -> Vec<String> {
@@ -124,7 +127,7 @@ pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
 fn report(ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "klondike/report")?;
     let s = &t.meta().stats;
-    let mut text = String::from("greedy player, win rate with 95% interval (Wilson); difference against the first variant on the same deals (McNemar p)\n");
+    let mut text = String::from("greedy players, win rate with 95% interval (Wilson); difference against the first player on the same deals (McNemar p)\n");
     for r in s["greedy"].as_array().into_iter().flatten() {
         let ci = &r["ci95"];
         let _ = write!(
@@ -232,7 +235,7 @@ pub fn play(
         if input.read_line(&mut line)? == 0 {
             return Ok(());
         }
-        let hint = greedy::next_move(&s, &rules, &variant, false);
+        let hint = variant.next_move(&s, &rules, false);
         match line.trim() {
             "q" => return Ok(()),
             "h" => match hint {

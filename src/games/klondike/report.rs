@@ -3,9 +3,9 @@
 //! solver's winnable share, as a table's statistics, `report.csv` and
 //! `report.svg`.
 
-use super::greedy::Variant;
+use super::greedy::Player;
 use super::state::Rules;
-use super::{rules_id, stats};
+use super::{greedy_outcomes, rules_id, stats, PLAYERS};
 use crate::pipeline::JobContext;
 use crate::table::writer::write_ranked;
 use crate::table::TableMeta;
@@ -29,19 +29,18 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
     for rules in all {
         let id = rules_id(rules);
         let g = ctx.open(&format!("klondike/greedy-{id}"))?;
-        let deals = g.len() / 4;
-        let o = g.read_range::<u8>(0, g.len())?;
-        let won = |d: u64, v: usize| o[(d * 4) as usize + v] == 52;
-        for (v, variant) in Variant::ALL.iter().enumerate() {
-            let wins = (0..deals).filter(|&d| won(d, v)).count() as u64;
-            let paired = (v > 0).then(|| {
-                let only_v = (0..deals).filter(|&d| won(d, v) && !won(d, 0)).count() as u64;
-                let only_0 = (0..deals).filter(|&d| won(d, 0) && !won(d, v)).count() as u64;
-                stats::paired(only_v, only_0, deals)
+        let (deals, o) = greedy_outcomes(&g)?;
+        let won = |d: u64, p: usize| o[d as usize * PLAYERS + p] == 52;
+        for (p, player) in Player::ALL.iter().enumerate() {
+            let wins = (0..deals).filter(|&d| won(d, p)).count() as u64;
+            let paired = (p > 0).then(|| {
+                let only_p = (0..deals).filter(|&d| won(d, p) && !won(d, 0)).count() as u64;
+                let only_0 = (0..deals).filter(|&d| won(d, 0) && !won(d, p)).count() as u64;
+                stats::paired(only_p, only_0, deals)
             });
             rows.push(Row {
                 rules: rules.label(),
-                variant: variant.label(),
+                variant: player.label(),
                 deals,
                 wins,
                 ci: stats::wilson(wins, deals),
@@ -91,7 +90,7 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
             "klondike",
             "report",
             json!({"rules": all}),
-            "(rule set * 4 + variant) * 2 + field",
+            &format!("(rule set * {PLAYERS} + player) * 2 + field"),
             "u64 fields: greedy wins, deals",
             json!({"greedy": rows_json, "solver": solver}),
         )
@@ -111,7 +110,7 @@ fn chart(rows: &[Row], rule_sets: usize) -> Result<String> {
         let top = rows.iter().map(|r| r.ci.1).fold(0.05, f64::max) * 1.15;
         let mut chart = ChartBuilder::on(&root)
             .caption(
-                "Klondike greedy player: win rate and 95% interval",
+                "Klondike greedy players: win rate and 95% interval",
                 ("sans-serif", 20),
             )
             .margin(12)
@@ -124,15 +123,16 @@ fn chart(rows: &[Row], rule_sets: usize) -> Result<String> {
             .y_desc("win rate")
             .disable_x_mesh()
             .draw()?;
-        let colors = [BLUE, RED, GREEN, MAGENTA];
+        let colors = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
+        let step = 0.8 / PLAYERS as f64;
         for (v, color) in colors.iter().enumerate() {
             let color = *color;
             let points: Vec<(f64, &Row)> = rows
                 .iter()
                 .skip(v)
-                .step_by(4)
+                .step_by(PLAYERS)
                 .enumerate()
-                .map(|(i, r)| (i as f64 - 0.3 + 0.2 * v as f64, r))
+                .map(|(i, r)| (i as f64 - 0.4 + step * (v as f64 + 0.5), r))
                 .collect();
             for (x, r) in &points {
                 chart.draw_series(std::iter::once(PathElement::new(
@@ -144,7 +144,7 @@ fn chart(rows: &[Row], rule_sets: usize) -> Result<String> {
                 .draw_series(points.iter().map(|(x, r)| {
                     Circle::new((*x, r.wins as f64 / r.deals as f64), 4, color.filled())
                 }))?
-                .label(Variant::ALL[v].label())
+                .label(Player::ALL[v].label())
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
         }
         chart

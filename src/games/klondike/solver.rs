@@ -315,7 +315,8 @@ impl Search<'_> {
         // The greedy player's choice first: ordering only, so no verdict
         // changes, but its sense of progress finds wins sooner.
         let hint = if hint {
-            super::greedy::next_move(s, self.rules, &super::greedy::Variant::ALL[1], false)
+            super::greedy::Player::Classic(super::greedy::Variant::ALL[1])
+                .next_move(s, self.rules, false)
         } else {
             None
         };

@@ -18,6 +18,13 @@
 //!
 //! Variants: source columns shortest or longest first; the foundation rule
 //! (4) tried before or after the run and waste rules (2, 3).
+//!
+//! Besides these four, [`Player`] names two more: the seed's list ported
+//! literally (`seed`) and a stronger priority list (`strong`). All of them
+//! play through [`play`], so the batch job and the report treat them alike.
+
+pub mod seed;
+pub mod strong;
 
 use super::cards::{card, is_red, rank, suit, Card};
 use super::state::{stacks, Move, Rules, State};
@@ -172,6 +179,45 @@ fn safe_foundation_move(s: &State, v: &Variant) -> Option<Move> {
     })
 }
 
+/// Every player the batch job runs, in table order: the four classic
+/// variants, the seed's list ported literally, the strong priority list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    Classic(Variant),
+    Seed,
+    Strong,
+}
+
+impl Player {
+    pub const ALL: [Player; 6] = [
+        Player::Classic(Variant::ALL[0]),
+        Player::Classic(Variant::ALL[1]),
+        Player::Classic(Variant::ALL[2]),
+        Player::Classic(Variant::ALL[3]),
+        Player::Seed,
+        Player::Strong,
+    ];
+
+    pub fn label(&self) -> String {
+        match self {
+            Player::Classic(v) => v.label(),
+            Player::Seed => "seed list, literal".to_string(),
+            Player::Strong => "strong priority list".to_string(),
+        }
+    }
+
+    /// The player's move, or None when it gives up (see [`next_move`] for
+    /// `stalled`).
+    pub fn next_move(&self, s: &State, rules: &Rules, stalled: bool) -> Option<Move> {
+        match self {
+            Player::Classic(v) => next_move(s, rules, v, stalled),
+            Player::Seed => seed::next_move(s, rules, stalled),
+            Player::Strong => strong::next_move(s, rules, stalled),
+        }
+    }
+}
+
 /// The greedy player's move, or None when it gives up. `stalled` says the
 /// last pass through the stock made no other move, so turning the waste
 /// over again would loop.
@@ -210,22 +256,23 @@ pub struct Played {
     pub moves: Vec<Move>,
 }
 
-/// Moves a game may take before the player is stopped (a safety net; no
-/// game has come near it).
-const MOVE_LIMIT: usize = 5000;
+/// Moves a game may take before the player is stopped: a safety net, and
+/// the batch job refuses a table in which a game reached it (a loop would
+/// otherwise pass for a loss).
+pub const MOVE_LIMIT: usize = 5000;
 
 /// Self-play of one deal.
-pub fn play(deal: u64, rules: &Rules, v: &Variant) -> Played {
+pub fn play(deal: u64, rules: &Rules, player: &Player) -> Played {
     let mut s = State::deal(deal);
     let mut moves = Vec::new();
     let mut moved_this_pass = false;
     while !s.is_won() && moves.len() < MOVE_LIMIT {
-        let Some(mut m) = next_move(&s, rules, v, false) else {
+        let Some(mut m) = player.next_move(&s, rules, false) else {
             break;
         };
         if m == Move::Redeal && !moved_this_pass {
             // Another pass would repeat the last one.
-            match next_move(&s, rules, v, true) {
+            match player.next_move(&s, rules, true) {
                 Some(other) => m = other,
                 None => break,
             }
@@ -252,14 +299,13 @@ mod tests {
 
     #[test]
     fn every_greedy_move_is_legal_and_games_end() {
-        let rules = Rules {
-            draw: 1,
-            redeal: Redeal::Unlimited,
-        };
         let mut wins = 0;
-        for deal in 0..200 {
-            for v in Variant::ALL {
-                let p = play(deal, &rules, &v);
+        for (deal, rules) in (0..200).flat_map(|d| {
+            [(1, Redeal::Unlimited), (3, Redeal::Passes(3))]
+                .map(|(draw, redeal)| (d, Rules { draw, redeal }))
+        }) {
+            for player in Player::ALL {
+                let p = play(deal, &rules, &player);
                 let mut s = State::deal(deal);
                 let mut legal = Vec::new();
                 for &m in &p.moves {
@@ -272,7 +318,62 @@ mod tests {
                 wins += p.won as u32;
             }
         }
-        assert!(wins > 0, "the greedy player never won in 800 games");
+        assert!(wins > 0, "the greedy players never won in 2,400 games");
+    }
+
+    /// Shuffles the cards a player may not see (face-down cards and the
+    /// stock) among their places.
+    fn reshuffle_unseen(s: &State, seed: u64) -> State {
+        let mut t = s.clone();
+        let mut unseen: Vec<Card> = s.stock.clone();
+        for c in 0..7 {
+            unseen.extend_from_slice(&s.columns[c][..s.hidden[c] as usize]);
+        }
+        crate::rng::SplitMix64::new(seed).shuffle(&mut unseen);
+        let mut next = unseen.into_iter();
+        for c in t.stock.iter_mut() {
+            *c = next.next().expect("same count");
+        }
+        for col in 0..7 {
+            for i in 0..s.hidden[col] as usize {
+                t.columns[col][i] = next.next().expect("same count");
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn no_player_reads_a_face_down_card_or_the_stock() {
+        let rules = Rules {
+            draw: 3,
+            redeal: Redeal::Unlimited,
+        };
+        let mut compared = 0;
+        for deal in 0..60 {
+            for player in Player::ALL {
+                let p = play(deal, &rules, &player);
+                let mut s = State::deal(deal);
+                for (i, &m) in p.moves.iter().enumerate() {
+                    let blind = reshuffle_unseen(&s, deal * 1000 + i as u64);
+                    if blind != s {
+                        for stalled in [false, true] {
+                            assert_eq!(
+                                player.next_move(&s, &rules, stalled),
+                                player.next_move(&blind, &rules, stalled),
+                                "{}: deal {deal}, move {i} depends on unseen cards",
+                                player.label()
+                            );
+                        }
+                        compared += 1;
+                    }
+                    s.apply(m, &rules);
+                }
+            }
+        }
+        assert!(
+            compared > 1000,
+            "only {compared} positions had unseen cards"
+        );
     }
 
     #[test]
