@@ -243,7 +243,7 @@ pub fn greedy_outcomes(table: &crate::table::Table) -> Result<(u64, Vec<u8>)> {
     );
     let len = table.len();
     ensure!(
-        len % PLAYERS as u64 == 0,
+        len.is_multiple_of(PLAYERS as u64),
         "klondike/{}: {len} entries is not a whole number of deals",
         table.meta().table
     );
