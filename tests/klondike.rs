@@ -7,7 +7,7 @@ use common::*;
 use nimrod::games::klondike::greedy::{self, Player};
 use nimrod::games::klondike::parse_rules;
 use nimrod::games::klondike::solver::{self, Verdict};
-use nimrod::games::klondike::state::{Redeal, Rules, State};
+use nimrod::games::klondike::state::{Move, Redeal, Rules, State};
 use std::collections::HashSet;
 
 /// Depth-first search over exact states: no dominance moves, no column
@@ -52,6 +52,43 @@ fn solver_agrees_with_a_plain_search_where_both_decide() {
 fn with_unlimited_redeals_too() {
     // Where the talon-split keys and the two passes matter.
     agrees_with_plain_search("3/unlimited", 24, 5, 1);
+}
+
+#[test]
+fn without_worrying_back() {
+    // The restorable autoplay is off here; the relaxation (which allows
+    // worrying back) still proves losses.
+    agrees_with_plain_search("3/unlimited/noworry", 24, 5, 1);
+}
+
+#[test]
+fn worrying_back_never_loses_a_deal_won_without_it() {
+    let (with, without) = (
+        parse_rules("1/unlimited").unwrap(),
+        parse_rules("1/unlimited/noworry").unwrap(),
+    );
+    let mut compared = 0;
+    for deal in 0..40 {
+        let a = solver::solve(deal, &with, 100_000).verdict;
+        let b = solver::solve(deal, &without, 100_000).verdict;
+        if let Verdict::Won(line) = &b {
+            assert!(
+                a != Verdict::Lost,
+                "deal {deal}: won without worrying back only"
+            );
+            assert!(
+                !line
+                    .iter()
+                    .any(|m| matches!(m, Move::FoundationToColumn { .. })),
+                "deal {deal}: a no-worrying-back line worries back"
+            );
+        }
+        if a == Verdict::Lost {
+            assert!(b == Verdict::Lost || b == Verdict::Unknown, "deal {deal}");
+        }
+        compared += (a != Verdict::Unknown && b != Verdict::Unknown) as u32;
+    }
+    assert!(compared >= 30, "only {compared} deals decided both ways");
 }
 
 #[test]

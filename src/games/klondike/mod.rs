@@ -42,8 +42,9 @@ pub struct Klondike;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KlondikeParams {
-    /// Rule sets as "DRAW/REDEAL": DRAW 1 or 3, REDEAL none, unlimited or
-    /// a number of passes ("3/unlimited", "1/none", "3/3").
+    /// Rule sets as "DRAW/REDEAL[/noworry]": DRAW 1 or 3, REDEAL none,
+    /// unlimited or a number of passes; "/noworry" forbids worrying back
+    /// ("3/unlimited", "1/none", "3/3", "3/unlimited/noworry").
     pub rules: Vec<String>,
     pub greedy_deals: u64,
     pub solver_deals: u64,
@@ -52,9 +53,21 @@ pub struct KlondikeParams {
 }
 
 pub fn parse_rules(s: &str) -> Result<Rules> {
-    let (d, r) = s
-        .split_once('/')
-        .with_context(|| format!("rule set \"{s}\": expected DRAW/REDEAL, like 3/unlimited"))?;
+    let mut parts = s.split('/');
+    let (Some(d), Some(r)) = (parts.next(), parts.next()) else {
+        bail!("rule set \"{s}\": expected DRAW/REDEAL[/noworry], like 3/unlimited");
+    };
+    let worry_back = match parts.next() {
+        None => true,
+        Some("noworry") => false,
+        Some(other) => {
+            bail!("rule set \"{s}\": the third part may only be noworry (no worrying back), not \"{other}\"")
+        }
+    };
+    ensure!(
+        parts.next().is_none(),
+        "rule set \"{s}\": expected DRAW/REDEAL[/noworry]"
+    );
     let draw: u8 = match d {
         "1" => 1,
         "3" => 3,
@@ -70,17 +83,22 @@ pub fn parse_rules(s: &str) -> Result<Rules> {
             }
         },
     };
-    Ok(Rules { draw, redeal })
+    Ok(Rules {
+        draw,
+        redeal,
+        worry_back,
+    })
 }
 
-/// "d3-unlimited", "d1-none", "d3-passes3".
+/// "d3-unlimited", "d1-none", "d3-passes3", "d3-unlimited-noworry".
 pub fn rules_id(r: &Rules) -> String {
     let redeal = match r.redeal {
         Redeal::None => "none".to_string(),
         Redeal::Unlimited => "unlimited".to_string(),
         Redeal::Passes(n) => format!("passes{n}"),
     };
-    format!("d{}-{redeal}", r.draw)
+    let worry = if r.worry_back { "" } else { "-noworry" };
+    format!("d{}-{redeal}{worry}", r.draw)
 }
 
 impl Game for Klondike {
@@ -346,4 +364,33 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
         ctx.param_hash,
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_sets_parse_and_name_themselves() {
+        let r = parse_rules("3/unlimited/noworry").unwrap();
+        assert_eq!(
+            (r.draw, r.redeal, r.worry_back),
+            (3, Redeal::Unlimited, false)
+        );
+        assert_eq!(rules_id(&r), "d3-unlimited-noworry");
+        assert!(r.label().ends_with("no worrying back"));
+        let r = parse_rules("1/2").unwrap();
+        assert_eq!((r.redeal, r.worry_back), (Redeal::Passes(2), true));
+        assert_eq!(rules_id(&r), "d1-passes2");
+        for (bad, says) in [
+            ("3/unlimited/worry", "may only be noworry"),
+            ("3/unlimited/noworry/x", "expected DRAW/REDEAL"),
+            ("3", "expected DRAW/REDEAL"),
+            ("2/none", "draw must be 1 or 3"),
+            ("1/0", "redeal must be"),
+        ] {
+            let e = parse_rules(bad).unwrap_err().to_string();
+            assert!(e.contains(says) && e.contains(bad), "{bad}: {e}");
+        }
+    }
 }

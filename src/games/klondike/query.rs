@@ -26,6 +26,9 @@ struct KlondikeQuery {
     /// Stock passes: none, unlimited or a number.
     #[arg(long, default_value = "unlimited")]
     redeal: String,
+    /// Forbid worrying back (a card coming back from its foundation).
+    #[arg(long)]
+    no_worry: bool,
     /// Greedy player 0..5: classic shortest/late, longest/late,
     /// shortest/early, longest/early; 4 the seed's list ported literally;
     /// 5 the strong priority list.
@@ -40,7 +43,8 @@ struct KlondikeQuery {
 }
 
 fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
-    let rules = parse_rules(&format!("{}/{}", q.draw, q.redeal))?;
+    let worry = if q.no_worry { "/noworry" } else { "" };
+    let rules = parse_rules(&format!("{}/{}{worry}", q.draw, q.redeal))?;
     ensure!(
         q.variant < Player::ALL.len(),
         "--variant {} is out of range (0 ..= {})",

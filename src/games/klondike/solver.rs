@@ -236,7 +236,9 @@ impl Search<'_> {
     /// worrying it back at that moment, to the same card.
     fn autoplay(&mut self, s: &mut State) -> usize {
         let mut n = 0;
-        let restore = self.pass == Pass::NormalForm;
+        // Sending home a card that could be worried back is only free when
+        // worrying back is allowed.
+        let restore = self.pass == Pass::NormalForm && self.rules.worry_back;
         let waste_restorable =
             restore && self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited;
         loop {
@@ -647,6 +649,7 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
 const RELAXED: Rules = Rules {
     draw: 1,
     redeal: Redeal::Unlimited,
+    worry_back: true,
 };
 
 /// The second opinion on a "not winnable" verdict: the depth-first search
@@ -696,6 +699,7 @@ mod tests {
         let rules = Rules {
             draw: 1,
             redeal: Redeal::Unlimited,
+            worry_back: true,
         };
         let mut won = 0;
         for deal in 0..20 {

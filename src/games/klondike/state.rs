@@ -19,6 +19,8 @@ pub enum Redeal {
 pub struct Rules {
     pub draw: u8,
     pub redeal: Redeal,
+    /// Whether a card may come back from its foundation onto a column.
+    pub worry_back: bool,
 }
 
 impl Rules {
@@ -28,7 +30,12 @@ impl Rules {
             Redeal::Passes(n) => format!("{n} passes"),
             Redeal::Unlimited => "unlimited redeals".to_string(),
         };
-        format!("draw {}, {r}", self.draw)
+        let worry = if self.worry_back {
+            ""
+        } else {
+            ", no worrying back"
+        };
+        format!("draw {}, {r}{worry}", self.draw)
     }
 
     /// Whether another pass may start after `passes` passes.
@@ -158,7 +165,7 @@ impl State {
         }
         for s in 0..4u8 {
             let f = self.foundations[s as usize];
-            if f > 0 {
+            if f > 0 && rules.worry_back {
                 let c = s * 13 + f - 1;
                 for to in 0..7 {
                     if self.top(to).is_some() && stacks(c, self.top(to)) {
@@ -331,6 +338,7 @@ mod tests {
         let rules = Rules {
             draw: 3,
             redeal: Redeal::Passes(2),
+            worry_back: true,
         };
         let mut s = State::deal(7);
         let before = s.stock.clone();

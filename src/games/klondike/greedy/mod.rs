@@ -301,8 +301,16 @@ mod tests {
     fn every_greedy_move_is_legal_and_games_end() {
         let mut wins = 0;
         for (deal, rules) in (0..200).flat_map(|d| {
-            [(1, Redeal::Unlimited), (3, Redeal::Passes(3))]
-                .map(|(draw, redeal)| (d, Rules { draw, redeal }))
+            [(1, Redeal::Unlimited), (3, Redeal::Passes(3))].map(|(draw, redeal)| {
+                (
+                    d,
+                    Rules {
+                        draw,
+                        redeal,
+                        worry_back: true,
+                    },
+                )
+            })
         }) {
             for player in Player::ALL {
                 let p = play(deal, &rules, &player);
@@ -347,6 +355,7 @@ mod tests {
         let rules = Rules {
             draw: 3,
             redeal: Redeal::Unlimited,
+            worry_back: true,
         };
         let mut compared = 0;
         for deal in 0..60 {
