@@ -4,16 +4,13 @@
 //! Open a table with [`table::Table::open`] (raw or packed), read entries with
 //! `get`/`read_range`/`entries`, look up sparse keys with `get_by_key`.
 
-#[cfg(target_endian = "big")]
-compile_error!(
-    "nimrod's table files are little-endian and read zero-copy; big-endian hosts are not supported"
-);
-
 pub mod games;
 pub mod lp;
 pub mod pipeline;
 pub mod rng;
 pub mod search;
-pub mod table;
+/// The table file layer, its own crate (`nimrod-table`) so that a program
+/// that only reads tables needs none of the solvers or the CLI.
+pub use nimrod_table as table;
 
 pub use table::Table;

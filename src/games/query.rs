@@ -1,7 +1,6 @@
 //! Shared plumbing for `nimrod query`: argument parsing through clap with
 //! one-line errors, locating tables (raw or packed), the answer type.
 
-use crate::pipeline::job::table_path;
 use crate::table::Table;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
@@ -61,28 +60,14 @@ pub fn parse_args_as<T: clap::Parser>(command: &str, args: &[String]) -> Result<
 
 /// Opens the table of job `id` under the data directory, raw or packed.
 pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
-    let raw = table_path(data_dir, id);
-    let mut packed = raw.clone().into_os_string();
-    packed.push(".zst");
-    let packed = PathBuf::from(packed);
-    for p in [&raw, &packed] {
-        // Only "no such file" means absent: a directory that cannot be read
-        // (permissions) is an error naming it, not a missing table.
-        match std::fs::metadata(p) {
-            Ok(_) => {
-                let t = Table::open(p)?;
-                crate::pipeline::job::check_identity(&t, id)?;
-                return Ok(t);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => bail!("cannot read {}: {e}", p.display()),
+    match crate::table::open_job_table(data_dir, id) {
+        Err(e @ crate::table::TableError::Missing { .. }) => {
+            let game = id.split('/').next().unwrap_or(id);
+            bail!(
+                "{e}; build it with: nimrod build --only {game} --data {}",
+                data_dir.display()
+            )
         }
+        other => Ok(other?),
     }
-    let game = id.split('/').next().unwrap_or(id);
-    bail!(
-        "table {id} not found in {} (neither {} nor its .zst); build it with: nimrod build --only {game} --data {}",
-        data_dir.display(),
-        raw.display(),
-        data_dir.display()
-    )
 }

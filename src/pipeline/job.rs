@@ -25,20 +25,7 @@ impl Job {
     }
 }
 
-pub fn table_path(data_dir: &Path, id: &str) -> PathBuf {
-    data_dir.join(format!("{id}.nmt"))
-}
-
-/// Hash of the job id, the table format version and the parameters (JSON
-/// with sorted keys, so the same parameters always hash the same).
-pub fn param_hash(id: &str, params: &serde_json::Value) -> u64 {
-    let doc = serde_json::json!({
-        "id": id,
-        "format": crate::table::FORMAT_VERSION,
-        "params": params,
-    });
-    xxhash_rust::xxh3::xxh3_64(doc.to_string().as_bytes())
-}
+pub use crate::table::job::{param_hash, table_path};
 
 pub struct JobContext<'a> {
     pub id: &'a str,
@@ -54,25 +41,7 @@ pub struct JobContext<'a> {
 /// and the job's id and recorded parameters hash to the header's parameter
 /// hash. A table renamed or copied over another's path (KQvK over KRvK,
 /// octal 0.137 over 0.77), or with its job parameters edited, is refused.
-pub fn check_identity(t: &Table, id: &str) -> anyhow::Result<()> {
-    let path = t.path().display();
-    let Some(job) = &t.meta().job else {
-        anyhow::bail!(
-            "{path} does not record which job wrote it (built by an older nimrod?); rebuild it with: nimrod build --only {id} --force"
-        );
-    };
-    anyhow::ensure!(
-        job.id == id,
-        "{path} holds the table of {}, not {id} (renamed or copied over it); rebuild it with: nimrod build --only {id} --force",
-        job.id
-    );
-    anyhow::ensure!(
-        param_hash(id, &job.params) == t.header().param_hash,
-        "{path}: its recorded job parameters {} do not hash to its header's parameter hash (edited or damaged metadata); rebuild it with: nimrod build --only {id} --force",
-        job.params
-    );
-    Ok(())
-}
+pub use crate::table::job::check_identity;
 
 impl JobContext<'_> {
     /// Opens the table of a dependency, checking it is the one asked for.

@@ -137,7 +137,7 @@ pub fn solve_k_by_2(
     unreachable!("the minimum of a convex envelope is met by rows of opposite slopes")
 }
 
-/// Every state with m ≤ max_m, n ≤ max_n: table[m][n].
+/// Every state with m ≤ max_m, n ≤ max_n: `table[m][n]`.
 pub fn solve_all(max_m: usize, max_n: usize) -> Vec<Vec<State>> {
     // P(a, b) needs (b − 1, a) and (b, a − 1): fill by a + b.
     let size = max_m.max(max_n);

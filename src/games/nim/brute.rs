@@ -10,7 +10,7 @@
 pub struct Outcomes {
     pub piles: usize,
     pub radix: usize,
-    /// p[idx] = true when the position is a P-position.
+    /// `p[idx]` = true when the position is a P-position.
     pub p: Vec<bool>,
 }
 

@@ -182,7 +182,7 @@ impl Game for Half {
     }
 }
 
-/// Reference: safe[n] by trying every take (O(n²)).
+/// Reference: `safe[n]` by trying every take (O(n²)).
 pub fn brute_force(bound: u64, conv: Convention) -> Vec<bool> {
     let mut safe = vec![false; bound as usize + 1];
     for n in 0..=bound as usize {

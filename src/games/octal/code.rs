@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OctalCode {
-    /// digits[i] = d_i; digits.len() - 1 = t, the largest removal.
+    /// `digits[i]` = d_i; digits.len() - 1 = t, the largest removal.
     pub digits: Vec<u8>,
 }
 

@@ -17,7 +17,7 @@ pub struct Geometry {
     /// Every k-in-a-row window as a cell mask.
     pub lines: Vec<u32>,
     /// Symmetries of the rectangle (8 for a square, 4 otherwise) as cell
-    /// permutations: cell i goes to perm[i]. The identity is first.
+    /// permutations: cell i goes to `perm[i]`. The identity is first.
     pub syms: Vec<[u8; MAX_CELLS]>,
 }
 

@@ -11,7 +11,7 @@
 //! A key's slot is the rank of the first set bit it hashes to. The table
 //! stores the key of every slot, so a non-member is reported as absent.
 
-use super::source::ByteSource;
+use crate::source::ByteSource;
 use std::io;
 
 const SECTION_MAGIC: [u8; 8] = *b"NMPHBB01";
@@ -37,8 +37,10 @@ fn level_position(key: u64, seed: u64, level: usize, bits: u64) -> u64 {
 /// Why a key set cannot get a perfect hash.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
+    /// A key given twice.
     #[error("key {0} occurs more than once")]
     Duplicate(u64),
+    /// The construction gave up (not seen on distinct keys).
     #[error("perfect-hash construction did not converge in {MAX_LEVELS} levels")]
     NoConvergence,
 }
@@ -46,10 +48,13 @@ pub enum BuildError {
 /// Result of a build: the section bytes and, for each input key (in input
 /// order), its slot.
 pub struct Built {
+    /// The index section's bytes.
     pub section: Vec<u8>,
+    /// The slot of each input key, in input order.
     pub slots: Vec<u64>,
 }
 
+/// Builds the perfect hash of distinct `keys` with `seed`.
 pub fn build(keys: &[u64], seed: u64) -> Result<Built, BuildError> {
     let mut sorted = keys.to_vec();
     sorted.sort_unstable();
@@ -210,6 +215,7 @@ impl PerfectHash {
         })
     }
 
+    /// How many keys the hash maps.
     pub fn key_count(&self) -> u64 {
         self.key_count
     }

@@ -6,12 +6,12 @@
 //! from damaged bytes and a query pays only for the blocks it touches.
 //! `verify` checks everything, including that each key hashes to its slot.
 
-use super::error::TableError;
-use super::format::{Header, HeaderProblem, IndexKind, TableMeta, HEADER_LEN};
-use super::mph::PerfectHash;
-use super::pack::{PackedFile, ZSTD_MAGIC};
-use super::source::ByteSource;
-use super::writer::Entry;
+use crate::error::TableError;
+use crate::format::{Header, HeaderProblem, IndexKind, TableMeta, HEADER_LEN};
+use crate::mph::PerfectHash;
+use crate::pack::{PackedFile, ZSTD_MAGIC};
+use crate::source::ByteSource;
+use crate::writer::Entry;
 use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,25 @@ use xxhash_rust::xxh3::Xxh3;
 /// Metadata larger than this is treated as corruption rather than allocated.
 const MAX_META_LEN: u64 = 64 << 20;
 
+/// An open, checked table: header, metadata and index checked at open,
+/// each payload block checked the first time it is read.
+///
+/// ```
+/// use nimrod_table::{writer::write_ranked, Table, TableMeta};
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("squares.nmt");
+/// let squares: Vec<u32> = (0..100).map(|i| i * i).collect();
+/// let meta = TableMeta::new("demo", "squares", serde_json::json!({"n": 100}),
+///     "identity", "u32 square of the slot", serde_json::json!({}));
+/// write_ranked(&path, &squares, &meta, 1)?;
+///
+/// let table = Table::open(&path)?;
+/// assert_eq!(table.get::<u32>(12)?, 144);
+/// assert_eq!(table.meta().table, "squares");
+/// // Asking for the wrong entry type is the caller's mistake, not damage.
+/// assert!(matches!(table.get::<u8>(0), Err(nimrod_table::TableError::Request { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Table {
     path: PathBuf,
     src: Box<dyn ByteSource>,
@@ -94,6 +113,7 @@ impl Table {
         Table::from_source(name, Box::new(bytes))
     }
 
+    /// Opens a table from any byte source; `path` names it in errors.
     pub fn from_source(path: &Path, src: Box<dyn ByteSource>) -> Result<Table, TableError> {
         let file_len = src.len();
         let mut head = vec![0u8; (HEADER_LEN as u64).min(file_len) as usize];
@@ -110,7 +130,7 @@ impl Table {
             HeaderProblem::Version(v) => TableError::Version {
                 path: path.to_path_buf(),
                 found: v,
-                expected: super::FORMAT_VERSION,
+                expected: crate::FORMAT_VERSION,
             },
             HeaderProblem::Invalid(what) if what.contains("past the end") => {
                 TableError::truncated(path, what)
@@ -175,21 +195,27 @@ impl Table {
         Ok(table)
     }
 
+    /// The file the table was opened from.
     pub fn path(&self) -> &Path {
         &self.path
     }
+    /// The decoded header.
     pub fn header(&self) -> &Header {
         &self.header
     }
+    /// The metadata.
     pub fn meta(&self) -> &TableMeta {
         &self.meta
     }
+    /// Entries in the table.
     pub fn len(&self) -> u64 {
         self.header.entry_count
     }
+    /// Whether the table has no entries.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// How the bytes are held ("memory-mapped", "packed", …).
     pub fn storage(&self) -> &'static str {
         self.src.describe()
     }
@@ -198,9 +224,13 @@ impl Table {
         TableError::corrupt(&self.path, what)
     }
 
+    fn request(&self, what: impl Into<String>) -> TableError {
+        TableError::request(&self.path, what)
+    }
+
     fn check_kind<T: Entry>(&self) -> Result<(), TableError> {
         if T::KIND != self.header.entry_kind {
-            return Err(self.corrupt(format!(
+            return Err(self.request(format!(
                 "entries are {}, the reader expected {}",
                 self.header.entry_kind.name(),
                 T::KIND.name()
@@ -267,7 +297,7 @@ impl Table {
         match start.checked_add(count) {
             Some(end) if end <= self.len() => {}
             _ => {
-                return Err(self.corrupt(format!(
+                return Err(self.request(format!(
                     "entries {start}..{} requested, the table has {}",
                     start.saturating_add(count),
                     self.len()
@@ -343,7 +373,7 @@ impl Table {
     /// member (the stored key of the candidate slot differs).
     pub fn slot_of_key(&self, key: u64) -> Result<Option<u64>, TableError> {
         let Some(ph) = &self.mph else {
-            return Err(self.corrupt("key lookup on a table without a perfect hash"));
+            return Err(self.request("key lookup on a table without a perfect hash"));
         };
         let Some(slot) = ph
             .candidate_slot(self.src.as_ref(), key)
@@ -362,9 +392,16 @@ impl Table {
         }
     }
 
+    /// The key stored at `slot` of a perfect-hash table.
     pub fn key_at(&self, slot: u64) -> Result<u64, TableError> {
-        if slot >= self.len() || self.mph.is_none() {
-            return Err(self.corrupt(format!("no key slot {slot}")));
+        if self.mph.is_none() {
+            return Err(self.request("key lookup on a table without a perfect hash"));
+        }
+        if slot >= self.len() {
+            return Err(self.request(format!(
+                "no key slot {slot}: the table has {} slots",
+                self.len()
+            )));
         }
         let mut b = [0u8; 8];
         self.src
@@ -430,8 +467,8 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::format::DEFAULT_BLOCK_SHIFT;
-    use crate::table::writer::write_ranked;
+    use crate::format::DEFAULT_BLOCK_SHIFT;
+    use crate::writer::write_ranked;
 
     fn ranked_bytes(n: u32) -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();

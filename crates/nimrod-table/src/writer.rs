@@ -1,12 +1,12 @@
 //! Writes a table atomically: everything goes to `<name>.tmp`, which is
 //! fsynced and renamed over the final name only once complete.
 
-use super::error::TableError;
-use super::format::{
+use crate::error::TableError;
+use crate::format::{
     EntryKind, Header, IndexKind, Section, TableMeta, DEFAULT_BLOCK_SHIFT, FORMAT_VERSION,
     HEADER_LEN, PAYLOAD_ALIGN,
 };
-use super::mph;
+use crate::mph;
 use std::fs::{self, File};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -15,6 +15,7 @@ use xxhash_rust::xxh3::Xxh3;
 /// A fixed-width payload entry. Tables are little-endian; the zero-copy read
 /// path is only enabled on little-endian hosts.
 pub trait Entry: bytemuck::Pod {
+    /// The header code of this type.
     const KIND: EntryKind;
 }
 macro_rules! entry {
@@ -45,6 +46,8 @@ impl Drop for TmpGuard {
     }
 }
 
+/// Writes one table under a temporary name and renames it into place in
+/// `finish`, so a killed build never leaves a half-written table.
 pub struct TableWriter {
     path: PathBuf,
     tmp: PathBuf,
@@ -127,8 +130,18 @@ impl TableWriter {
         })
     }
 
+    /// Appends entries to the payload.
     pub fn write_entries<T: Entry>(&mut self, entries: &[T]) -> Result<(), TableError> {
-        assert_eq!(T::KIND, self.kind, "entry type must match the table's kind");
+        if T::KIND != self.kind {
+            return Err(TableError::request(
+                &self.path,
+                format!(
+                    "{} entries written to a table of {}",
+                    T::KIND.name(),
+                    self.kind.name()
+                ),
+            ));
+        }
         let bytes: &[u8] = bytemuck::cast_slice(entries);
         self.hasher.update(bytes);
         self.payload_len += bytes.len() as u64;
@@ -238,7 +251,12 @@ pub fn write_hashed<T: Entry>(
     meta: &TableMeta,
     param_hash: u64,
 ) -> Result<(), TableError> {
-    assert_eq!(keys.len(), values.len());
+    if keys.len() != values.len() {
+        return Err(TableError::request(
+            path,
+            format!("{} keys but {} values", keys.len(), values.len()),
+        ));
+    }
     let (mut w, slots) = TableWriter::create_hashed(path, T::KIND, keys)?;
     let mut by_slot = vec![T::zeroed(); values.len()];
     for (v, &s) in values.iter().zip(&slots) {

@@ -3,8 +3,11 @@
 
 use std::io;
 
+/// Random access to a table's bytes.
 pub trait ByteSource: Send + Sync {
+    /// Bytes in the source.
     fn len(&self) -> u64;
+    /// Whether the source holds no bytes.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -9,13 +9,15 @@
 //! footer: frame count, descriptor (bit 7: checksums present), magic
 //! 0x8F92EAB1.
 
-use super::source::{out_of_range, ByteSource};
-use super::writer::{sync_parent, tmp_path};
+use crate::source::{out_of_range, ByteSource};
+use crate::writer::{sync_parent, tmp_path};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+/// The first four bytes of a zstd frame, and so of a packed table.
 pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 const SKIPPABLE_MAGIC: u32 = 0x184D_2A5E;
 const SEEKABLE_MAGIC: u32 = 0x8F92_EAB1;
@@ -23,6 +25,7 @@ const FOOTER_LEN: usize = 9;
 const CHECKSUM_FLAG: u8 = 0x80;
 /// Small enough that one query decompresses little, large enough for a good ratio.
 pub const DEFAULT_FRAME_SIZE: usize = 256 << 10;
+/// The zstd level `nimrod pack` uses.
 pub const DEFAULT_LEVEL: i32 = 9;
 const CACHE_FRAMES: usize = 8;
 /// Largest decompressed frame a reader accepts (`nimrod pack` writes 256
@@ -38,18 +41,25 @@ fn invalid(what: impl Into<String>) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.into())
 }
 
-/// Compresses `raw` into the seekable format; frames are compressed in
-/// parallel but laid out in order, so the bytes do not depend on threads.
+/// One frame: its compressed bytes, raw length and raw checksum.
+fn pack_frame(chunk: &[u8], level: i32) -> io::Result<(Vec<u8>, u32, u32)> {
+    let mut c = zstd::bulk::Compressor::new(level)?;
+    c.include_checksum(true)?;
+    c.include_contentsize(true)?;
+    let z = c.compress(chunk)?;
+    Ok((z, chunk.len() as u32, frame_checksum(chunk)))
+}
+
+/// Compresses `raw` into the seekable format. With the `parallel` feature
+/// the frames are compressed on every core; either way they are laid out
+/// in order, so the bytes do not depend on threads or features.
 pub fn pack_bytes(raw: &[u8], level: i32, frame_size: usize) -> io::Result<Vec<u8>> {
-    let frames: Vec<(Vec<u8>, u32, u32)> = raw
-        .par_chunks(frame_size.max(1))
-        .map(|chunk| -> io::Result<_> {
-            let mut c = zstd::bulk::Compressor::new(level)?;
-            c.include_checksum(true)?;
-            c.include_contentsize(true)?;
-            let z = c.compress(chunk)?;
-            Ok((z, chunk.len() as u32, frame_checksum(chunk)))
-        })
+    #[cfg(feature = "parallel")]
+    let chunks = raw.par_chunks(frame_size.max(1));
+    #[cfg(not(feature = "parallel"))]
+    let chunks = raw.chunks(frame_size.max(1));
+    let frames: Vec<(Vec<u8>, u32, u32)> = chunks
+        .map(|chunk| pack_frame(chunk, level))
         .collect::<io::Result<_>>()?;
     let mut out = Vec::with_capacity(raw.len() / 3);
     for (z, _, _) in &frames {
@@ -98,6 +108,7 @@ pub struct PackedFile<B: AsRef<[u8]> + Send + Sync> {
 }
 
 impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
+    /// Reads and checks the seek table of packed `bytes`.
     pub fn new(bytes: B) -> io::Result<Self> {
         let b = bytes.as_ref();
         if b.len() < FOOTER_LEN + 8 {
@@ -164,6 +175,7 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         })
     }
 
+    /// Frames in the file.
     pub fn frame_count(&self) -> usize {
         self.frames.len()
     }

@@ -28,9 +28,15 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The first eight bytes of every raw table file.
 pub const MAGIC: [u8; 8] = *b"NIMRODTB";
+/// The format version this build writes and reads; bumped whenever the
+/// bytes of any table would change.
 pub const FORMAT_VERSION: u32 = 2;
+/// Bytes in the fixed header.
 pub const HEADER_LEN: usize = 160;
+/// The payload starts on a multiple of this (one page), so it can be
+/// memory-mapped and cast to entries without copying.
 pub const PAYLOAD_ALIGN: u64 = 4096;
 /// Payload block size the writer uses: 4 KiB, one page, so that checking
 /// a block the first time it is read costs about what faulting it in does.
@@ -46,19 +52,30 @@ const CHECKSUMMED_LEN: usize = HEADER_LEN - 8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryKind {
+    /// Unsigned 8-bit.
     U8 = 1,
+    /// Unsigned 16-bit.
     U16 = 2,
+    /// Unsigned 32-bit.
     U32 = 3,
+    /// Unsigned 64-bit.
     U64 = 4,
+    /// Signed 8-bit.
     I8 = 5,
+    /// Signed 16-bit.
     I16 = 6,
+    /// Signed 32-bit.
     I32 = 7,
+    /// Signed 64-bit.
     I64 = 8,
+    /// IEEE 754 single precision.
     F32 = 9,
+    /// IEEE 754 double precision.
     F64 = 10,
 }
 
 impl EntryKind {
+    /// Bytes per entry.
     pub fn width(self) -> usize {
         match self {
             EntryKind::U8 | EntryKind::I8 => 1,
@@ -67,6 +84,7 @@ impl EntryKind {
             EntryKind::U64 | EntryKind::I64 | EntryKind::F64 => 8,
         }
     }
+    /// The kind stored as `code` in the header, if it is one.
     pub fn from_code(code: u8) -> Option<Self> {
         use EntryKind::*;
         Some(match code {
@@ -83,6 +101,7 @@ impl EntryKind {
             _ => return None,
         })
     }
+    /// The Rust type's name (`u8`, `f64`, …).
     pub fn name(self) -> &'static str {
         use EntryKind::*;
         match self {
@@ -111,6 +130,7 @@ pub enum IndexKind {
 }
 
 impl IndexKind {
+    /// The index kind stored as `code` in the header, if it is one.
     pub fn from_code(code: u8) -> Option<Self> {
         match code {
             1 => Some(IndexKind::Ranking),
@@ -120,32 +140,50 @@ impl IndexKind {
     }
 }
 
+/// A byte range of the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Section {
+    /// First byte.
     pub offset: u64,
+    /// Length in bytes.
     pub len: u64,
 }
 
 impl Section {
+    /// One past the last byte, or None if that overflows.
     pub fn end(&self) -> Option<u64> {
         self.offset.checked_add(self.len)
     }
 }
 
+/// The decoded fixed header (see the layout at the top of this module).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Format version ([`FORMAT_VERSION`]).
     pub version: u32,
+    /// Type of each payload entry.
     pub entry_kind: EntryKind,
+    /// How positions find their slot.
     pub index_kind: IndexKind,
+    /// Entries in the payload.
     pub entry_count: u64,
+    /// JSON metadata ([`TableMeta`]).
     pub meta: Section,
+    /// Perfect-hash section, empty for a ranking index.
     pub index: Section,
+    /// One u64 key per slot, empty for a ranking index.
     pub keys: Section,
+    /// The entries.
     pub payload: Section,
+    /// One xxh3-64 per payload block.
     pub block_sums: Section,
+    /// log2 of the payload block size.
     pub block_shift: u8,
+    /// Hash of the build parameters the table was made from.
     pub param_hash: u64,
+    /// xxh3-64 of the whole payload.
     pub payload_checksum: u64,
+    /// xxh3-64 of metadata, index, keys and block sums.
     pub aux_checksum: u64,
 }
 
@@ -153,9 +191,13 @@ pub struct Header {
 /// naming the file.
 #[derive(Debug)]
 pub enum HeaderProblem {
+    /// Fewer bytes than a header.
     Short,
+    /// Not a table file.
     Magic,
+    /// A format version this build does not read.
     Version(u32),
+    /// Inconsistent fields, with what is wrong.
     Invalid(String),
 }
 
@@ -172,6 +214,7 @@ impl Header {
         block_count(self.payload.len, self.block_shift)
     }
 
+    /// The header's bytes, its own checksum included.
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
@@ -359,14 +402,19 @@ pub fn block_count(len: u64, shift: u8) -> u64 {
 /// deterministic.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableMeta {
+    /// The game that wrote the table (`grundy`, `chess`, …).
     pub game: String,
+    /// The table's name within its game.
     pub table: String,
+    /// The parameters the table was built from.
     pub params: serde_json::Value,
     /// Name of the closed-form ranking, or "perfect-hash".
     pub index: String,
     /// What one entry means, for `nimrod info` readers.
     pub entry: String,
+    /// The writing crate's version.
     pub tool_version: String,
+    /// Game-specific statistics gathered while building.
     #[serde(default)]
     pub stats: serde_json::Value,
     /// The build job that wrote the table: its id and parameters, which
@@ -379,7 +427,9 @@ pub struct TableMeta {
 /// A build job's identity as stamped into its table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobStamp {
+    /// The job id, like `grundy/values`.
     pub id: String,
+    /// The job's parameters.
     pub params: serde_json::Value,
 }
 
