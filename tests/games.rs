@@ -1,7 +1,8 @@
 //! Game solvers against slow obvious references and published facts.
 
 use nimrod::games::grundy::{driver, naive, sparse};
-use nimrod::games::nim::{bouton, brute, half, moore};
+use nimrod::games::half;
+use nimrod::games::nim::{bouton, brute, moore};
 use nimrod::games::octal::{code::OctalCode, period, solve};
 use std::collections::HashMap;
 

@@ -17,8 +17,10 @@ pub fn run(
         Some(p) => Config::load(&p)?,
         None => Config::embedded_default()?,
     };
+    // The CLI hands the pipeline its games: the pipeline knows none.
     let report = run_build(
         &config,
+        &nimrod::games::planners(),
         &BuildOptions {
             data_dir: data,
             only,

@@ -6,23 +6,24 @@ pub mod chess;
 pub mod gops;
 pub mod grundy;
 pub mod guessit;
+pub mod half;
 pub mod klondike;
 pub mod nim;
 pub mod octal;
 pub mod query;
 pub mod ttt;
 
-use crate::pipeline::Job;
+use crate::pipeline::Planner;
 use crate::table::Table;
 use anyhow::Result;
 pub use query::{Answer, QueryContext};
 
-pub trait Game: Sync + Send {
-    /// Name used in configs (`[grundy]`), job ids and `nimrod query NAME`.
-    fn name(&self) -> &'static str;
+/// A game: its planner (`Planner::name` is the name used in configs
+/// (`[grundy]`), job ids and `nimrod query NAME`; `Planner::plan` expands its
+/// config section into jobs), its query, play and verification.
+pub trait Game: Planner {
+    /// One line for `nimrod query list`.
     fn summary(&self) -> &'static str;
-    /// Expands this game's config section into jobs.
-    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>>;
     /// Answers `nimrod query NAME ARGS…`.
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer>;
     /// `nimrod play NAME ARGS…`: an interactive game on `input`/`output`
@@ -68,7 +69,7 @@ static REGISTRY: &[&dyn Game] = &[
     &gops::Gops,
     &octal::Octal,
     &nim::Nim,
-    &nim::half::Half,
+    &half::Half,
     &ttt::Ttt,
     &guessit::GuessIt,
     &bridgit::Bridgit,
@@ -82,6 +83,11 @@ pub fn registry() -> &'static [&'static dyn Game] {
 
 pub fn find(name: &str) -> Option<&'static dyn Game> {
     REGISTRY.iter().copied().find(|g| g.name() == name)
+}
+
+/// Every game as the pipeline's planner, for `run_build`.
+pub fn planners() -> Vec<&'static dyn Planner> {
+    REGISTRY.iter().map(|&g| g as &dyn Planner).collect()
 }
 
 pub fn names() -> Vec<&'static str> {

@@ -11,4 +11,4 @@ pub mod runner;
 pub use config::Config;
 pub use job::{param_hash, Job, JobContext};
 pub use progress::{Progress, Stage};
-pub use runner::{run_build, BuildOptions, BuildReport, JobOutcome};
+pub use runner::{run_build, BuildOptions, BuildReport, JobOutcome, Planner};

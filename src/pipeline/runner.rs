@@ -5,7 +5,6 @@ use super::config::Config;
 use super::job::{Job, JobContext};
 use super::lock::{remove_stale_temporaries, BuildLock};
 use super::progress::Progress;
-use crate::games;
 use crate::table::Table;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -43,18 +42,31 @@ impl BuildReport {
     }
 }
 
-/// Expands the config into jobs (every game's section through its planner).
-pub fn plan(config: &Config) -> Result<Vec<Job>> {
+/// What turns a config section into jobs. The pipeline knows no game: the
+/// caller (the CLI) hands it the planners, one per section name.
+pub trait Planner: Sync + Send {
+    /// The config section it reads (`[grundy]`) and the job ids' prefix.
+    fn name(&self) -> &'static str;
+    /// Expands its config section into jobs.
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>>;
+}
+
+/// Expands the config into jobs (every section through its planner).
+pub fn plan(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<Job>> {
     let mut jobs = Vec::new();
     for (name, section) in &config.sections {
-        let game = games::find(name).with_context(|| {
-            format!(
-                "{}: unknown game [{name}] (known: {})",
-                config.source,
-                games::names().join(", ")
-            )
-        })?;
-        jobs.extend(game.plan(&config.source, section)?);
+        let planner = planners
+            .iter()
+            .find(|p| p.name() == name)
+            .with_context(|| {
+                let known: Vec<&str> = planners.iter().map(|p| p.name()).collect();
+                format!(
+                    "{}: unknown game [{name}] (known: {})",
+                    config.source,
+                    known.join(", ")
+                )
+            })?;
+        jobs.extend(planner.plan(&config.source, section)?);
     }
     let mut seen = BTreeSet::new();
     for j in &jobs {
@@ -147,8 +159,12 @@ pub fn is_current(path: &Path, hash: u64) -> bool {
     }
 }
 
-pub fn run_build(config: &Config, opts: &BuildOptions) -> Result<BuildReport> {
-    let jobs = select(plan(config)?, &opts.only)?;
+pub fn run_build(
+    config: &Config,
+    planners: &[&dyn Planner],
+    opts: &BuildOptions,
+) -> Result<BuildReport> {
+    let jobs = select(plan(config, planners)?, &opts.only)?;
     let waves = waves(jobs)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = opts.threads {

@@ -19,7 +19,7 @@ pub mod trees;
 use super::query::{Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::{write_ranked, Entry};
 use crate::table::{Table, TableMeta};
 use anyhow::{ensure, Context, Result};
@@ -79,14 +79,10 @@ pub fn trees_id(n: usize) -> String {
     format!("bridgit/trees-n{n:02}")
 }
 
-impl Game for Bridgit {
+impl Planner for Bridgit {
     fn name(&self) -> &'static str {
         "bridgit"
     }
-    fn summary(&self) -> &'static str {
-        "Gale's Bridg-it: the first player's winning strategies for any board size, proved"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: BridgitParams = game_params(source, "bridgit", section)?;
         ensure!(
@@ -122,6 +118,12 @@ impl Game for Bridgit {
             });
         }
         Ok(jobs)
+    }
+}
+
+impl Game for Bridgit {
+    fn summary(&self) -> &'static str {
+        "Gale's Bridg-it: the first player's winning strategies for any board size, proved"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

@@ -18,7 +18,7 @@ pub mod value;
 use super::query::{Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{anyhow, ensure, Context, Result};
@@ -59,14 +59,10 @@ pub fn closure(wanted: &[Material]) -> Vec<Material> {
     all
 }
 
-impl Game for Chess {
+impl Planner for Chess {
     fn name(&self) -> &'static str {
         "chess"
     }
-    fn summary(&self) -> &'static str {
-        "chess endgames by retrograde analysis: win/draw/loss and distance to mate, both sides to move"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: ChessParams = game_params(source, "chess", section)?;
         let mut wanted = Vec::new();
@@ -98,6 +94,12 @@ impl Game for Chess {
                 }
             })
             .collect())
+    }
+}
+
+impl Game for Chess {
+    fn summary(&self) -> &'static str {
+        "chess endgames by retrograde analysis: win/draw/loss and distance to mate, both sides to move"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
@@ -138,7 +140,7 @@ impl Game for Chess {
 
 fn build(ctx: &JobContext, m: Material) -> Result<()> {
     let layout = Layout::new(m);
-    let probe = Tablebase::open(ctx.data_dir, &m.successors())?;
+    let probe = Tablebase::open_with(&m.successors(), |id| ctx.open(id))?;
     // One progress line per phase, each with its time. Steps are reported
     // from the solving thread only, so a RefCell holds the current stage.
     let stage = std::cell::RefCell::new(ctx.progress.stage(

@@ -54,13 +54,23 @@ impl Tablebase {
     /// Opens the tables of `materials` (canonical) from a data directory,
     /// raw or packed, and checks each holds what its name says.
     pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {
+        Tablebase::open_with(materials, |id| open_table(data_dir, id))
+    }
+
+    /// Opens the tables of `materials` through `open` (given a job id, it
+    /// returns that job's checked table: a build job passes its context's
+    /// `open`, which knows the job's dependencies and data directory).
+    pub fn open_with(
+        materials: &[Material],
+        open: impl Fn(&str) -> Result<Table>,
+    ) -> Result<Tablebase> {
         let mut tb = Tablebase::default();
         for m in materials {
             let m = m.canonical();
             if tb.keys.contains(&m.key()) {
                 continue;
             }
-            let table = open_table(data_dir, &table_id(&m))?;
+            let table = open(&table_id(&m))?;
             let layout = Layout::new(m);
             ensure!(
                 table.len() == 2 * layout.positions,

@@ -1,18 +1,24 @@
 //! Retrograde analysis of one material signature, both sides to move, to
 //! exact distance to mate.
 //!
-//! One byte per position and side (see `value`). Initialisation marks
-//! broken slots, mates, and the best capture or promotion found by probing
-//! the smaller tables (a tentative win, or the final value when every move
-//! converts). Then ply by ply: a position lost in n plies makes each
-//! predecessor a win in n + 1 (unless it already wins sooner); a position won
-//! in n plies makes each predecessor lost in n + 1 if every move of that
-//! predecessor now leads to a win for the opponent in at most n plies (a
-//! forward check, so no move counters are stored). All wins and losses of
-//! fewer plies are final when ply n is processed, which makes the distances
-//! exact. Writes of one phase go to one side's array and reads to the other,
-//! and every write is idempotent, so the result is the same bytes for any
-//! thread count.
+//! One byte per position and side (see `value`). The first pass, in blocks
+//! of slots, marks broken slots and mates, probes the smaller tables for
+//! the best capture or promotion (a tentative win, or the final value when
+//! every move converts), and in pawnless tables counts each position's
+//! quiet moves. Then ply by ply: a position lost in n plies makes each
+//! predecessor a win in n + 1 (unless it already wins sooner); a position
+//! won in n plies takes one off the count of each predecessor, and a
+//! predecessor whose count runs out is lost in n + 1 (`count_down`). Tables
+//! with pawns, positions fixed by a symmetry and positions that can also
+//! capture or promote decide that loss with a forward check instead
+//! (`try_loss`: every move now leads to a win for the opponent in at most
+//! n plies), because their predecessors are not one-to-one with their
+//! moves. En passant options whose distance is not yet exact wait in a
+//! recheck list for their ply. All wins and losses of fewer plies are final
+//! when ply n is processed, which makes the distances exact. Writes of one
+//! phase go to one side's array and reads to the other, and every write is
+//! idempotent (counts only ever fall, a value is written once), so the
+//! result is the same bytes for any thread count.
 
 use super::bitboard::transform;
 use super::board::{Board, Color, Move, Role};

@@ -14,7 +14,7 @@ pub mod win;
 use super::query::{parse_args, Answer, QueryContext};
 use super::{Game, VerifyDepth, VerifyNote};
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
@@ -49,14 +49,10 @@ pub fn win_level_id(cards: usize, k: usize) -> String {
     format!("gops/win-n{cards:02}/k{k:02}")
 }
 
-impl Game for Gops {
+impl Planner for Gops {
     fn name(&self) -> &'static str {
         "gops"
     }
-    fn summary(&self) -> &'static str {
-        "GOPS (Goofspiel): expected score difference and optimal mixed bids for every subgame"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GopsParams = game_params(source, "gops", section)?;
         ensure!(
@@ -94,6 +90,12 @@ impl Game for Gops {
             }));
         }
         Ok(jobs)
+    }
+}
+
+impl Game for Gops {
+    fn summary(&self) -> &'static str {
+        "GOPS (Goofspiel): expected score difference and optimal mixed bids for every subgame"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

@@ -15,7 +15,7 @@ pub mod values;
 use super::query::{open_table, parse_args, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::{write_hashed, write_ranked};
 use crate::table::{EntryKind, Table, TableMeta, TableWriter};
 use anyhow::{bail, ensure, Context, Result};
@@ -56,14 +56,10 @@ fn default_misere_bound() -> u64 {
     70
 }
 
-impl Game for Grundy {
+impl Planner for Grundy {
     fn name(&self) -> &'static str {
         "grundy"
     }
-    fn summary(&self) -> &'static str {
-        "Grundy's game: Sprague-Grundy values (normal play), single-heap outcomes (misère)"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GrundyParams = game_params(source, "grundy", section)?;
         ensure!(
@@ -106,6 +102,12 @@ impl Game for Grundy {
             run: Box::new(move |ctx| build_misere(ctx, mb)),
         };
         Ok(vec![values, rare, misere])
+    }
+}
+
+impl Game for Grundy {
+    fn summary(&self) -> &'static str {
+        "Grundy's game: Sprague-Grundy values (normal play), single-heap outcomes (misère)"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

@@ -8,7 +8,7 @@ pub mod solve;
 use super::query::{open_table, parse_args, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{ensure, Result};
@@ -35,14 +35,10 @@ pub struct GuessItParams {
 /// Entries per state: value, guess, ask, bluff, call.
 const FIELDS: usize = 5;
 
-impl Game for GuessIt {
+impl Planner for GuessIt {
     fn name(&self) -> &'static str {
         "guessit"
     }
-    fn summary(&self) -> &'static str {
-        "Isaacs' Guess It: win probability and optimal bluffing and calling for every pair of hand sizes"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GuessItParams = game_params(source, "guessit", section)?;
         ensure!(
@@ -57,6 +53,12 @@ impl Game for GuessIt {
             params: json!({"max_hand": max, "solver": SOLVER_VERSION}),
             run: Box::new(move |ctx| build(ctx, max)),
         }])
+    }
+}
+
+impl Game for GuessIt {
+    fn summary(&self) -> &'static str {
+        "Isaacs' Guess It: win probability and optimal bluffing and calling for every pair of hand sizes"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

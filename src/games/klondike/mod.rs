@@ -19,7 +19,7 @@ pub mod stats;
 use super::query::{Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::TableMeta;
 use anyhow::{bail, ensure, Context, Result};
@@ -101,14 +101,10 @@ pub fn rules_id(r: &Rules) -> String {
     format!("d{}-{redeal}{worry}", r.draw)
 }
 
-impl Game for Klondike {
+impl Planner for Klondike {
     fn name(&self) -> &'static str {
         "klondike"
     }
-    fn summary(&self) -> &'static str {
-        "Klondike solitaire: the greedy player's win rates and which deals were winnable"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: KlondikeParams = game_params(source, "klondike", section)?;
         ensure!(!p.rules.is_empty(), "{source}: [klondike] rules is empty");
@@ -163,6 +159,12 @@ impl Game for Klondike {
             run: Box::new(move |ctx| report::build(ctx, &all_rules)),
         });
         Ok(jobs)
+    }
+}
+
+impl Game for Klondike {
+    fn summary(&self) -> &'static str {
+        "Klondike solitaire: the greedy player's win rates and which deals were winnable"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

@@ -1,16 +1,16 @@
 //! The Nim family: Bouton's Nim (normal and misère, all winning moves) and
 //! Moore's Nim_k, answered from their proved digit rules (checked
-//! exhaustively against `brute` in the tests), plus the take-at-most-half
-//! pile game (`half`), which is tabulated.
+//! exhaustively against `brute` in the tests). The take-at-most-half pile
+//! game, which is tabulated, is its own game in `games/half`.
 
 pub mod bouton;
 pub mod brute;
-pub mod half;
 pub mod moore;
 
 use super::query::{parse_args, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::Job;
+use crate::pipeline::Planner;
 use anyhow::{bail, ensure, Result};
 use serde_json::json;
 
@@ -34,17 +34,20 @@ struct NimQuery {
     misere: bool,
 }
 
-impl Game for Nim {
+impl Planner for Nim {
     fn name(&self) -> &'static str {
         "nim"
-    }
-    fn summary(&self) -> &'static str {
-        "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves"
     }
     fn plan(&self, source: &str, _section: &toml::Table) -> Result<Vec<Job>> {
         bail!(
             "{source}: [nim] has nothing to build: Nim is answered by formula (nimrod query nim …)"
         )
+    }
+}
+
+impl Game for Nim {
+    fn summary(&self) -> &'static str {
+        "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves"
     }
 
     fn query(&self, args: &[String], _ctx: &QueryContext) -> Result<Answer> {

@@ -7,7 +7,7 @@ pub mod solve;
 use super::query::{open_table, parse_args, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
@@ -29,14 +29,10 @@ struct OctalParams {
     bound: u64,
 }
 
-impl Game for Octal {
+impl Planner for Octal {
     fn name(&self) -> &'static str {
         "octal"
     }
-    fn summary(&self) -> &'static str {
-        "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: OctalParams = game_params(source, "octal", section)?;
         ensure!(
@@ -57,6 +53,12 @@ impl Game for Octal {
             });
         }
         Ok(jobs)
+    }
+}
+
+impl Game for Octal {
+    fn summary(&self) -> &'static str {
+        "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

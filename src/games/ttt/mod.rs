@@ -15,7 +15,7 @@ pub mod solve;
 use super::query::{parse_args, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_hashed;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
@@ -59,14 +59,10 @@ pub fn board_id(g: &Geometry) -> String {
     format!("ttt/{}", g.name())
 }
 
-impl Game for Ttt {
+impl Planner for Ttt {
     fn name(&self) -> &'static str {
         "ttt"
     }
-    fn summary(&self) -> &'static str {
-        "noughts and crosses and m,n,k-games: value, distance and optimal moves of every reachable position; classic machines"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: TttParams = game_params(source, "ttt", section)?;
         ensure!(
@@ -116,6 +112,12 @@ impl Game for Ttt {
             run: Box::new(move |ctx| machines::build(ctx, runs, games)),
         });
         Ok(jobs)
+    }
+}
+
+impl Game for Ttt {
+    fn summary(&self) -> &'static str {
+        "noughts and crosses and m,n,k-games: value, distance and optimal moves of every reachable position; classic machines"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {

@@ -2,10 +2,10 @@
 //! conventions. The table holds, per pile size, the smallest winning take
 //! (0 for a safe position); the safe positions are read off the table.
 
-use super::super::query::{open_table, parse_args, Answer, QueryContext};
-use super::super::Game;
+use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::Game;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext};
+use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Result};
@@ -77,14 +77,10 @@ pub fn solve(bound: u64, conv: Convention) -> Vec<u32> {
     best
 }
 
-impl Game for Half {
+impl Planner for Half {
     fn name(&self) -> &'static str {
         "half"
     }
-    fn summary(&self) -> &'static str {
-        "single pile, take 1..⌊n/2⌋: safe positions in both conventions"
-    }
-
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: HalfParams = game_params(source, "half", section)?;
         ensure!(
@@ -104,6 +100,12 @@ impl Game for Half {
                 }
             })
             .collect())
+    }
+}
+
+impl Game for Half {
+    fn summary(&self) -> &'static str {
+        "single pile, take 1..⌊n/2⌋: safe positions in both conventions"
     }
 
     fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
