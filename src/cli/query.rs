@@ -6,41 +6,91 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Takes the query-wide options (--json, --data DIR) out of a game's arguments.
-fn split_common(args: Vec<String>) -> Result<(Vec<String>, bool, PathBuf)> {
-    let (mut rest, mut json, mut data) = (Vec::new(), false, PathBuf::from("data"));
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        if a == "--json" {
-            json = true;
-        } else if a == "--data" {
-            match it.next() {
-                Some(d) => data = PathBuf::from(d),
-                None => bail!("query: --data needs a directory"),
-            }
-        } else if let Some(d) = a.strip_prefix("--data=") {
-            data = PathBuf::from(d);
-        } else {
-            rest.push(a);
-        }
-    }
-    Ok((rest, json, data))
+/// Which of the two game-facing commands.
+#[derive(Clone, Copy)]
+enum Kind {
+    Query,
+    Play,
 }
 
-/// The subcommand's own help, for `nimrod query --help` (the subcommand
-/// passes --help through so that `nimrod query GAME --help` reaches the game).
-fn subcommand_help(name: &str) -> Result<ExitCode> {
-    use clap::CommandFactory;
-    let mut cli = super::Cli::command();
-    let mut sub = cli
-        .find_subcommand_mut(name)
-        .expect("subcommand exists")
-        .clone()
-        .bin_name(format!("nimrod {name}"));
-    let help = sub.render_long_help().to_string();
-    let games = games::names().join(", ");
-    super::emit(false, &json!(null), &format!("{help}\nGames: {games}\n"));
-    Ok(ExitCode::SUCCESS)
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Query => "query",
+            Kind::Play => "play",
+        }
+    }
+}
+
+/// `nimrod query` or `nimrod play` as clap sees it: one subcommand per game
+/// of the registry, each the game's own command (arguments, help,
+/// examples), and `--data`/`--json` for every one of them.
+fn command(kind: Kind) -> clap::Command {
+    use clap::{Arg, ArgAction, Command};
+    let word = kind.word();
+    let mut c = Command::new(word)
+        .bin_name(format!("nimrod {word}"))
+        .about(match kind {
+            Kind::Query => "Ask a game about a position or a table",
+            Kind::Play => "Play against a stored strategy",
+        })
+        .after_help(format!(
+            "`nimrod {word} GAME --help` shows a game's arguments and examples."
+        ))
+        .subcommand_required(true)
+        .disable_help_subcommand(true)
+        .arg(
+            Arg::new("data")
+                .long("data")
+                .value_name("DIR")
+                .global(true)
+                .default_value("data")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Directory holding the tables"),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("One JSON document instead of text"),
+        );
+    if let Kind::Query = kind {
+        c = c.subcommand(Command::new("list").about("List the games"));
+    }
+    for g in games::registry() {
+        let sub = match kind {
+            Kind::Query => Some(g.query_command()),
+            Kind::Play => g.play_command(),
+        };
+        if let Some(mut sub) = sub.map(|s| s.name(g.name())) {
+            if sub.get_about().is_none() {
+                sub = sub.about(g.summary());
+            }
+            c = c.subcommand(sub);
+        }
+    }
+    c
+}
+
+/// Parses `nimrod query|play GAME ARGS…`; a help request or usage error
+/// comes back as `Usage`, printed whole.
+fn parse(kind: Kind, game: &str, args: Vec<String>) -> Result<clap::ArgMatches, Usage> {
+    let argv = [format!("nimrod {}", kind.word()), game.to_string()]
+        .into_iter()
+        .chain(args);
+    command(kind).try_get_matches_from(argv).map_err(|e| {
+        let help = matches!(
+            e.kind(),
+            clap::error::ErrorKind::DisplayHelp
+                | clap::error::ErrorKind::DisplayVersion
+                | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        );
+        Usage {
+            text: e.render().to_string(),
+            help,
+        }
+    })
 }
 
 /// Prints a game's help page or usage error whole (see `Usage`).
@@ -64,24 +114,76 @@ fn is_help(game: &str) -> bool {
     game == "--help" || game == "-h" || game == "help"
 }
 
-pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
+/// A parsed command line ready for its game, or the exit code of one that
+/// was already answered (help, `list`, a usage error).
+enum Prepared {
+    Ready {
+        game: &'static dyn games::Game,
+        args: clap::ArgMatches,
+        json: bool,
+        data_dir: PathBuf,
+    },
+    Done(ExitCode),
+}
+
+/// Runs `nimrod query|play GAME ARGS…` up to the game's own code: the game
+/// is found first (an unknown name is a plain error listing the known
+/// ones), then the arguments are parsed by the game's command.
+fn prepare(kind: Kind, game: &str, args: Vec<String>) -> Result<Prepared> {
+    // Usage errors are printed as JSON when --json was asked for, whatever
+    // else is wrong with the line.
+    let json = args.iter().any(|a| a == "--json");
     if is_help(game) {
-        return subcommand_help("query");
+        let help = command(kind).render_long_help().to_string();
+        emit(false, &json!(null), &help);
+        return Ok(Prepared::Done(ExitCode::SUCCESS));
     }
-    let (args, json, data_dir) = split_common(args)?;
-    if game == "list" {
-        let text: String = games::registry()
-            .iter()
-            .map(|g| format!("{:<8} {}\n", g.name(), g.summary()))
-            .collect();
-        let v = json!(games::registry()
-            .iter()
-            .map(|g| json!({"game": g.name(), "summary": g.summary()}))
-            .collect::<Vec<_>>());
-        emit(json, &v, &text);
-        return Ok(ExitCode::SUCCESS);
+    let g = match (kind, game) {
+        (Kind::Query, "list") => None,
+        _ => Some(find(game)?),
+    };
+    let matches = match parse(kind, game, args) {
+        Ok(m) => m,
+        Err(u) => return Ok(Prepared::Done(usage(&u, json))),
+    };
+    let (_, sub) = matches.subcommand().expect("a subcommand is required");
+    let json = sub.get_flag("json");
+    let data = sub
+        .get_one::<PathBuf>("data")
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("data"));
+    match g {
+        Some(game) => Ok(Prepared::Ready {
+            game,
+            args: sub.clone(),
+            json,
+            data_dir: data,
+        }),
+        None => {
+            let text: String = games::registry()
+                .iter()
+                .map(|g| format!("{:<8} {}\n", g.name(), g.summary()))
+                .collect();
+            let v = json!(games::registry()
+                .iter()
+                .map(|g| json!({"game": g.name(), "summary": g.summary()}))
+                .collect::<Vec<_>>());
+            emit(json, &v, &text);
+            Ok(Prepared::Done(ExitCode::SUCCESS))
+        }
     }
-    let g = find(game)?;
+}
+
+pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
+    let (g, args, json, data_dir) = match prepare(Kind::Query, game, args)? {
+        Prepared::Ready {
+            game,
+            args,
+            json,
+            data_dir,
+        } => (game, args, json, data_dir),
+        Prepared::Done(code) => return Ok(code),
+    };
     let answer = match g.query(&args, &QueryContext { data_dir }) {
         Ok(a) => a,
         Err(e) => match e.downcast_ref::<Usage>() {
@@ -104,11 +206,18 @@ fn find(game: &str) -> Result<&'static dyn games::Game> {
 }
 
 pub fn play(game: &str, args: Vec<String>) -> Result<ExitCode> {
-    if is_help(game) {
-        return subcommand_help("play");
+    if !is_help(game) && games::find(game).is_some_and(|g| g.play_command().is_none()) {
+        bail!("{game} has no interactive play");
     }
-    let (args, json, data_dir) = split_common(args)?;
-    let g = find(game)?;
+    let (g, args, json, data_dir) = match prepare(Kind::Play, game, args)? {
+        Prepared::Ready {
+            game,
+            args,
+            json,
+            data_dir,
+        } => (game, args, json, data_dir),
+        Prepared::Done(code) => return Ok(code),
+    };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();

@@ -24,13 +24,20 @@ pub use query::{Answer, QueryContext};
 pub trait Game: Planner {
     /// One line for `nimrod query list`.
     fn summary(&self) -> &'static str;
-    /// Answers `nimrod query NAME ARGS…`.
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer>;
-    /// `nimrod play NAME ARGS…`: an interactive game on `input`/`output`
-    /// against the stored strategy.
+    /// The arguments, help and examples of `nimrod query NAME` (the CLI
+    /// names it and adds `--data` and `--json`).
+    fn query_command(&self) -> clap::Command;
+    /// Answers `nimrod query NAME ARGS…`, parsed by `query_command`.
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer>;
+    /// The arguments of `nimrod play NAME`, if the game can be played.
+    fn play_command(&self) -> Option<clap::Command> {
+        None
+    }
+    /// `nimrod play NAME ARGS…` (parsed by `play_command`): an interactive
+    /// game on `input`/`output` against the stored strategy.
     fn play(
         &self,
-        _args: &[String],
+        _args: &clap::ArgMatches,
         _ctx: &QueryContext,
         _input: &mut dyn std::io::BufRead,
         _output: &mut dyn std::io::Write,

@@ -34,6 +34,17 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// A game's parsed arguments as its typed struct; a value clap's parser
+/// accepted but the struct cannot hold becomes a usage error.
+pub fn from_matches<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T> {
+    T::from_arg_matches(m).map_err(|e| {
+        anyhow::Error::new(Usage {
+            text: e.to_string(),
+            help: false,
+        })
+    })
+}
+
 /// Parses a game's query arguments (`nimrod query GAME …`).
 pub fn parse_args<T: clap::Parser>(game: &str, args: &[String]) -> Result<T> {
     parse_args_as(&format!("nimrod query {game}"), args)

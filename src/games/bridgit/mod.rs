@@ -126,7 +126,11 @@ impl Game for Bridgit {
         "Gale's Bridg-it: the first player's winning strategies for any board size, proved"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+    fn query_command(&self) -> clap::Command {
+        <query::BridgitQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
         query::answer(args, ctx)
     }
 

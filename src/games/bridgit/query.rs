@@ -6,7 +6,7 @@ use super::pairing::Pairing;
 use super::play::{Position, Strategy};
 use super::trees::TreeStrategy;
 use super::{pairing_id, trees_id, MAX_SIZE};
-use crate::games::query::{open_table, parse_args, Answer, QueryContext};
+use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
 use serde_json::json;
@@ -21,10 +21,10 @@ enum Kind {
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query bridgit --size 5 --table\n  nimrod query bridgit --size 5 --moves \"h1,1 h1,2\"\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query bridgit --size 5 --table\n  nimrod query bridgit --size 5 --moves \"h1,1 h1,2\""
 )]
 #[command(about = "Bridg-it: White's reply under a stored winning strategy")]
-struct BridgitQuery {
+pub struct BridgitQuery {
     #[arg(long)]
     size: usize,
     /// Moves so far, White first, alternating: site numbers or labels such
@@ -89,8 +89,8 @@ fn check_len(t: &Table, b: &Board) -> Result<()> {
     Ok(())
 }
 
-pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
-    let q: BridgitQuery = parse_args("bridgit", args)?;
+pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+    let q: BridgitQuery = from_matches(args)?;
     ensure!(
         (2..=MAX_SIZE).contains(&q.size),
         "query bridgit: --size {} is out of range (2..={MAX_SIZE})",

@@ -102,13 +102,21 @@ impl Game for Chess {
         "chess endgames by retrograde analysis: win/draw/loss and distance to mate, both sides to move"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+    fn query_command(&self) -> clap::Command {
+        <query::ChessQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
         query::answer(args, ctx)
+    }
+
+    fn play_command(&self) -> Option<clap::Command> {
+        Some(<play::ChessPlay as clap::CommandFactory>::command())
     }
 
     fn play(
         &self,
-        args: &[String],
+        args: &clap::ArgMatches,
         ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,

@@ -6,7 +6,7 @@
 use super::board::{Color, Move, Role};
 use super::engine::{with_earlier, ChessSearch};
 use super::full::Game;
-use crate::games::query::{parse_args_as, QueryContext};
+use crate::games::query::{from_matches, QueryContext};
 use crate::search::{self, describe, Engine, Options};
 use anyhow::{bail, Result};
 use std::io::{BufRead, Write};
@@ -14,9 +14,9 @@ use std::io::{BufRead, Write};
 #[derive(clap::Parser)]
 #[command(
     about = "Play chess against the engine from any position",
-    after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n  nimrod play chess --movetime 500 --nodes 100000000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game.\nPlay also takes --data DIR (default: data)."
+    after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n  nimrod play chess --movetime 500 --nodes 100000000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game."
 )]
-struct ChessPlay {
+pub struct ChessPlay {
     /// Starting position (default: the initial position).
     #[arg(long, default_value = Game::START)]
     fen: String,
@@ -73,12 +73,12 @@ fn show(g: &Game, out: &mut dyn Write) -> Result<()> {
 }
 
 pub fn play(
-    args: &[String],
+    args: &clap::ArgMatches,
     ctx: &QueryContext,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let p: ChessPlay = parse_args_as("nimrod play chess", args)?;
+    let p: ChessPlay = from_matches(args)?;
     let mut game = Game::from_fen(&p.fen)?;
     let human = if p.side == "white" {
         Color::White

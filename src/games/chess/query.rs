@@ -8,17 +8,17 @@ use super::material::Material;
 use super::probe::{table_id, Tablebase};
 use super::value::Value;
 use super::MAX_PIECES;
-use crate::games::query::{open_table, parse_args, Answer, QueryContext};
+use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde_json::json;
 use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\"\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\""
 )]
 #[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
-struct ChessQuery {
+pub struct ChessQuery {
     /// Position in FEN (castling "-", no en passant square).
     fen: Option<String>,
     /// Print the statistics of one table (e.g. KQvKR) instead.
@@ -115,8 +115,8 @@ pub fn principal_variation(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Res
     Ok(pv)
 }
 
-pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
-    let q: ChessQuery = parse_args("chess", args)?;
+pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+    let q: ChessQuery = from_matches(args)?;
     if let Some(name) = &q.stats {
         return stats(name, ctx);
     }

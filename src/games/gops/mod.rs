@@ -11,7 +11,7 @@ mod query;
 pub mod recheck;
 pub mod win;
 
-use super::query::{parse_args, Answer, QueryContext};
+use super::query::{from_matches, Answer, QueryContext};
 use super::{Game, VerifyDepth, VerifyNote};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -98,14 +98,22 @@ impl Game for Gops {
         "GOPS (Goofspiel): expected score difference and optimal mixed bids for every subgame"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
-        let q: query::GopsQuery = parse_args("gops", args)?;
+    fn query_command(&self) -> clap::Command {
+        <query::GopsQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+        let q: query::GopsQuery = from_matches(args)?;
         query::answer(&q, ctx)
+    }
+
+    fn play_command(&self) -> Option<clap::Command> {
+        Some(<play::GopsPlay as clap::CommandFactory>::command())
     }
 
     fn play(
         &self,
-        args: &[String],
+        args: &clap::ArgMatches,
         ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,

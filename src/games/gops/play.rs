@@ -3,14 +3,14 @@
 //! drawn from a seeded generator, so a seed replays the same game.
 
 use super::query::{find_tables, members, upcard_game, upcard_win_game, Objective};
-use crate::games::query::{parse_args_as, QueryContext};
+use crate::games::query::{from_matches, QueryContext};
 use crate::rng::SplitMix64;
 use anyhow::{bail, ensure, Result};
 use std::io::{BufRead, Write};
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod play gops --cards 6\n  nimrod play gops --cards 8 --objective win --seed 7\n\nPlay also takes --data DIR (default: data)."
+    after_help = "Examples:\n  nimrod play gops --cards 6\n  nimrod play gops --cards 8 --objective win --seed 7\n"
 )]
 #[command(about = "Play GOPS against the stored optimal strategy")]
 pub struct GopsPlay {
@@ -34,12 +34,12 @@ fn list(mask: u32) -> String {
 }
 
 pub fn play(
-    args: &[String],
+    args: &clap::ArgMatches,
     ctx: &QueryContext,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let p: GopsPlay = parse_args_as("nimrod play gops", args)?;
+    let p: GopsPlay = from_matches(args)?;
     ensure!(
         (1..=super::pattern::MAX_CARDS).contains(&p.cards),
         "play gops: --cards {} is out of range (1..={})",

@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3"
 )]
 #[command(about = "GOPS: value and optimal mixed bids of a subgame")]
 pub struct GopsQuery {

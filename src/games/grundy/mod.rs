@@ -12,7 +12,7 @@ pub mod sparse;
 mod targets;
 pub mod values;
 
-use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::query::{from_matches, open_table, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -110,8 +110,12 @@ impl Game for Grundy {
         "Grundy's game: Sprague-Grundy values (normal play), single-heap outcomes (misère)"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
-        let q: GrundyQuery = parse_args("grundy", args)?;
+    fn query_command(&self) -> clap::Command {
+        <GrundyQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+        let q: GrundyQuery = from_matches(args)?;
         if q.misere {
             query_misere(q.heap, ctx)
         } else {
@@ -131,7 +135,7 @@ impl Game for Grundy {
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere"
 )]
 #[command(about = "Grundy's game: value of a heap and its winning splits")]
 struct GrundyQuery {

@@ -5,7 +5,7 @@
 
 pub mod solve;
 
-use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::query::{from_matches, open_table, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -61,8 +61,12 @@ impl Game for GuessIt {
         "Isaacs' Guess It: win probability and optimal bluffing and calling for every pair of hand sizes"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
-        let q: GuessItQuery = parse_args("guessit", args)?;
+    fn query_command(&self) -> clap::Command {
+        <GuessItQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+        let q: GuessItQuery = from_matches(args)?;
         answer(&q, ctx)
     }
 }
@@ -111,9 +115,7 @@ fn build(ctx: &JobContext, max: usize) -> Result<()> {
 }
 
 #[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6\n\nEvery query also takes --data DIR (default: data) and --json."
-)]
+#[command(after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6")]
 #[command(about = "Guess It: value and optimal bluffing/calling")]
 struct GuessItQuery {
     /// Cards in the hand of the player to move.

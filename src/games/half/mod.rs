@@ -2,7 +2,7 @@
 //! conventions. The table holds, per pile size, the smallest winning take
 //! (0 for a safe position); the safe positions are read off the table.
 
-use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::query::{from_matches, open_table, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -108,8 +108,12 @@ impl Game for Half {
         "single pile, take 1..⌊n/2⌋: safe positions in both conventions"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
-        let q: HalfQuery = parse_args("half", args)?;
+    fn query_command(&self) -> clap::Command {
+        <HalfQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+        let q: HalfQuery = from_matches(args)?;
         let conv = if q.last_loses {
             Convention::LastMoverLoses
         } else {
@@ -199,9 +203,7 @@ pub fn brute_force(bound: u64, conv: Convention) -> Vec<bool> {
 }
 
 #[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses\n\nEvery query also takes --data DIR (default: data) and --json."
-)]
+#[command(after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses")]
 struct HalfQuery {
     /// Pile size.
     pile: u64,

@@ -167,7 +167,11 @@ impl Game for Klondike {
         "Klondike solitaire: the greedy player's win rates and which deals were winnable"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+    fn query_command(&self) -> clap::Command {
+        <query::KlondikeQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
         query::answer(args, ctx)
     }
 
@@ -190,9 +194,13 @@ impl Game for Klondike {
         Ok(())
     }
 
+    fn play_command(&self) -> Option<clap::Command> {
+        Some(<query::KlondikeQuery as clap::CommandFactory>::command())
+    }
+
     fn play(
         &self,
-        args: &[String],
+        args: &clap::ArgMatches,
         _ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,

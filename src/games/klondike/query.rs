@@ -6,17 +6,17 @@ use super::greedy::{self, Player};
 use super::parse_rules;
 use super::solver::{self, Verdict};
 use super::state::{Move, Rules, State};
-use crate::games::query::{open_table, parse_args, Answer, QueryContext};
+use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde_json::json;
 use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited"
 )]
 #[command(about = "Klondike: a deal with the greedy player's game and the solver's verdict")]
-struct KlondikeQuery {
+pub struct KlondikeQuery {
     /// Deal number (see the shuffle in ARCHITECTURE.md / cards.rs).
     #[arg(long)]
     deal: Option<u64>,
@@ -66,8 +66,8 @@ fn describe_line(deal: u64, rules: &Rules, moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
-pub fn answer(args: &[String], ctx: &QueryContext) -> Result<Answer> {
-    let q: KlondikeQuery = parse_args("klondike", args)?;
+pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+    let q: KlondikeQuery = from_matches(args)?;
     if q.report {
         return report(ctx);
     }
@@ -208,11 +208,11 @@ fn report(ctx: &QueryContext) -> Result<Answer> {
 /// Interactive play: numbers pick a listed move, `h` shows the greedy
 /// player's hint, `g` plays it, `q` quits.
 pub fn play(
-    args: &[String],
+    args: &clap::ArgMatches,
     input: &mut dyn std::io::BufRead,
     output: &mut dyn std::io::Write,
 ) -> Result<()> {
-    let q: KlondikeQuery = parse_args("klondike", args)?;
+    let q: KlondikeQuery = from_matches(args)?;
     let Some(deal) = q.deal else {
         bail!("play klondike: give --deal N");
     };

@@ -7,7 +7,7 @@ pub mod bouton;
 pub mod brute;
 pub mod moore;
 
-use super::query::{parse_args, Answer, QueryContext};
+use super::query::{from_matches, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::Job;
 use crate::pipeline::Planner;
@@ -20,7 +20,7 @@ const MAX_HEAPS: usize = 64;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere"
 )]
 struct NimQuery {
     /// Heap sizes.
@@ -50,8 +50,12 @@ impl Game for Nim {
         "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves"
     }
 
-    fn query(&self, args: &[String], _ctx: &QueryContext) -> Result<Answer> {
-        let q: NimQuery = parse_args("nim", args)?;
+    fn query_command(&self) -> clap::Command {
+        <NimQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, _ctx: &QueryContext) -> Result<Answer> {
+        let q: NimQuery = from_matches(args)?;
         ensure!(
             q.heaps.len() <= MAX_HEAPS,
             "query nim: at most {MAX_HEAPS} heaps"

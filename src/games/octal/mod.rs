@@ -4,7 +4,7 @@ pub mod code;
 pub mod period;
 pub mod solve;
 
-use super::query::{open_table, parse_args, Answer, QueryContext};
+use super::query::{from_matches, open_table, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -61,8 +61,12 @@ impl Game for Octal {
         "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
-        let q: OctalQuery = parse_args("octal", args)?;
+    fn query_command(&self) -> clap::Command {
+        <OctalQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+        let q: OctalQuery = from_matches(args)?;
         let code = OctalCode::parse(&q.code)?;
         query(&code, q.heap, ctx)
     }
@@ -87,7 +91,7 @@ impl Game for Octal {
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
 )]
 struct OctalQuery {
     /// Octal code, e.g. 0.137.

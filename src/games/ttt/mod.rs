@@ -12,7 +12,7 @@ mod query;
 pub mod search;
 pub mod solve;
 
-use super::query::{parse_args, Answer, QueryContext};
+use super::query::{from_matches, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -120,8 +120,12 @@ impl Game for Ttt {
         "noughts and crosses and m,n,k-games: value, distance and optimal moves of every reachable position; classic machines"
     }
 
-    fn query(&self, args: &[String], ctx: &QueryContext) -> Result<Answer> {
-        let q: query::TttQuery = parse_args("ttt", args)?;
+    fn query_command(&self) -> clap::Command {
+        <query::TttQuery as clap::CommandFactory>::command()
+    }
+
+    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
+        let q: query::TttQuery = from_matches(args)?;
         query::answer(&q, ctx)
     }
 

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5\n\nEvery query also takes --data DIR (default: data) and --json."
+    after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5"
 )]
 #[command(about = "noughts and crosses / m,n,k-games: value and optimal moves")]
 pub struct TttQuery {
