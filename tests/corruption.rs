@@ -84,7 +84,9 @@ fn answer(game: &str, args: &[&str], data: &Path) -> Result<(String, String), St
     let ctx = QueryContext {
         data_dir: data.to_path_buf(),
     };
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| g.query(&args, &ctx)));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        games::query::ask(g, &args, &ctx)
+    }));
     match run {
         Ok(r) => r
             .map(|a| (a.text, a.json.to_string()))

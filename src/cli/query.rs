@@ -79,18 +79,9 @@ fn parse(kind: Kind, game: &str, args: Vec<String>) -> Result<clap::ArgMatches, 
     let argv = [format!("nimrod {}", kind.word()), game.to_string()]
         .into_iter()
         .chain(args);
-    command(kind).try_get_matches_from(argv).map_err(|e| {
-        let help = matches!(
-            e.kind(),
-            clap::error::ErrorKind::DisplayHelp
-                | clap::error::ErrorKind::DisplayVersion
-                | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-        );
-        Usage {
-            text: e.render().to_string(),
-            help,
-        }
-    })
+    command(kind)
+        .try_get_matches_from(argv)
+        .map_err(Usage::from)
 }
 
 /// Prints a game's help page or usage error whole (see `Usage`).

@@ -34,39 +34,37 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+impl From<clap::Error> for Usage {
+    fn from(e: clap::Error) -> Usage {
+        let help = matches!(
+            e.kind(),
+            clap::error::ErrorKind::DisplayHelp
+                | clap::error::ErrorKind::DisplayVersion
+                | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        );
+        Usage {
+            text: e.render().to_string(),
+            help,
+        }
+    }
+}
+
 /// A game's parsed arguments as its typed struct; a value clap's parser
 /// accepted but the struct cannot hold becomes a usage error.
 pub fn from_matches<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T> {
-    T::from_arg_matches(m).map_err(|e| {
-        anyhow::Error::new(Usage {
-            text: e.to_string(),
-            help: false,
-        })
-    })
+    T::from_arg_matches(m).map_err(|e| anyhow::Error::new(Usage::from(e)))
 }
 
-/// Parses a game's query arguments (`nimrod query GAME …`).
-pub fn parse_args<T: clap::Parser>(game: &str, args: &[String]) -> Result<T> {
-    parse_args_as(&format!("nimrod query {game}"), args)
-}
-
-/// Parses arguments for the command line `command` (e.g. "nimrod play
-/// gops"), which names the program in help and usage text.
-pub fn parse_args_as<T: clap::Parser>(command: &str, args: &[String]) -> Result<T> {
-    let cmd = T::command().bin_name(command.to_string());
-    let parsed = cmd
-        .try_get_matches_from(std::iter::once(command.to_string()).chain(args.iter().cloned()))
-        .and_then(|mut m| T::from_arg_matches_mut(&mut m));
-    parsed.map_err(|e| {
-        let help = matches!(
-            e.kind(),
-            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
-        );
-        anyhow::Error::new(Usage {
-            text: e.to_string(),
-            help,
-        })
-    })
+/// Asks `game` what `nimrod query GAME ARGS…` would, from a program: the
+/// arguments are parsed by the game's own command (a help request or a
+/// usage error comes back as a [`Usage`] error).
+pub fn ask(game: &dyn super::Game, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+    let argv = std::iter::once(format!("nimrod query {}", game.name())).chain(args.iter().cloned());
+    let m = game
+        .query_command()
+        .try_get_matches_from(argv)
+        .map_err(|e| anyhow::Error::new(Usage::from(e)))?;
+    game.query(&m, ctx)
 }
 
 /// Opens the table of job `id` under the data directory, raw or packed.
