@@ -16,6 +16,17 @@ pub struct Answer {
     pub json: serde_json::Value,
 }
 
+impl Answer {
+    /// The answer of a typed result: its `Display` is the text and its
+    /// `Serialize` the JSON, so the two cannot drift apart.
+    pub fn of<T: serde::Serialize + std::fmt::Display>(value: &T) -> Answer {
+        Answer {
+            text: value.to_string(),
+            json: serde_json::to_value(value).expect("answer structs serialise"),
+        }
+    }
+}
+
 /// A help request or a usage error from a game's argument parser, kept
 /// whole: the command line prints help on stdout (exit 0) and a usage error
 /// with every missing or wrong argument on stderr (exit 2), as clap does.

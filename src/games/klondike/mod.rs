@@ -11,6 +11,7 @@
 pub mod cards;
 pub mod greedy;
 pub mod query;
+pub mod records;
 pub mod report;
 pub mod solver;
 pub mod state;
@@ -232,28 +233,39 @@ fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
     );
     let outcomes: Vec<[u8; PLAYERS]> = games.into_iter().map(|g| g.0).collect();
     let entries: Vec<u8> = outcomes.iter().flatten().copied().collect();
-    let players: Vec<serde_json::Value> = Player::ALL
+    let players: Vec<records::PlayerResult> = Player::ALL
         .iter()
         .enumerate()
         .map(|(p, player)| {
             let wins = outcomes.iter().filter(|o| o[p] == 52).count() as u64;
-            let (lo, hi) = stats::wilson(wins, deals);
-            json!({"variant": player.label(), "wins": wins, "deals": deals,
-                   "win_rate": wins as f64 / deals as f64, "ci95": [lo, hi]})
+            records::PlayerResult {
+                variant: player.label(),
+                wins,
+                deals,
+                win_rate: wins as f64 / deals as f64,
+                ci95: stats::wilson(wins, deals),
+            }
         })
         .collect();
     let labels: Vec<String> = Player::ALL.iter().map(|p| p.label()).collect();
+    let recorded = records::GreedyStats {
+        rules: rules.label(),
+        players: labels.clone(),
+        variants: players,
+        longest_game: longest,
+    };
     write_ranked(
         &ctx.output,
         &entries,
         &TableMeta::new(
             "klondike",
             &format!("greedy-{}", rules_id(&rules)),
-            json!({"rules": rules, "deals": deals, "version": VERSION}),
+            ctx.params.clone(),
             &format!("deal * {PLAYERS} + player; players: {}", labels.join(", ")),
             "u8 cards on the foundations at the end (52 = won)",
-            json!({"rules": rules.label(), "players": labels, "variants": players, "longest_game": longest}),
-        ).stamped(ctx.stamp()),
+            records::to_json(&recorded),
+        )
+        .stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     Ok(())
@@ -263,10 +275,10 @@ fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
 /// and deal for this build's players.
 pub fn greedy_outcomes(table: &crate::table::Table) -> Result<(u64, Vec<u8>)> {
     let labels: Vec<String> = Player::ALL.iter().map(|p| p.label()).collect();
-    let stored = &table.meta().stats["players"];
+    let stored = records::read::<records::GreedyStats>(table)?.players;
     ensure!(
-        *stored == json!(labels),
-        "klondike/{}: the table lists players {stored}, this build has {labels:?}; rebuild it",
+        stored == labels,
+        "klondike/{}: the table lists players {stored:?}, this build has {labels:?}; rebuild it",
         table.meta().table
     );
     let len = table.len();
@@ -334,42 +346,68 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
             .unwrap_or(0)
     };
     let won_by = |d: usize, p: usize| outcomes[d * PLAYERS + p] == 52;
-    let lost_winnable: Vec<serde_json::Value> = (0..PLAYERS)
+    let lost_winnable: Vec<records::GreedyOnWinnable> = (0..PLAYERS)
         .map(|p| {
-            let greedy_wins = (0..deals as usize).filter(|&d| won_by(d, p)).count();
+            let greedy_wins = (0..deals as usize).filter(|&d| won_by(d, p)).count() as u64;
             let lost = (0..deals as usize)
                 .filter(|&d| codes[d] == WON && !won_by(d, p))
-                .count();
+                .count() as u64;
             let impossible = (0..deals as usize)
                 .filter(|&d| codes[d] == LOST && won_by(d, p))
                 .count();
-            ensure!(impossible == 0, "{}: the greedy player won {impossible} deals the solver calls unwinnable", ctx.id);
-            Ok(json!({"variant": Player::ALL[p].label(), "greedy_wins": greedy_wins, "winnable_but_lost": lost}))
+            ensure!(
+                impossible == 0,
+                "{}: the greedy player won {impossible} deals the solver calls unwinnable",
+                ctx.id
+            );
+            Ok(records::GreedyOnWinnable {
+                variant: Player::ALL[p].label(),
+                greedy_wins,
+                winnable_but_lost: lost,
+            })
         })
         .collect::<Result<_>>()?;
+    let recorded = records::SolverStats {
+        rules: rules.label(),
+        deals,
+        budget,
+        winnable: won,
+        not_winnable: lost,
+        unknown,
+        searched,
+        winnable_by_search: won_by_search,
+        winnable_by_greedy_game: won - won_by_search,
+        winnable_share_of_decided: if decided > 0 {
+            won as f64 / decided as f64
+        } else {
+            0.0
+        },
+        ci95_of_decided: (lo, hi),
+        bounds_if_unknowns_all_lost_or_won: (
+            won as f64 / deals as f64,
+            (won + unknown) as f64 / deals as f64,
+        ),
+        decided_share: decided as f64 / deals.max(1) as f64,
+        ci95_winnable_if_unknowns_lost: stats::wilson(won, deals),
+        ci95_winnable_if_unknowns_won: stats::wilson(won + unknown, deals),
+        nodes_decided: records::NodeQuantiles {
+            median: pct(0.5),
+            p90: pct(0.9),
+            p99: pct(0.99),
+            max: nodes.last().copied().unwrap_or(0),
+        },
+        greedy: lost_winnable,
+    };
     write_ranked(
         &ctx.output,
         &codes,
         &TableMeta::new(
             "klondike",
             &format!("solver-{}", rules_id(&rules)),
-            json!({"rules": rules, "deals": deals, "budget": budget, "version": VERSION}),
+            ctx.params.clone(),
             "deal",
             "u8 verdict with every card visible: 0 not winnable, 1 winnable (a greedy win or the search), 2 unknown (over the node budget)",
-            json!({
-                "rules": rules.label(), "deals": deals, "budget": budget,
-                "winnable": won, "not_winnable": lost, "unknown": unknown,
-                "searched": searched, "winnable_by_search": won_by_search,
-                "winnable_by_greedy_game": won - won_by_search,
-                "winnable_share_of_decided": if decided > 0 { won as f64 / decided as f64 } else { 0.0 },
-                "ci95_of_decided": [lo, hi],
-                "bounds_if_unknowns_all_lost_or_won": [won as f64 / deals as f64, (won + unknown) as f64 / deals as f64],
-                "decided_share": decided as f64 / deals.max(1) as f64,
-                "ci95_winnable_if_unknowns_lost": stats::wilson(won, deals),
-                "ci95_winnable_if_unknowns_won": stats::wilson(won + unknown, deals),
-                "nodes_decided": {"median": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": nodes.last().copied().unwrap_or(0)},
-                "greedy": lost_winnable,
-            }),
+            records::to_json(&recorded),
         ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;

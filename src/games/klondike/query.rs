@@ -4,12 +4,12 @@
 
 use super::greedy::{self, Player};
 use super::parse_rules;
+use super::records::{self, ReportStats};
 use super::solver::{self, Verdict};
 use super::state::{Move, Rules, State};
 use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
-use serde_json::json;
-use std::fmt::Write;
+use serde::Serialize;
 
 #[derive(clap::Parser)]
 #[command(
@@ -87,122 +87,177 @@ pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
         Verdict::Won(line) => describe_line(deal, &rules, line),
         _ => Vec::new(),
     };
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "deal {deal} ({}), face-down cards in parentheses:",
-        rules.label()
-    );
-    text.push_str(&start.render(true));
-    let _ = writeln!(
-        text,
-        "greedy player ({}): {} after {} moves, {} cards home",
-        variant.label(),
-        if played.won { "won" } else { "gave up" },
-        played.moves.len(),
-        played.home
-    );
-    for (i, m) in greedy_moves.iter().enumerate() {
-        let _ = writeln!(text, "  {:>4}. {m}", i + 1);
+    Ok(Answer::of(&DealAnswer {
+        deal,
+        rules: rules.label(),
+        layout: start.render(true),
+        variant: variant.label(),
+        greedy: GreedyGame {
+            won: played.won,
+            home: played.home,
+            moves: greedy_moves,
+        },
+        solver: SolverAnswer {
+            budget: q.budget,
+            verdict: solved.verdict.label().to_string(),
+            nodes: solved.nodes,
+            line,
+        },
+    }))
+}
+
+/// `nimrod query klondike --deal N`.
+#[derive(Serialize)]
+struct DealAnswer {
+    deal: u64,
+    rules: String,
+    /// The deal as dealt, face-down cards in parentheses.
+    layout: String,
+    variant: String,
+    greedy: GreedyGame,
+    solver: SolverAnswer,
+}
+
+#[derive(Serialize)]
+struct GreedyGame {
+    won: bool,
+    home: u32,
+    moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct SolverAnswer {
+    budget: u64,
+    verdict: String,
+    nodes: u64,
+    /// A winning line, when the verdict is winnable.
+    line: Vec<String>,
+}
+
+fn numbered(f: &mut std::fmt::Formatter<'_>, moves: &[String]) -> std::fmt::Result {
+    for (i, m) in moves.iter().enumerate() {
+        writeln!(f, "  {:>4}. {m}", i + 1)?;
     }
-    let _ = writeln!(
-        text,
-        "solver (every card visible, budget {} nodes): {} after {} nodes",
-        q.budget,
-        solved.verdict.label(),
-        solved.nodes
-    );
-    if !line.is_empty() {
-        let _ = writeln!(text, "a winning line ({} moves):", line.len());
-        for (i, m) in line.iter().enumerate() {
-            let _ = writeln!(text, "  {:>4}. {m}", i + 1);
+    Ok(())
+}
+
+impl std::fmt::Display for DealAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "deal {} ({}), face-down cards in parentheses:",
+            self.deal, self.rules
+        )?;
+        f.write_str(&self.layout)?;
+        let g = &self.greedy;
+        writeln!(
+            f,
+            "greedy player ({}): {} after {} moves, {} cards home",
+            self.variant,
+            if g.won { "won" } else { "gave up" },
+            g.moves.len(),
+            g.home
+        )?;
+        numbered(f, &g.moves)?;
+        let s = &self.solver;
+        writeln!(
+            f,
+            "solver (every card visible, budget {} nodes): {} after {} nodes",
+            s.budget, s.verdict, s.nodes
+        )?;
+        if !s.line.is_empty() {
+            writeln!(f, "a winning line ({} moves):", s.line.len())?;
+            numbered(f, &s.line)?;
         }
+        Ok(())
     }
-    Ok(Answer {
-        text,
-        json: json!({
-            "deal": deal, "rules": rules.label(), "variant": variant.label(),
-            "greedy": {"won": played.won, "home": played.home, "moves": greedy_moves},
-            "solver": {"verdict": solved.verdict.label(), "nodes": solved.nodes, "line": line},
-        }),
-    })
 }
 
 fn report(ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "klondike/report")?;
-    let s = &t.meta().stats;
-    let mut text = String::from("greedy players, win rate with 95% interval (Wilson); difference against the first player on the same deals (McNemar p)\n");
-    for r in s["greedy"].as_array().into_iter().flatten() {
-        let ci = &r["ci95"];
-        let _ = write!(
-            text,
-            "  {:<28} {:<28} {:>7}/{:<7} {:>6.2}%  [{:.2}%, {:.2}%]",
-            r["rules"].as_str().unwrap_or(""),
-            r["variant"].as_str().unwrap_or(""),
-            r["wins"],
-            r["deals"],
-            100.0 * r["win_rate"].as_f64().unwrap_or(0.0),
-            100.0 * ci[0].as_f64().unwrap_or(0.0),
-            100.0 * ci[1].as_f64().unwrap_or(0.0)
-        );
-        if let Some(v) = r["vs_first"].as_object() {
-            let p = v["mcnemar_p"].as_f64().unwrap_or(1.0);
-            let _ = write!(
-                text,
-                "  diff {:+.2}% [{:+.2}%, {:+.2}%] {}",
-                100.0 * v["diff"].as_f64().unwrap_or(0.0),
-                100.0 * v["ci95"][0].as_f64().unwrap_or(0.0),
-                100.0 * v["ci95"][1].as_f64().unwrap_or(0.0),
-                if p < 0.001 {
+    let stats: ReportStats = records::read(&t)?;
+    Ok(Answer::of(&stats))
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+impl std::fmt::Display for ReportStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "greedy players, win rate with 95% interval (Wilson); difference against the first player on the same deals (McNemar p)")?;
+        for r in &self.greedy {
+            write!(
+                f,
+                "  {:<28} {:<34} {:>6}/{:<6} {:>7}  [{}, {}]",
+                r.rules,
+                r.variant,
+                r.wins,
+                r.deals,
+                percent(r.win_rate),
+                percent(r.ci95.0),
+                percent(r.ci95.1)
+            )?;
+            if let Some(v) = &r.vs_first {
+                let p = if v.mcnemar_p < 0.001 {
                     "p<0.001".to_string()
                 } else {
-                    format!("p={p:.3}")
-                }
-            );
+                    format!("p={:.3}", v.mcnemar_p)
+                };
+                write!(
+                    f,
+                    "  diff {:+.2}% [{:+.2}%, {:+.2}%] {p}",
+                    100.0 * v.diff,
+                    100.0 * v.ci95.0,
+                    100.0 * v.ci95.1
+                )?;
+            }
+            writeln!(f)?;
         }
-        text.push('\n');
-    }
-    text.push_str("solver (every card visible)\n");
-    for r in s["solver"].as_array().into_iter().flatten() {
-        let v = &r["solver"];
-        let pct = |x: &serde_json::Value| 100.0 * x.as_f64().unwrap_or(0.0);
-        let _ = writeln!(
-            text,
-            "  {:<28} {} winnable ({} by a greedy game, {} by search), {} not, {} unknown of {} ({:.2}% decided)",
-            r["rules"].as_str().unwrap_or(""),
-            v["winnable"], v["winnable_by_greedy_game"], v["winnable_by_search"], v["not_winnable"], v["unknown"], v["deals"],
-            pct(&v["decided_share"]),
-        );
-        // The unknowns could go either way, so the honest rate is a range:
-        // every unknown lost at one end, every unknown won at the other.
-        let _ = writeln!(
-            text,
-            "      winnable: {:.2}% [{:.2}%, {:.2}%] if every unknown is lost, {:.2}% [{:.2}%, {:.2}%] if every unknown is won; {:.2}% of decided [{:.2}%, {:.2}%]; search nodes median {} p90 {} p99 {}",
-            pct(&v["bounds_if_unknowns_all_lost_or_won"][0]),
-            pct(&v["ci95_winnable_if_unknowns_lost"][0]),
-            pct(&v["ci95_winnable_if_unknowns_lost"][1]),
-            pct(&v["bounds_if_unknowns_all_lost_or_won"][1]),
-            pct(&v["ci95_winnable_if_unknowns_won"][0]),
-            pct(&v["ci95_winnable_if_unknowns_won"][1]),
-            pct(&v["winnable_share_of_decided"]),
-            pct(&v["ci95_of_decided"][0]),
-            pct(&v["ci95_of_decided"][1]),
-            v["nodes_decided"]["median"], v["nodes_decided"]["p90"], v["nodes_decided"]["p99"],
-        );
-        for g in v["greedy"].as_array().into_iter().flatten() {
-            let _ = writeln!(
-                text,
-                "      greedy {:<28} won {:>5}, lost {:>5} winnable deals",
-                g["variant"].as_str().unwrap_or(""),
-                g["greedy_wins"],
-                g["winnable_but_lost"]
-            );
+        writeln!(f, "solver (every card visible)")?;
+        for r in &self.solver {
+            let v = &r.solver;
+            writeln!(
+                f,
+                "  {:<28} {} winnable ({} by a greedy game, {} by search), {} not, {} unknown of {} ({} decided)",
+                r.rules,
+                v.winnable,
+                v.winnable_by_greedy_game,
+                v.winnable_by_search,
+                v.not_winnable,
+                v.unknown,
+                v.deals,
+                percent(v.decided_share),
+            )?;
+            // The unknowns could go either way, so the honest rate is a
+            // range: every unknown lost at one end, every unknown won at
+            // the other.
+            writeln!(
+                f,
+                "      winnable: {} [{}, {}] if every unknown is lost, {} [{}, {}] if every unknown is won; {} of decided [{}, {}]; search nodes median {} p90 {} p99 {}",
+                percent(v.bounds_if_unknowns_all_lost_or_won.0),
+                percent(v.ci95_winnable_if_unknowns_lost.0),
+                percent(v.ci95_winnable_if_unknowns_lost.1),
+                percent(v.bounds_if_unknowns_all_lost_or_won.1),
+                percent(v.ci95_winnable_if_unknowns_won.0),
+                percent(v.ci95_winnable_if_unknowns_won.1),
+                percent(v.winnable_share_of_decided),
+                percent(v.ci95_of_decided.0),
+                percent(v.ci95_of_decided.1),
+                v.nodes_decided.median,
+                v.nodes_decided.p90,
+                v.nodes_decided.p99,
+            )?;
+            for g in &v.greedy {
+                writeln!(
+                    f,
+                    "      greedy {:<34} won {:>5}, lost {:>5} winnable deals",
+                    g.variant, g.greedy_wins, g.winnable_but_lost
+                )?;
+            }
         }
+        Ok(())
     }
-    Ok(Answer {
-        text,
-        json: s.clone(),
-    })
 }
 
 /// Interactive play: numbers pick a listed move, `h` shows the greedy

@@ -4,6 +4,7 @@
 //! `report.svg`.
 
 use super::greedy::Player;
+use super::records::{self, ReportRow, ReportSolver, ReportStats, SolverStats, VsFirst};
 use super::state::Rules;
 use super::{greedy_outcomes, rules_id, stats, PLAYERS};
 use crate::pipeline::JobContext;
@@ -48,7 +49,10 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
             });
         }
         let s = ctx.open(&format!("klondike/solver-{id}"))?;
-        solver.push(json!({"rules": rules.label(), "solver": s.meta().stats.clone()}));
+        solver.push(ReportSolver {
+            rules: rules.label(),
+            solver: records::read::<SolverStats>(&s)?,
+        });
     }
     let mut csv = String::from("rules,variant,deals,wins,win_rate,ci_low,ci_high,diff_vs_first,diff_ci_low,diff_ci_high,mcnemar_p\n");
     for r in &rows {
@@ -75,14 +79,25 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
     crate::table::pack::write_atomic(&dir.join("report.csv"), csv.as_bytes())?;
     crate::table::pack::write_atomic(&dir.join("report.svg"), svg.as_bytes())?;
     let entries: Vec<u64> = rows.iter().flat_map(|r| [r.wins, r.deals]).collect();
-    let rows_json: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            json!({"rules": r.rules, "variant": r.variant, "deals": r.deals, "wins": r.wins,
-                   "win_rate": r.wins as f64 / r.deals as f64, "ci95": [r.ci.0, r.ci.1],
-                   "vs_first": r.paired.map(|(d, (lo, hi), p)| json!({"diff": d, "ci95": [lo, hi], "mcnemar_p": p}))})
-        })
-        .collect();
+    let recorded = ReportStats {
+        greedy: rows
+            .iter()
+            .map(|r| ReportRow {
+                rules: r.rules.clone(),
+                variant: r.variant.clone(),
+                deals: r.deals,
+                wins: r.wins,
+                win_rate: r.wins as f64 / r.deals as f64,
+                ci95: r.ci,
+                vs_first: r.paired.map(|(diff, ci95, mcnemar_p)| VsFirst {
+                    diff,
+                    ci95,
+                    mcnemar_p,
+                }),
+            })
+            .collect(),
+        solver,
+    };
     write_ranked(
         &ctx.output,
         &entries,
@@ -92,7 +107,7 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
             json!({"rules": all}),
             &format!("(rule set * {PLAYERS} + player) * 2 + field"),
             "u64 fields: greedy wins, deals",
-            json!({"greedy": rows_json, "solver": solver}),
+            records::to_json(&recorded),
         )
         .stamped(ctx.stamp()),
         ctx.param_hash,

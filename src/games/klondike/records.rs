@@ -1,0 +1,158 @@
+//! What each Klondike table records in its statistics, typed: the jobs
+//! write these structs and the report and queries read them back with
+//! serde, so a table whose statistics are missing a field or hold the wrong
+//! type is an error naming the table, never a silent 0 %.
+
+use crate::table::Table;
+use anyhow::{Context, Result};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// One greedy player's result over a table's deals.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerResult {
+    /// The player's label (kept as "variant" for the stored key).
+    pub variant: String,
+    pub wins: u64,
+    pub deals: u64,
+    pub win_rate: f64,
+    pub ci95: (f64, f64),
+}
+
+/// Statistics of `klondike/greedy-R`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GreedyStats {
+    pub rules: String,
+    /// Player labels in table order (entry = deal × players + player).
+    pub players: Vec<String>,
+    pub variants: Vec<PlayerResult>,
+    /// Moves of the longest game any player played.
+    pub longest_game: usize,
+}
+
+/// Search nodes of the decided deals.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeQuantiles {
+    pub median: u64,
+    pub p90: u64,
+    pub p99: u64,
+    pub max: u64,
+}
+
+/// How one greedy player did on the deals the solver calls winnable.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GreedyOnWinnable {
+    pub variant: String,
+    pub greedy_wins: u64,
+    pub winnable_but_lost: u64,
+}
+
+/// Statistics of `klondike/solver-R`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverStats {
+    pub rules: String,
+    pub deals: u64,
+    pub budget: u64,
+    pub winnable: u64,
+    pub not_winnable: u64,
+    pub unknown: u64,
+    pub searched: u64,
+    pub winnable_by_search: u64,
+    pub winnable_by_greedy_game: u64,
+    pub winnable_share_of_decided: f64,
+    pub ci95_of_decided: (f64, f64),
+    /// Winnable share if every unknown is lost, and if every one is won.
+    pub bounds_if_unknowns_all_lost_or_won: (f64, f64),
+    pub decided_share: f64,
+    pub ci95_winnable_if_unknowns_lost: (f64, f64),
+    pub ci95_winnable_if_unknowns_won: (f64, f64),
+    pub nodes_decided: NodeQuantiles,
+    pub greedy: Vec<GreedyOnWinnable>,
+}
+
+/// A paired comparison with the first player on the same deals.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VsFirst {
+    pub diff: f64,
+    pub ci95: (f64, f64),
+    pub mcnemar_p: f64,
+}
+
+/// One row of the report: a player under one rule set.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportRow {
+    pub rules: String,
+    pub variant: String,
+    pub deals: u64,
+    pub wins: u64,
+    pub win_rate: f64,
+    pub ci95: (f64, f64),
+    pub vs_first: Option<VsFirst>,
+}
+
+/// The solver's statistics of one rule set, as the report carries them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSolver {
+    pub rules: String,
+    pub solver: SolverStats,
+}
+
+/// Statistics of `klondike/report`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportStats {
+    pub greedy: Vec<ReportRow>,
+    pub solver: Vec<ReportSolver>,
+}
+
+/// The statistics of `table` as `T`, or an error naming the table.
+pub fn read<T: DeserializeOwned>(table: &Table) -> Result<T> {
+    serde_json::from_value(table.meta().stats.clone()).with_context(|| {
+        format!(
+            "{}: its statistics are not those of a klondike/{} table of this version; rebuild it",
+            table.path().display(),
+            table.meta().table
+        )
+    })
+}
+
+/// `value` as the JSON a table stores.
+pub fn to_json<T: Serialize>(value: &T) -> serde_json::Value {
+    serde_json::to_value(value).expect("plain structs serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::writer::write_ranked;
+    use crate::table::TableMeta;
+
+    #[test]
+    fn statistics_that_do_not_fit_are_an_error_naming_the_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("solver.nmt");
+        // A field of the wrong type, as a damaged or foreign table would hold.
+        let stats = serde_json::json!({"rules": "draw 1", "deals": "many"});
+        let meta = TableMeta::new(
+            "klondike",
+            "solver-d1",
+            serde_json::json!({}),
+            "deal",
+            "u8",
+            stats,
+        );
+        write_ranked(&path, &[0u8; 4], &meta, 1).unwrap();
+        let table = Table::open(&path).unwrap();
+        let e = format!("{:#}", read::<SolverStats>(&table).unwrap_err());
+        assert!(e.contains("solver.nmt") && e.contains("rebuild"), "{e}");
+        assert!(e.contains("deals") || e.contains("invalid type"), "{e}");
+    }
+}
