@@ -11,8 +11,7 @@ use crate::pipeline::job::table_path;
 use crate::pipeline::Planner;
 use crate::table::Table;
 use anyhow::{bail, ensure, Result};
-use serde_json::json;
-use std::fmt::Write;
+use serde::Serialize;
 
 #[derive(clap::Parser)]
 #[command(
@@ -222,22 +221,106 @@ pub(super) fn upcard_game(
     })
 }
 
-fn strategy_json(cards: &[u32], probs: &[f64]) -> serde_json::Value {
-    json!(cards
+/// A mixed strategy: each card with the probability of bidding it.
+fn strategy(cards: &[u32], probs: &[f64]) -> Vec<Bid> {
+    cards
         .iter()
         .zip(probs)
-        .map(|(c, p)| json!({"card": c, "probability": p}))
-        .collect::<Vec<_>>())
+        .map(|(&card, &probability)| Bid { card, probability })
+        .collect()
 }
 
-fn strategy_text(cards: &[u32], probs: &[f64]) -> String {
-    let parts: Vec<String> = cards
+/// The cards played with a visible probability, `card: p` each.
+fn strategy_text(bids: &[Bid]) -> String {
+    let parts: Vec<String> = bids
         .iter()
-        .zip(probs)
-        .filter(|(_, &p)| p > 5e-5)
-        .map(|(c, p)| format!("{c}: {p:.4}"))
+        .filter(|b| b.probability > 5e-5)
+        .map(|b| format!("{}: {:.4}", b.card, b.probability))
         .collect();
     parts.join("  ")
+}
+
+/// One card of a mixed strategy.
+#[derive(Serialize)]
+struct Bid {
+    card: u32,
+    probability: f64,
+}
+
+/// The subgame after one upcard, solved.
+#[derive(Serialize)]
+struct UpcardAnswer {
+    upcard: u32,
+    value: f64,
+    player_one: Vec<Bid>,
+    player_two: Vec<Bid>,
+}
+
+/// `nimrod query gops`.
+#[derive(Serialize)]
+struct GopsAnswer {
+    game: &'static str,
+    objective: &'static str,
+    /// What `value` measures.
+    meaning: String,
+    diff: i32,
+    cards: usize,
+    tables_for: usize,
+    first_move: bool,
+    mine: Vec<u32>,
+    theirs: Vec<u32>,
+    prizes: Vec<u32>,
+    value: f64,
+    upcards: Vec<UpcardAnswer>,
+}
+
+impl std::fmt::Display for GopsAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.cards;
+        if self.first_move {
+            writeln!(
+                f,
+                "GOPS, N = {n}, first move, objective {} (tables for N = {}): value {:+.4}",
+                self.objective,
+                self.tables_for,
+                shown(self.value)
+            )?;
+            writeln!(
+                f,
+                "probability that player one bids each card (rows) for each upcard (columns)"
+            )?;
+            write!(f, "bid\\up")?;
+            for u in &self.upcards {
+                write!(f, " {:>7}", u.upcard)?;
+            }
+            writeln!(f)?;
+            for (i, bid) in self.mine.iter().enumerate() {
+                write!(f, "{bid:>6}")?;
+                for u in &self.upcards {
+                    write!(f, " {:>7.4}", u.player_one[i].probability)?;
+                }
+                writeln!(f)?;
+            }
+            return Ok(());
+        }
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        writeln!(
+            f,
+            "GOPS, N = {n} (tables for N = {}), {} cards each",
+            self.tables_for,
+            self.mine.len()
+        )?;
+        writeln!(f, "  mine    {}", list(&self.mine))?;
+        writeln!(f, "  theirs  {}", list(&self.theirs))?;
+        writeln!(f, "  prizes  {}", list(&self.prizes))?;
+        writeln!(f, "  value   {:+.6}  ({})", shown(self.value), self.meaning)?;
+        for u in &self.upcards {
+            writeln!(f, "upcard {}: value {:+.6}", u.upcard, shown(u.value))?;
+            writeln!(f, "  player one bids  {}", strategy_text(&u.player_one))?;
+            writeln!(f, "  player two bids  {}", strategy_text(&u.player_two))?;
+        }
+        Ok(())
+    }
 }
 
 pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
@@ -333,70 +416,26 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
             "the stored value {value} disagrees with its re-solved upcard games ({mean}); run nimrod verify"
         );
     }
-    let json_upcards: Vec<_> = solved
-        .iter()
-        .map(|(u, s)| {
-            json!({
-                "upcard": u,
-                "value": s.value,
-                "player_one": strategy_json(&my, &s.row[..k]),
-                "player_two": strategy_json(&their, &s.col[..k]),
+    Ok(Answer::of(&GopsAnswer {
+        game: Gops.name(),
+        objective,
+        meaning,
+        diff: q.diff,
+        cards: n,
+        tables_for: t.built_for,
+        first_move: q.first_move,
+        mine: my.clone(),
+        theirs: their.clone(),
+        prizes: members(prizes),
+        value,
+        upcards: solved
+            .iter()
+            .map(|(u, s)| UpcardAnswer {
+                upcard: *u,
+                value: s.value,
+                player_one: strategy(&my, &s.row[..k]),
+                player_two: strategy(&their, &s.col[..k]),
             })
-        })
-        .collect();
-    let json = json!({
-        "game": Gops.name(), "objective": objective, "diff": q.diff, "cards": n, "tables_for": t.built_for,
-        "mine": my, "theirs": their, "prizes": members(prizes), "value": value,
-        "upcards": json_upcards,
-    });
-    let mut text = String::new();
-    if q.first_move {
-        let _ = writeln!(
-            text,
-            "GOPS, N = {n}, first move, objective {objective} (tables for N = {}): value {:+.4}",
-            t.built_for,
-            shown(value)
-        );
-        let _ = writeln!(
-            text,
-            "probability that player one bids each card (rows) for each upcard (columns)"
-        );
-        let _ = write!(text, "bid\\up");
-        for (u, _) in &solved {
-            let _ = write!(text, " {u:>7}");
-        }
-        text.push('\n');
-        for (i, bid) in my.iter().enumerate() {
-            let _ = write!(text, "{bid:>6}");
-            for (_, s) in &solved {
-                let _ = write!(text, " {:>7.4}", s.row[i]);
-            }
-            text.push('\n');
-        }
-        return Ok(Answer { text, json });
-    }
-    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-    let _ = writeln!(
-        text,
-        "GOPS, N = {n} (tables for N = {}), {k} cards each",
-        t.built_for
-    );
-    let _ = writeln!(text, "  mine    {}", list(&my));
-    let _ = writeln!(text, "  theirs  {}", list(&their));
-    let _ = writeln!(text, "  prizes  {}", list(&members(prizes)));
-    let _ = writeln!(text, "  value   {:+.6}  ({meaning})", shown(value));
-    for (u, s) in &solved {
-        let _ = writeln!(text, "upcard {u}: value {:+.6}", shown(s.value));
-        let _ = writeln!(
-            text,
-            "  player one bids  {}",
-            strategy_text(&my, &s.row[..k])
-        );
-        let _ = writeln!(
-            text,
-            "  player two bids  {}",
-            strategy_text(&their, &s.col[..k])
-        );
-    }
-    Ok(Answer { text, json })
+            .collect(),
+    }))
 }
