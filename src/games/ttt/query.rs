@@ -5,7 +5,7 @@ use super::board::{parse_board, render, Geometry, Position};
 use super::{board_id, lookup};
 use crate::games::query::{open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
-use serde_json::json;
+use serde::Serialize;
 use std::fmt::Write;
 
 #[derive(clap::Parser)]
@@ -116,64 +116,93 @@ pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
     let best = g.untransform(sym, s.best);
     let moves: Vec<usize> = (0..g.cells()).filter(|i| best >> i & 1 == 1).collect();
     let to_move = if p.x_to_move() { 'X' } else { 'O' };
-    let mut text = String::new();
-    let number = |cell: usize| MAGIC[cell];
-    if q.fifteen {
-        let _ = writeln!(text, "the 15 game on the magic square  2 7 6 / 9 5 1 / 4 3 8  (a line = three numbers summing to 15)");
-        let _ = writeln!(text, "  position as noughts and crosses: {}", render(&g, p));
-    } else {
-        let _ = writeln!(
-            text,
-            "{}x{} board, {k} in a row: {}",
-            g.rows,
-            g.cols,
-            render(&g, p)
-        );
-    }
-    let _ = writeln!(
-        text,
-        "  to move   {}",
-        if q.fifteen {
-            if to_move == 'X' {
-                "first player"
-            } else {
-                "second player"
-            }
-        } else if to_move == 'X' {
-            "X"
+    Ok(Answer::of(&TttAnswer {
+        game: "ttt",
+        board: render(&g, p),
+        rows: g.rows,
+        cols: g.cols,
+        k: g.k,
+        to_move: to_move.to_string(),
+        value: s.value,
+        distance: s.distance,
+        optimal_moves: moves.iter().map(|c| c + 1).collect(),
+        optimal_picks: q.fifteen.then(|| moves.iter().map(|&c| MAGIC[c]).collect()),
+        template: slot,
+        template_board: render(&g, canon),
+        symmetry: sym,
+        outcome: outcome(s.value, to_move),
+        move_names: moves.iter().map(|&c| cell_name(&g, c)).collect(),
+        templates: t.len(),
+    }))
+}
+
+/// `nimrod query ttt BOARD`.
+#[derive(Serialize)]
+struct TttAnswer {
+    game: &'static str,
+    board: String,
+    rows: usize,
+    cols: usize,
+    k: usize,
+    to_move: String,
+    /// +1 the player to move wins, 0 draw, -1 loses.
+    value: i8,
+    /// Plies to the end under best play.
+    distance: u8,
+    /// Optimal cells, numbered from 1 row by row.
+    optimal_moves: Vec<usize>,
+    /// In the 15 game, the optimal numbers (null otherwise).
+    optimal_picks: Option<Vec<u32>>,
+    template: u64,
+    template_board: String,
+    symmetry: usize,
+    #[serde(skip)]
+    outcome: String,
+    #[serde(skip)]
+    move_names: Vec<String>,
+    #[serde(skip)]
+    templates: u64,
+}
+
+impl std::fmt::Display for TttAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fifteen = self.optimal_picks.is_some();
+        if fifteen {
+            writeln!(f, "the 15 game on the magic square  2 7 6 / 9 5 1 / 4 3 8  (a line = three numbers summing to 15)")?;
+            writeln!(f, "  position as noughts and crosses: {}", self.board)?;
         } else {
-            "O"
+            writeln!(
+                f,
+                "{}x{} board, {} in a row: {}",
+                self.rows, self.cols, self.k, self.board
+            )?;
         }
-    );
-    let _ = writeln!(text, "  value     {}", outcome(s.value, to_move));
-    let _ = writeln!(
-        text,
-        "  distance  {} plies to the end under best play",
-        s.distance
-    );
-    if moves.is_empty() {
-        let _ = writeln!(text, "  the game is over");
-    } else if q.fifteen {
-        let picks: Vec<String> = moves.iter().map(|&c| number(c).to_string()).collect();
-        let _ = writeln!(text, "  optimal picks: {}", picks.join(" "));
-    } else {
-        let names: Vec<String> = moves.iter().map(|&c| cell_name(&g, c)).collect();
-        let _ = writeln!(text, "  optimal moves: {}", names.join(", "));
+        let mover = match (fifteen, self.to_move.as_str()) {
+            (true, "X") => "first player",
+            (true, _) => "second player",
+            (false, m) => m,
+        };
+        writeln!(f, "  to move   {mover}")?;
+        writeln!(f, "  value     {}", self.outcome)?;
+        writeln!(
+            f,
+            "  distance  {} plies to the end under best play",
+            self.distance
+        )?;
+        match &self.optimal_picks {
+            _ if self.optimal_moves.is_empty() => writeln!(f, "  the game is over")?,
+            Some(picks) => {
+                let picks: Vec<String> = picks.iter().map(u32::to_string).collect();
+                writeln!(f, "  optimal picks: {}", picks.join(" "))?
+            }
+            None => writeln!(f, "  optimal moves: {}", self.move_names.join(", "))?,
+        }
+        writeln!(
+            f,
+            "  template  #{} of {} ({} under symmetry {})",
+            self.template, self.templates, self.template_board, self.symmetry
+        )
     }
-    let _ = writeln!(
-        text,
-        "  template  #{slot} of {} ({} under symmetry {sym})",
-        t.len(),
-        render(&g, canon)
-    );
-    let json = json!({
-        "game": "ttt", "board": render(&g, p), "rows": g.rows, "cols": g.cols, "k": g.k,
-        "to_move": to_move.to_string(), "value": s.value, "distance": s.distance,
-        "optimal_moves": moves.iter().map(|c| c + 1).collect::<Vec<_>>(),
-        "optimal_picks": if q.fifteen { json!(moves.iter().map(|&c| number(c)).collect::<Vec<_>>()) } else { json!(null) },
-        "template": slot, "template_board": render(&g, canon), "symmetry": sym,
-    });
-    Ok(Answer { text, json })
 }
 
 fn report(ctx: &QueryContext) -> Result<Answer> {
