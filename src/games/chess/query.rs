@@ -10,6 +10,7 @@ use super::value::Value;
 use super::MAX_PIECES;
 use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
+use serde::Serialize;
 use serde_json::json;
 use std::fmt::Write;
 
@@ -158,7 +159,6 @@ pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
     } else {
         "black"
     };
-    let mut text = String::new();
     let shown = match pushed {
         Some(sq) => {
             let ep = if board.turn == Color::White {
@@ -172,53 +172,94 @@ pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
         }
         None => board.fen(),
     };
-    let _ = writeln!(text, "position  {shown}");
-    let _ = writeln!(text, "table     {} ({turn} to move)", canonical.name());
-    let _ = writeln!(
-        text,
-        "value     {} for {turn}; DTM {} plies",
-        value.describe(),
-        dtm_plies(value)
-    );
-    let _ = writeln!(text, "moves     {} legal, best first:", lines.len());
-    for l in &lines {
-        let _ = writeln!(
-            text,
-            "  {:<8} {:<6} {}",
-            l.san,
-            l.mv.uci(),
-            l.value.describe()
-        );
-    }
-    if !pv.is_empty() {
-        let mut s = String::new();
-        let mut number = 1;
-        for (i, l) in pv.iter().enumerate() {
-            if i == 0 && board.turn == Color::Black {
-                let _ = write!(s, "1... ");
-                number = 2;
-            } else if (i % 2 == 0) == (board.turn == Color::White) {
-                let _ = write!(s, "{number}. ");
-                number += 1;
-            }
-            let _ = write!(s, "{} ", l.san);
+    let rated = |l: &Line| RatedMove {
+        uci: l.mv.uci(),
+        san: l.san.clone(),
+        wdl: l.value.wdl(),
+        dtm_plies: dtm_plies(l.value),
+        value: l.value.describe(),
+    };
+    Ok(Answer::of(&PositionAnswer {
+        fen: shown,
+        table: canonical.name(),
+        turn,
+        wdl: value.wdl(),
+        dtm_plies: dtm_plies(value),
+        dtm_moves: match value {
+            Value::Win(m) => m as i64,
+            Value::Loss(m) => -(m as i64),
+            _ => 0,
+        },
+        value: value.describe(),
+        moves: lines.iter().map(rated).collect(),
+        pv: pv.iter().map(|l| l.san.clone()).collect(),
+        pv_uci: pv.iter().map(|l| l.mv.uci()).collect(),
+    }))
+}
+
+/// One legal move with its value for the mover.
+#[derive(Serialize)]
+struct RatedMove {
+    uci: String,
+    san: String,
+    wdl: i32,
+    dtm_plies: i64,
+    value: String,
+}
+
+/// `nimrod query chess FEN`.
+#[derive(Serialize)]
+struct PositionAnswer {
+    fen: String,
+    /// The table's material, stronger side first.
+    table: String,
+    turn: &'static str,
+    /// +1 win, 0 draw, -1 loss for the side to move.
+    wdl: i32,
+    dtm_plies: i64,
+    dtm_moves: i64,
+    value: String,
+    /// Every legal move, best first.
+    moves: Vec<RatedMove>,
+    /// Best play to mate, in SAN and UCI.
+    pv: Vec<String>,
+    pv_uci: Vec<String>,
+}
+
+impl std::fmt::Display for PositionAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let turn = self.turn;
+        writeln!(f, "position  {}", self.fen)?;
+        writeln!(f, "table     {} ({turn} to move)", self.table)?;
+        writeln!(
+            f,
+            "value     {} for {turn}; DTM {} plies",
+            self.value, self.dtm_plies
+        )?;
+        writeln!(f, "moves     {} legal, best first:", self.moves.len())?;
+        for m in &self.moves {
+            writeln!(f, "  {:<8} {:<6} {}", m.san, m.uci, m.value)?;
         }
-        let _ = writeln!(text, "pv        {}", s.trim_end());
+        if !self.pv.is_empty() {
+            // Move numbers: a line that starts with black opens "1... ".
+            let white_first = turn == "white";
+            let mut s = String::new();
+            let mut number = 1;
+            for (i, san) in self.pv.iter().enumerate() {
+                if i == 0 && !white_first {
+                    s.push_str("1... ");
+                    number = 2;
+                } else if (i % 2 == 0) == white_first {
+                    s.push_str(&format!("{number}. "));
+                    number += 1;
+                }
+                s.push_str(san);
+                s.push(' ');
+            }
+            writeln!(f, "pv        {}", s.trim_end())?;
+        }
+        Ok(())
     }
-    let line_json = |l: &Line| json!({"uci": l.mv.uci(), "san": l.san, "wdl": l.value.wdl(), "dtm_plies": dtm_plies(l.value), "value": l.value.describe()});
-    let json = json!({
-        "fen": shown,
-        "table": canonical.name(),
-        "turn": turn,
-        "wdl": value.wdl(),
-        "dtm_plies": dtm_plies(value),
-        "dtm_moves": match value { Value::Win(m) => m as i64, Value::Loss(m) => -(m as i64), _ => 0 },
-        "value": value.describe(),
-        "moves": lines.iter().map(line_json).collect::<Vec<_>>(),
-        "pv": pv.iter().map(|l| l.san.clone()).collect::<Vec<_>>(),
-        "pv_uci": pv.iter().map(|l| l.mv.uci()).collect::<Vec<_>>(),
-    });
-    Ok(Answer { text, json })
 }
 
 fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
