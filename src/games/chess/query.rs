@@ -6,10 +6,11 @@ use super::bitboard::square_name;
 use super::board::{Board, Color, Move};
 use super::material::Material;
 use super::probe::{table_id, Tablebase};
+use super::solve::TableStats;
 use super::value::Value;
 use super::MAX_PIECES;
 use crate::games::query::{from_matches, open_table, Answer, QueryContext};
-use anyhow::{bail, ensure, Result};
+use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
 use serde_json::json;
 use std::fmt::Write;
@@ -265,63 +266,69 @@ impl std::fmt::Display for PositionAnswer {
 fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
     let m = Material::parse(name)?.canonical();
     let t = open_table(&ctx.data_dir, &table_id(&m))?;
-    let s = &t.meta().stats;
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "table {}  ({} plies of retrograde analysis)",
-        m.name(),
-        s["plies"]
-    );
-    let _ = writeln!(
-        text,
-        "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12}  {:<22} {:<22}",
-        "side to move",
-        "legal",
-        "stored",
-        "wins",
-        "draws",
-        "losses",
-        "longest win (positions)",
-        "longest loss (positions)"
-    );
-    for (label, key) in [("white", "white_to_move"), ("black", "black_to_move")] {
-        let r = &s[key];
-        let r = |k: &str| r[k].as_u64().unwrap_or(0);
-        let _ = writeln!(
-            text,
+    let stats: TableStats = serde_json::from_value(t.meta().stats.clone()).with_context(|| {
+        format!(
+            "{}: its statistics are not those of a chess table of this version; rebuild it",
+            t.path().display()
+        )
+    })?;
+    Ok(Answer::of(&StatsAnswer {
+        table: m.name(),
+        stats,
+    }))
+}
+
+/// `nimrod query chess --stats MATERIAL`.
+#[derive(Serialize)]
+struct StatsAnswer {
+    table: String,
+    stats: TableStats,
+}
+
+impl std::fmt::Display for StatsAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = &self.stats;
+        writeln!(
+            f,
+            "table {}  ({} plies of retrograde analysis)",
+            self.table, s.plies
+        )?;
+        writeln!(
+            f,
             "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12}  {:<22} {:<22}",
-            label,
-            r("legal"),
-            r("stored"),
-            r("wins"),
-            r("draws"),
-            r("losses"),
-            format!(
-                "mate in {} ({})",
-                r("longest_win"),
-                r("longest_win_positions")
-            ),
-            format!(
-                "mated in {} ({})",
-                r("longest_loss"),
-                r("longest_loss_positions")
-            ),
-        );
+            "side to move",
+            "legal",
+            "stored",
+            "wins",
+            "draws",
+            "losses",
+            "longest win (positions)",
+            "longest loss (positions)"
+        )?;
+        for (label, r) in [("white", &s.white_to_move), ("black", &s.black_to_move)] {
+            writeln!(
+                f,
+                "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12}  {:<22} {:<22}",
+                label,
+                r.legal,
+                r.stored,
+                r.wins,
+                r.draws,
+                r.losses,
+                format!("mate in {} ({})", r.longest_win, r.longest_win_positions),
+                format!("mated in {} ({})", r.longest_loss, r.longest_loss_positions),
+            )?;
+        }
+        writeln!(
+            f,
+            "mutual zugzwangs: {} both lose, {} white to move draws / black to move loses, {} black to move draws / white to move loses",
+            s.mutual_zugzwang_both_lose, s.mutual_zugzwang_white_draws, s.mutual_zugzwang_black_draws
+        )?;
+        writeln!(
+            f,
+            "(legal counts every board; stored counts positions up to symmetry)"
+        )
     }
-    let _ = writeln!(
-        text,
-        "mutual zugzwangs: {} both lose, {} white to move draws / black to move loses, {} black to move draws / white to move loses",
-        s["mutual_zugzwang_both_lose"], s["mutual_zugzwang_white_draws"], s["mutual_zugzwang_black_draws"]
-    );
-    let _ = writeln!(
-        text,
-        "(legal counts every board; stored counts positions up to symmetry)"
-    );
-    Ok(Answer {
-        text,
-        json: json!({"table": m.name(), "stats": s}),
-    })
 }
 
 /// Uniform over legal stored positions (both sides to move), seeded.

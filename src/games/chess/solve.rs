@@ -28,7 +28,7 @@ use super::probe::{after_move, en_passant_option, Tablebase};
 use super::value::{Value, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -51,7 +51,8 @@ enum Countdown {
     Check,
 }
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub struct SideStats {
     /// Legal positions, every board counted (symmetric images included).
     pub legal: u64,
@@ -68,7 +69,8 @@ pub struct SideStats {
     pub longest_loss_positions: u64,
 }
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub struct TableStats {
     pub white_to_move: SideStats,
     pub black_to_move: SideStats,
