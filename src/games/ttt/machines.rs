@@ -86,6 +86,15 @@ pub struct Mistake {
     pub value_after: i8,
 }
 
+/// Statistics of `ttt/machines`: the classic machines' games and the
+/// MENACE learning curves.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachinesStats {
+    pub machines: Vec<MachineReport>,
+    pub menace: Vec<super::menace::CurveSummary>,
+}
+
 /// Every game of a machine against all opponent replies.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MachineReport {
@@ -240,8 +249,12 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
             json!({"menace_runs": runs, "menace_games": games}),
             "opponent (0 perfect, 1 random) x block of 10 games x outcome (win, draw, loss)",
             "f64 share of MENACE's games in that block with that outcome, averaged over the runs",
-            json!({"machines": reports, "menace": curves.iter().map(|c| c.summary()).collect::<Vec<_>>()}),
-        ).stamped(ctx.stamp()),
+            serde_json::to_value(MachinesStats {
+                machines: reports,
+                menace: curves.iter().map(|c| c.summary()).collect(),
+            })?,
+        )
+        .stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     stage.finish();

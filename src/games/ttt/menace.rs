@@ -47,16 +47,44 @@ pub struct Curve {
     pub blocks: Vec<Block>,
 }
 
+/// Shares of won, drawn and lost games.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Outcomes {
+    pub wins: f64,
+    pub draws: f64,
+    pub losses: f64,
+}
+
+/// A learning curve as the machines table records it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CurveSummary {
+    pub opponent: String,
+    pub runs: u64,
+    pub games_per_run: u64,
+    pub first_10_games: Outcomes,
+    pub last_10_games: Outcomes,
+    pub mean_boxes_used: f64,
+}
+
 impl Curve {
-    pub fn summary(&self) -> serde_json::Value {
+    pub fn summary(&self) -> CurveSummary {
         let first = &self.blocks[0];
         let last = self.blocks.last().expect("at least one block");
-        serde_json::json!({
-            "opponent": self.opponent, "runs": self.runs, "games_per_run": self.games,
-            "first_10_games": {"wins": first.wins, "draws": first.draws, "losses": first.losses},
-            "last_10_games": {"wins": last.wins, "draws": last.draws, "losses": last.losses},
-            "mean_boxes_used": self.boxes_used,
-        })
+        let outcomes = |b: &Block| Outcomes {
+            wins: b.wins,
+            draws: b.draws,
+            losses: b.losses,
+        };
+        CurveSummary {
+            opponent: self.opponent.clone(),
+            runs: self.runs,
+            games_per_run: self.games,
+            first_10_games: outcomes(first),
+            last_10_games: outcomes(last),
+            mean_boxes_used: self.boxes_used,
+        }
     }
 }
 

@@ -2,11 +2,11 @@
 //! 15 game through the same table; the classic-machines report.
 
 use super::board::{parse_board, render, Geometry, Position};
+use super::machines::MachinesStats;
 use super::{board_id, lookup};
 use crate::games::query::{open_table, Answer, QueryContext};
-use anyhow::{bail, ensure, Result};
+use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
-use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
@@ -207,55 +207,52 @@ impl std::fmt::Display for TttAnswer {
 
 fn report(ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "ttt/machines")?;
-    let stats = &t.meta().stats;
-    let mut text = String::new();
-    for m in stats["machines"].as_array().into_iter().flatten() {
-        let _ = writeln!(
-            text,
-            "{} as {}: {} games against every reply: {} won, {} drawn, {} lost",
-            m["machine"].as_str().unwrap_or("?"),
-            m["plays"].as_str().unwrap_or("?"),
-            m["games"],
-            m["wins"],
-            m["draws"],
-            m["losses"]
-        );
-        for l in m["losing_lines"].as_array().into_iter().flatten() {
-            let _ = writeln!(text, "    lost: {}", l.as_str().unwrap_or("?"));
+    let stats: MachinesStats =
+        serde_json::from_value(t.meta().stats.clone()).with_context(|| {
+            format!(
+            "{}: its statistics are not those of a ttt/machines table of this version; rebuild it",
+            t.path().display()
+        )
+        })?;
+    Ok(Answer::of(&MachinesAnswer(stats)))
+}
+
+/// `nimrod query ttt --report`: the stored statistics as they are.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct MachinesAnswer(MachinesStats);
+
+impl std::fmt::Display for MachinesAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for m in &self.0.machines {
+            writeln!(
+                f,
+                "{} as {}: {} games against every reply: {} won, {} drawn, {} lost",
+                m.machine, m.plays, m.games, m.wins, m.draws, m.losses
+            )?;
+            for l in &m.losing_lines {
+                writeln!(f, "    lost: {l}")?;
+            }
+            for e in &m.mistakes {
+                let optimal = serde_json::to_string(&e.optimal).map_err(|_| std::fmt::Error)?;
+                writeln!(
+                    f,
+                    "    mistake at {}: plays {}, optimal {optimal}, value {} -> {}",
+                    e.board, e.chose, e.value_before, e.value_after
+                )?;
+            }
         }
-        for e in m["mistakes"].as_array().into_iter().flatten() {
-            let _ = writeln!(
-                text,
-                "    mistake at {}: plays {}, optimal {}, value {} -> {}",
-                e["board"].as_str().unwrap_or("?"),
-                e["chose"],
-                e["optimal"],
-                e["value_before"],
-                e["value_after"]
-            );
+        for c in &self.0.menace {
+            let (a, z) = (&c.first_10_games, &c.last_10_games);
+            writeln!(
+                f,
+                "MENACE vs {} ({} runs x {} games): first 10 games win/draw/loss {:.3}/{:.3}/{:.3}, last 10 {:.3}/{:.3}/{:.3}",
+                c.opponent, c.runs, c.games_per_run, a.wins, a.draws, a.losses, z.wins, z.draws, z.losses,
+            )?;
         }
+        writeln!(
+            f,
+            "(cells 1-9 row-major; curves in menace.csv and menace.svg beside the table)"
+        )
     }
-    for c in stats["menace"].as_array().into_iter().flatten() {
-        let _ = writeln!(
-            text,
-            "MENACE vs {} ({} runs x {} games): first 10 games win/draw/loss {:.3}/{:.3}/{:.3}, last 10 {:.3}/{:.3}/{:.3}",
-            c["opponent"].as_str().unwrap_or("?"),
-            c["runs"],
-            c["games_per_run"],
-            c["first_10_games"]["wins"].as_f64().unwrap_or(0.0),
-            c["first_10_games"]["draws"].as_f64().unwrap_or(0.0),
-            c["first_10_games"]["losses"].as_f64().unwrap_or(0.0),
-            c["last_10_games"]["wins"].as_f64().unwrap_or(0.0),
-            c["last_10_games"]["draws"].as_f64().unwrap_or(0.0),
-            c["last_10_games"]["losses"].as_f64().unwrap_or(0.0),
-        );
-    }
-    let _ = writeln!(
-        text,
-        "(cells 1-9 row-major; curves in menace.csv and menace.svg beside the table)"
-    );
-    Ok(Answer {
-        text,
-        json: stats.clone(),
-    })
 }
