@@ -11,7 +11,7 @@ use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
-use anyhow::{ensure, Result};
+use anyhow::{bail, ensure, Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::fmt::Write;
@@ -93,7 +93,13 @@ fn build(ctx: &JobContext, max: usize) -> Result<()> {
                 solve::to_f64(&s.bluff),
                 solve::to_f64(&s.call),
             ]);
-            rationals.push(json!({"m": m, "n": n, "value": s.value.to_string(), "bluff": s.bluff.to_string(), "call": s.call.to_string()}));
+            rationals.push(ExactEntry {
+                m,
+                n,
+                value: s.value.to_string(),
+                bluff: s.bluff.to_string(),
+                call: s.call.to_string(),
+            });
         }
     }
     write_ranked(
@@ -102,10 +108,13 @@ fn build(ctx: &JobContext, max: usize) -> Result<()> {
         &TableMeta::new(
             "guessit",
             "values",
-            json!({"max_hand": max, "solver": SOLVER_VERSION}),
+            ctx.params.clone(),
             "((m * (max_hand + 1)) + n) * 5 + field; m = mover's cards, n = opponent's",
             "f64 fields: win probability of the player to move, P(guess), P(honest ask), P(bluff), opponent's P(call an answered no genuine)",
-            json!({"max_hand": max, "exact": rationals}),
+            serde_json::to_value(GuessItStats {
+                max_hand: max,
+                exact: rationals,
+            })?,
         ).stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
@@ -127,8 +136,50 @@ struct GuessItQuery {
     tables: Option<usize>,
 }
 
+/// The parameters a values table was built with.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableParams {
+    max_hand: usize,
+    #[allow(dead_code)]
+    solver: u32,
+}
+
+/// One position's exact rational values, as decimal fractions.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExactEntry {
+    m: usize,
+    n: usize,
+    value: String,
+    bluff: String,
+    call: String,
+}
+
+/// Statistics of `guessit/values`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GuessItStats {
+    max_hand: usize,
+    exact: Vec<ExactEntry>,
+}
+
+/// `T` read from a table's JSON, or an error naming the table.
+fn typed<T: serde::de::DeserializeOwned>(
+    t: &Table,
+    what: &str,
+    v: &serde_json::Value,
+) -> Result<T> {
+    serde_json::from_value(v.clone()).with_context(|| {
+        format!(
+            "{}: its {what} are not those of a guessit/values table of this version; rebuild it",
+            t.path().display()
+        )
+    })
+}
+
 fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {
-    let max = t.meta().params["max_hand"].as_u64().unwrap_or(0) as usize;
+    let max = typed::<TableParams>(t, "parameters", &t.meta().params)?.max_hand;
     ensure!(
         m <= max && n <= max,
         "hand sizes ({m}, {n}) are beyond the table (max_hand = {max}); raise [guessit] max_hand and rebuild"
@@ -240,18 +291,20 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         });
     }
     let (Some(m), Some(n)) = (q.mine, q.theirs) else {
-        anyhow::bail!("query guessit: give two hand sizes (mine theirs) or --tables N");
+        bail!("query guessit: give two hand sizes (mine theirs) or --tables N");
     };
     let r = row(&t, m, n)?;
-    let exact = t.meta().stats["exact"]
-        .as_array()
-        .and_then(|a| a.iter().find(|e| e["m"] == m && e["n"] == n))
-        .cloned()
-        .unwrap_or_default();
+    let stats: GuessItStats = typed(&t, "statistics", &t.meta().stats)?;
+    let Some(exact) = stats.exact.into_iter().find(|e| e.m == m && e.n == n) else {
+        bail!(
+            "{}: no exact value for ({m}, {n}) in its statistics; rebuild it",
+            t.path().display()
+        );
+    };
     let text = format!(
         "Guess It, you to move with {m} cards against {n}\n  P(you win)      {:.6} = {}\n  guess           {:.4}\n  honest ask      {:.4}\n  bluff           {:.4}\n  opponent calls an answered \"no\" genuine with probability {:.4}\n",
         r[0],
-        shown_exact(exact["value"].as_str().unwrap_or("?")),
+        shown_exact(&exact.value),
         r[1],
         r[2],
         r[3],
@@ -259,8 +312,8 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
     );
     Ok(Answer {
         text,
-        json: json!({"game": "guessit", "mine": m, "theirs": n, "value": r[0], "value_exact": exact["value"],
-            "guess": r[1], "ask": r[2], "bluff": r[3], "call": r[4], "bluff_exact": exact["bluff"], "call_exact": exact["call"]}),
+        json: json!({"game": "guessit", "mine": m, "theirs": n, "value": r[0], "value_exact": exact.value,
+            "guess": r[1], "ask": r[2], "bluff": r[3], "call": r[4], "bluff_exact": exact.bluff, "call_exact": exact.call}),
     })
 }
 
