@@ -35,10 +35,9 @@ pub struct Grundy;
 pub struct GrundyParams {
     /// Largest heap whose value is computed.
     pub bound: u64,
-    /// "full" keeps every value in memory (2 bytes/heap); "streaming" keeps
-    /// two windows of `window` values and writes values as they come.
-    #[serde(default = "default_mode")]
-    pub mode: String,
+    /// How the values are held while they are computed.
+    #[serde(default)]
+    pub mode: Mode,
     #[serde(default = "default_window")]
     pub window: u64,
     /// Largest single heap solved in misère play.
@@ -46,8 +45,15 @@ pub struct GrundyParams {
     pub misere_bound: u64,
 }
 
-fn default_mode() -> String {
-    "full".into()
+/// `mode` in `[grundy]`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Every value in memory (2 bytes a heap).
+    #[default]
+    Full,
+    /// Two windows of `window` values; values are written as they come.
+    Streaming,
 }
 fn default_window() -> u64 {
     1 << 20
@@ -68,25 +74,20 @@ impl Planner for Grundy {
             p.bound
         );
         ensure!(
-            p.mode == "full" || p.mode == "streaming",
-            "{source}: [grundy] mode = {:?}: expected \"full\" or \"streaming\"",
-            p.mode
-        );
-        ensure!(
             p.misere_bound <= misere::MAX_HEAP,
             "{source}: [grundy] misere_bound = {} is out of range (0 ..= {})",
             p.misere_bound,
             misere::MAX_HEAP
         );
         let vp = json!({"bound": p.bound, "solver": SOLVER_VERSION});
-        let mode = p.mode.clone();
+        let mode = p.mode;
         let window = p.window;
         let vparams = vp.clone();
         let values = Job {
             id: "grundy/values".into(),
             deps: vec![],
             params: json!({"bound": p.bound, "mode": p.mode, "window": p.window, "solver": SOLVER_VERSION}),
-            run: Box::new(move |ctx| build_values(ctx, &vparams, &mode, window)),
+            run: Box::new(move |ctx| build_values(ctx, &vparams, mode, window)),
         };
         let rare = Job {
             id: "grundy/rare".into(),
@@ -152,7 +153,7 @@ struct GrundyQuery {
 fn build_values(
     ctx: &JobContext,
     params: &serde_json::Value,
-    mode: &str,
+    mode: Mode,
     window: u64,
 ) -> Result<()> {
     let bound = params["bound"].as_u64().expect("bound");
@@ -168,7 +169,7 @@ fn build_values(
         )
         .stamped(ctx.stamp())
     };
-    if mode == "streaming" {
+    if mode == Mode::Streaming {
         let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
         let stats = driver::stream(bound, window, |chunk| {
             stage.inc(chunk.len() as u64);
