@@ -10,7 +10,7 @@ list="${1:-default-build.sha256}"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
 cargo build --release --quiet
-target/release/nimrod build --data "$data" > "$data.log" 2>&1 || { cat "$data.log"; exit 1; }
+"${CARGO_TARGET_DIR:-target}/release/nimrod" build --data "$data" > "$data.log" 2>&1 || { cat "$data.log"; exit 1; }
 rm -f "$data.log"
 (cd "$data" && find . -type f ! -name '.nimrod-build.lock' | LC_ALL=C sort | xargs sha256sum) > "$list"
 echo "$(wc -l < "$list") files; digest $(sha256sum < "$list" | cut -c1-64)"
