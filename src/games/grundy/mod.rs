@@ -295,42 +295,62 @@ fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
         }
         None => is_rare_value(value),
     };
-    let outcome = if value == 0 { "P" } else { "N" };
-    let mut text = format!(
-        "Grundy's game, heap {heap}, normal play\n  value    G({heap}) = {value}\n  outcome  {outcome} ({})\n  class    {}\n",
-        if value == 0 { "previous player wins" } else { "next player wins" },
-        if rare { "rare (even parity above the lowest bit)" } else { "common" }
-    );
-    if value == 0 {
-        text.push_str("  no split reaches a zero position\n");
-    } else {
-        text.push_str(&format!(
-            "  winning splits (to a zero position): {}\n",
-            splits.len()
-        ));
-        let shown = if all {
+    Ok(Answer::of(&NormalAnswer {
+        game: "grundy",
+        play: "normal",
+        heap,
+        value,
+        outcome: if value == 0 { "P" } else { "N" },
+        rare,
+        winning_splits: splits.iter().map(|&(a, b)| [a, b]).collect(),
+        list_all: all,
+    }))
+}
+
+/// `nimrod query grundy HEAP`.
+#[derive(Serialize)]
+struct NormalAnswer {
+    game: &'static str,
+    play: &'static str,
+    heap: u64,
+    value: u16,
+    /// "P": the previous player wins; "N": the next player wins.
+    outcome: &'static str,
+    rare: bool,
+    /// Every split to a zero position (the text shows the first 20).
+    winning_splits: Vec<[u64; 2]>,
+    #[serde(skip)]
+    list_all: bool,
+}
+
+impl std::fmt::Display for NormalAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (heap, value) = (self.heap, self.value);
+        write!(
+            f,
+            "Grundy's game, heap {heap}, normal play\n  value    G({heap}) = {value}\n  outcome  {} ({})\n  class    {}\n",
+            self.outcome,
+            if value == 0 { "previous player wins" } else { "next player wins" },
+            if self.rare { "rare (even parity above the lowest bit)" } else { "common" }
+        )?;
+        if value == 0 {
+            return writeln!(f, "  no split reaches a zero position");
+        }
+        let splits = &self.winning_splits;
+        writeln!(f, "  winning splits (to a zero position): {}", splits.len())?;
+        let shown = if self.list_all {
             splits.len()
         } else {
             splits.len().min(20)
         };
-        for (a, b) in &splits[..shown] {
-            text.push_str(&format!("    {heap} -> {a} + {b}\n"));
+        for [a, b] in &splits[..shown] {
+            writeln!(f, "    {heap} -> {a} + {b}")?;
         }
         if shown < splits.len() {
-            text.push_str(&format!(
-                "    … {} more (--all lists them)\n",
-                splits.len() - shown
-            ));
+            writeln!(f, "    … {} more (--all lists them)", splits.len() - shown)?;
         }
+        Ok(())
     }
-    Ok(Answer {
-        text,
-        json: json!({
-            "game": "grundy", "play": "normal", "heap": heap, "value": value,
-            "outcome": outcome, "rare": rare,
-            "winning_splits": splits.iter().map(|(a, b)| [a, b]).collect::<Vec<_>>(),
-        }),
-    })
 }
 
 fn query_misere(heap: u64, ctx: &QueryContext) -> Result<Answer> {
