@@ -13,7 +13,7 @@ use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
 use code::OctalCode;
 use period::Period;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 const SOLVER_VERSION: u32 = 1;
@@ -140,34 +140,65 @@ fn query(code: &OctalCode, heap: u64, ctx: &QueryContext) -> Result<Answer> {
     } else {
         bail!("heap {heap} is beyond the {id} table (bound {bound}) and no period is proved; raise [octal] bound");
     };
-    let mut text = format!(
-        "octal game {}, heap {heap}\n  value    G({heap}) = {value}",
-        code.canonical()
-    );
-    if let Some(m) = via {
-        text.push_str(&format!("  (= G({m}) by the proved period)"));
-    }
-    text.push_str(&format!(
-        "\n  outcome  {}\n",
-        if value == 0 {
-            "P (previous player wins)"
-        } else {
-            "N (next player wins)"
+    Ok(Answer::of(&OctalAnswer {
+        game: "octal",
+        code: code.canonical(),
+        heap,
+        value,
+        outcome: if value == 0 { "P" } else { "N" },
+        period,
+        reduced_heap: via,
+        table_bound: bound,
+    }))
+}
+
+/// `nimrod query octal CODE HEAP`.
+#[derive(Serialize)]
+struct OctalAnswer {
+    game: &'static str,
+    code: String,
+    heap: u64,
+    value: u16,
+    /// "P": the previous player wins; "N": the next player wins.
+    outcome: &'static str,
+    period: Option<Period>,
+    /// The heap within the table whose value a heap beyond it takes, by
+    /// the proved period.
+    reduced_heap: Option<u64>,
+    table_bound: u64,
+}
+
+impl std::fmt::Display for OctalAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (heap, value) = (self.heap, self.value);
+        write!(
+            f,
+            "octal game {}, heap {heap}\n  value    G({heap}) = {value}",
+            self.code
+        )?;
+        if let Some(m) = self.reduced_heap {
+            write!(f, "  (= G({m}) by the proved period)")?;
         }
-    ));
-    match &period {
-        Some(p) => text.push_str(&format!(
-            "  period   {} from heap {} (proved by the Guy–Smith theorem with values to {})\n",
-            p.period, p.preperiod, p.certified_with_values_to
-        )),
-        None => text.push_str(&format!("  period   none proved with values to {bound}\n")),
+        write!(
+            f,
+            "\n  outcome  {}\n",
+            if value == 0 {
+                "P (previous player wins)"
+            } else {
+                "N (next player wins)"
+            }
+        )?;
+        match &self.period {
+            Some(p) => writeln!(
+                f,
+                "  period   {} from heap {} (proved by the Guy–Smith theorem with values to {})",
+                p.period, p.preperiod, p.certified_with_values_to
+            ),
+            None => writeln!(
+                f,
+                "  period   none proved with values to {}",
+                self.table_bound
+            ),
+        }
     }
-    Ok(Answer {
-        text,
-        json: json!({
-            "game": "octal", "code": code.canonical(), "heap": heap, "value": value,
-            "outcome": if value == 0 { "P" } else { "N" },
-            "period": period, "reduced_heap": via, "table_bound": bound,
-        }),
-    })
 }
