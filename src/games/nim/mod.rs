@@ -12,7 +12,7 @@ use super::Game;
 use crate::pipeline::Job;
 use crate::pipeline::Planner;
 use anyhow::{bail, ensure, Result};
-use serde_json::json;
+use serde::Serialize;
 
 pub struct Nim;
 
@@ -61,64 +61,111 @@ impl Game for Nim {
             "query nim: at most {MAX_HEAPS} heaps"
         );
         ensure!(q.k >= 1, "query nim: --k must be at least 1");
-        let heaps = &q.heaps;
-        let list = |h: &[u64]| h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+        let heaps = q.heaps.clone();
         if q.k == 1 {
-            let safe = bouton::is_p(heaps, q.misere);
-            let moves = bouton::winning_moves(heaps, q.misere);
-            let play = if q.misere { "misère" } else { "normal" };
-            let mut text = format!(
-                "Nim {} ({play} play)\n  {}\n",
-                list(heaps),
-                if safe {
-                    "safe (P): the player to move loses"
-                } else {
-                    "unsafe (N): the player to move wins"
-                }
-            );
-            for &(i, to) in &moves {
-                text.push_str(&format!(
-                    "  take {} from heap {} ({} -> {to})\n",
-                    heaps[i] - to,
-                    i + 1,
-                    heaps[i]
-                ));
-            }
-            Ok(Answer {
-                text,
-                json: json!({
-                    "game": "nim", "heaps": heaps, "k": 1, "misere": q.misere, "safe": safe,
-                    "winning_moves": moves.iter().map(|&(i, to)| json!({"heap": i + 1, "from": heaps[i], "to": to})).collect::<Vec<_>>(),
-                }),
-            })
+            let safe = bouton::is_p(&heaps, q.misere);
+            let winning_moves = bouton::winning_moves(&heaps, q.misere)
+                .into_iter()
+                .map(|(i, to)| NimMove {
+                    heap: i + 1,
+                    from: heaps[i],
+                    to,
+                })
+                .collect();
+            Ok(Answer::of(&BoutonAnswer {
+                game: "nim",
+                heaps,
+                k: 1,
+                misere: q.misere,
+                safe,
+                winning_moves,
+            }))
         } else {
             ensure!(
                 !q.misere,
                 "query nim: misère play is only supported for k = 1"
             );
-            let safe = moore::is_p(heaps, q.k);
-            let mv = moore::winning_move(heaps, q.k);
-            let mut text = format!(
-                "Moore's Nim_{} {}\n  {}\n",
-                q.k,
-                list(heaps),
-                if safe {
-                    "safe (P): the player to move loses"
-                } else {
-                    "unsafe (N): the player to move wins"
-                }
-            );
-            if let Some(new) = &mv {
-                text.push_str(&format!(
-                    "  winning move: {} -> {}\n",
-                    list(heaps),
-                    list(new)
-                ));
-            }
-            Ok(Answer {
-                text,
-                json: json!({"game": "nim", "heaps": heaps, "k": q.k, "misere": false, "safe": safe, "winning_move": mv}),
-            })
+            Ok(Answer::of(&MooreAnswer {
+                game: "nim",
+                safe: moore::is_p(&heaps, q.k),
+                winning_move: moore::winning_move(&heaps, q.k),
+                heaps,
+                k: q.k,
+                misere: false,
+            }))
         }
+    }
+}
+
+fn list(h: &[u64]) -> String {
+    h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn safety(safe: bool) -> &'static str {
+    if safe {
+        "safe (P): the player to move loses"
+    } else {
+        "unsafe (N): the player to move wins"
+    }
+}
+
+/// One winning move of Bouton's Nim: heap (from 1) goes from `from` to `to`.
+#[derive(Serialize)]
+struct NimMove {
+    heap: usize,
+    from: u64,
+    to: u64,
+}
+
+/// `nimrod query nim HEAPS` (k = 1, normal or misère).
+#[derive(Serialize)]
+struct BoutonAnswer {
+    game: &'static str,
+    heaps: Vec<u64>,
+    k: usize,
+    misere: bool,
+    safe: bool,
+    winning_moves: Vec<NimMove>,
+}
+
+impl std::fmt::Display for BoutonAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let play = if self.misere { "misère" } else { "normal" };
+        writeln!(f, "Nim {} ({play} play)", list(&self.heaps))?;
+        writeln!(f, "  {}", safety(self.safe))?;
+        for m in &self.winning_moves {
+            writeln!(
+                f,
+                "  take {} from heap {} ({} -> {})",
+                m.from - m.to,
+                m.heap,
+                m.from,
+                m.to
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `nimrod query nim HEAPS --k K` (Moore's Nim_k, k > 1).
+#[derive(Serialize)]
+struct MooreAnswer {
+    game: &'static str,
+    heaps: Vec<u64>,
+    k: usize,
+    misere: bool,
+    safe: bool,
+    /// The heaps after one winning move, if the position is unsafe.
+    winning_move: Option<Vec<u64>>,
+}
+
+impl std::fmt::Display for MooreAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "Moore's Nim_{} {}", self.k, list(&self.heaps))?;
+        writeln!(f, "  {}", safety(self.safe))?;
+        if let Some(new) = &self.winning_move {
+            writeln!(f, "  winning move: {} -> {}", list(&self.heaps), list(new))?;
+        }
+        Ok(())
     }
 }
