@@ -9,7 +9,7 @@ use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 const SOLVER_VERSION: u32 = 1;
@@ -147,24 +147,14 @@ impl Game for Half {
             Convention::LastMoverWins => "last mover wins",
             Convention::LastMoverLoses => "last mover loses",
         };
-        let mut text = format!(
-            "take at most half, pile {n} ({rule})\n  {}\n",
-            if safe {
-                "safe: the player to move loses"
-            } else {
-                "unsafe: the player to move wins"
-            }
-        );
-        if e == u32::MAX {
-            text.push_str("  no move is possible, so the player to move has already won\n");
-        }
-        for k in &takes {
-            text.push_str(&format!("  winning move: take {k}, leaving {}\n", n - k));
-        }
-        Ok(Answer {
-            text,
-            json: json!({"game": "half", "pile": n, "convention": rule, "safe": safe, "winning_takes": takes}),
-        })
+        Ok(Answer::of(&HalfAnswer {
+            game: "half",
+            pile: n,
+            convention: rule,
+            safe,
+            winning_takes: takes,
+            no_move: e == u32::MAX,
+        }))
     }
 
     fn verify(&self, table: &Table) -> Result<()> {
@@ -200,6 +190,48 @@ pub fn brute_force(bound: u64, conv: Convention) -> Vec<bool> {
         };
     }
     safe
+}
+
+/// `nimrod query half PILE`.
+#[derive(Serialize)]
+struct HalfAnswer {
+    game: &'static str,
+    pile: u64,
+    convention: &'static str,
+    safe: bool,
+    /// Every take that leaves a safe pile.
+    winning_takes: Vec<u64>,
+    #[serde(skip)]
+    no_move: bool,
+}
+
+impl std::fmt::Display for HalfAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "take at most half, pile {} ({})",
+            self.pile, self.convention
+        )?;
+        writeln!(
+            f,
+            "  {}",
+            if self.safe {
+                "safe: the player to move loses"
+            } else {
+                "unsafe: the player to move wins"
+            }
+        )?;
+        if self.no_move {
+            writeln!(
+                f,
+                "  no move is possible, so the player to move has already won"
+            )?;
+        }
+        for k in &self.winning_takes {
+            writeln!(f, "  winning move: take {k}, leaving {}", self.pile - k)?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(clap::Parser)]
