@@ -301,20 +301,62 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
             t.path().display()
         );
     };
-    let text = format!(
-        "Guess It, you to move with {m} cards against {n}\n  P(you win)      {:.6} = {}\n  guess           {:.4}\n  honest ask      {:.4}\n  bluff           {:.4}\n  opponent calls an answered \"no\" genuine with probability {:.4}\n",
-        r[0],
-        shown_exact(&exact.value),
-        r[1],
-        r[2],
-        r[3],
-        r[4]
-    );
-    Ok(Answer {
-        text,
-        json: json!({"game": "guessit", "mine": m, "theirs": n, "value": r[0], "value_exact": exact.value,
-            "guess": r[1], "ask": r[2], "bluff": r[3], "call": r[4], "bluff_exact": exact.bluff, "call_exact": exact.call}),
-    })
+    Ok(Answer::of(&PositionAnswer {
+        game: "guessit",
+        mine: m,
+        theirs: n,
+        value: r[0],
+        value_exact: exact.value,
+        guess: r[1],
+        ask: r[2],
+        bluff: r[3],
+        call: r[4],
+        bluff_exact: exact.bluff,
+        call_exact: exact.call,
+    }))
+}
+
+/// `nimrod query guessit MINE THEIRS`: the mover's optimal mixture.
+#[derive(Serialize)]
+struct PositionAnswer {
+    game: &'static str,
+    mine: usize,
+    theirs: usize,
+    /// The mover's probability of winning, and as an exact fraction.
+    value: f64,
+    value_exact: String,
+    /// The mover's probabilities of guessing, asking honestly, bluffing.
+    guess: f64,
+    ask: f64,
+    bluff: f64,
+    /// The opponent's probability of calling an answered "no" genuine.
+    call: f64,
+    bluff_exact: String,
+    call_exact: String,
+}
+
+impl std::fmt::Display for PositionAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Guess It, you to move with {} cards against {}",
+            self.mine, self.theirs
+        )?;
+        writeln!(
+            f,
+            "  P(you win)      {:.6} = {}",
+            self.value,
+            shown_exact(&self.value_exact)
+        )?;
+        writeln!(f, "  guess           {:.4}", self.guess)?;
+        writeln!(f, "  honest ask      {:.4}", self.ask)?;
+        writeln!(f, "  bluff           {:.4}", self.bluff)?;
+        writeln!(
+            f,
+            "  opponent calls an answered \"no\" genuine with probability {:.4}",
+            self.call
+        )
+    }
 }
 
 #[cfg(test)]
