@@ -9,6 +9,7 @@ use super::{pairing_id, trees_id, MAX_SIZE};
 use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
+use serde::Serialize;
 use serde_json::json;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -130,14 +131,7 @@ fn replay(q: &BridgitQuery, b: &Board, s: &impl Strategy, kind: &str) -> Result<
         .collect::<Result<_>>()?;
     let opening = s.opening();
     let mut p = Position::start(b, s);
-    let mut text = String::new();
-    if moves.is_empty() {
-        text.push_str(&format!(
-            "White opens with {} (site {})\n",
-            b.labels[opening],
-            opening + 1
-        ));
-    } else if moves[0] != opening {
+    if !moves.is_empty() && moves[0] != opening {
         bail!(
             "query bridgit: the {kind} strategy opens with {}, not {}",
             b.labels[opening],
@@ -172,24 +166,63 @@ fn replay(q: &BridgitQuery, b: &Board, s: &impl Strategy, kind: &str) -> Result<
             reply = r;
         }
     }
-    let winner = p.winner(b);
-    if let Some(r) = reply {
-        text.push_str(&format!("White replies {} (site {})\n", b.labels[r], r + 1));
-    }
-    text.push_str(match winner {
-        Some(Player::White) => "White has connected: White wins\n",
-        Some(Player::Black) => "Black has connected: Black wins\n",
-        None => "no winner yet\n",
-    });
-    Ok(Answer {
-        text,
-        json: json!({
-            "game": "bridgit", "size": q.size, "strategy": kind,
-            "reply": reply.map(|r| b.labels[r].clone()),
-            "opening": b.labels[opening],
-            "winner": winner.map(|w| if w == Player::White { "white" } else { "black" }),
+    Ok(Answer::of(&ReplyAnswer {
+        game: "bridgit",
+        size: q.size,
+        strategy: kind.to_string(),
+        reply: reply.map(|r| b.labels[r].clone()),
+        opening: b.labels[opening].clone(),
+        winner: p.winner(b).map(|w| match w {
+            Player::White => "white",
+            Player::Black => "black",
         }),
-    })
+        opening_site: opening + 1,
+        reply_site: reply.map(|r| r + 1),
+        announce_opening: moves.is_empty(),
+    }))
+}
+
+/// `nimrod query bridgit --size N [--moves …]`: White's reply.
+#[derive(Serialize)]
+struct ReplyAnswer {
+    game: &'static str,
+    size: usize,
+    strategy: String,
+    /// White's reply to the last Black move (none before Black moves, or
+    /// once the game is over).
+    reply: Option<String>,
+    opening: String,
+    winner: Option<&'static str>,
+    #[serde(skip)]
+    opening_site: usize,
+    #[serde(skip)]
+    reply_site: Option<usize>,
+    #[serde(skip)]
+    announce_opening: bool,
+}
+
+impl std::fmt::Display for ReplyAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.announce_opening {
+            writeln!(
+                f,
+                "White opens with {} (site {})",
+                self.opening, self.opening_site
+            )?;
+        }
+        if let (Some(r), Some(site)) = (&self.reply, self.reply_site) {
+            writeln!(f, "White replies {r} (site {site})")?;
+        }
+        writeln!(
+            f,
+            "{}",
+            match self.winner {
+                Some("white") => "White has connected: White wins",
+                Some(_) => "Black has connected: Black wins",
+                None => "no winner yet",
+            }
+        )
+    }
 }
 
 /// The board with White's dots (o), the opening (= or ‖), free sites (·)
