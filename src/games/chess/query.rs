@@ -395,32 +395,60 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
             r.stats.nodes, r.depth
         )
     };
-    let mut text = format!("position  {fen}\nsearch    {verdict}\n");
-    if let Some(b) = &best {
-        if proven {
-            let _ = writeln!(text, "best      {b}");
-        } else {
-            let _ = writeln!(
-                text,
-                "guess     {b} (evaluation {:+} centipawns at depth {}; not exact)",
-                r.score, r.depth
-            );
+    Ok(Answer::of(&SearchAnswer {
+        fen: fen.to_string(),
+        proven,
+        score: r.score,
+        result: proven.then(|| describe(r.score)),
+        best,
+        depth: r.depth,
+        complete: r.complete,
+        stats: r.stats,
+        verdict,
+        tables_loaded: loaded,
+    }))
+}
+
+/// `nimrod query chess FEN --search`.
+#[derive(Serialize)]
+struct SearchAnswer {
+    fen: String,
+    /// Whether the result is exact (a mate found, or a table's value).
+    proven: bool,
+    score: crate::search::Score,
+    result: Option<String>,
+    /// The best move found: proven when `proven`, a labelled guess if not.
+    best: Option<String>,
+    depth: u32,
+    complete: bool,
+    stats: crate::search::engine::Stats,
+    #[serde(skip)]
+    verdict: String,
+    #[serde(skip)]
+    tables_loaded: usize,
+}
+
+impl std::fmt::Display for SearchAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "position  {}", self.fen)?;
+        writeln!(f, "search    {}", self.verdict)?;
+        if let Some(b) = &self.best {
+            if self.proven {
+                writeln!(f, "best      {b}")?;
+            } else {
+                writeln!(
+                    f,
+                    "guess     {b} (evaluation {:+} centipawns at depth {}; not exact)",
+                    self.score, self.depth
+                )?;
+            }
         }
+        writeln!(
+            f,
+            "nodes     {} (table probes {}, transposition cut-offs {}, tables loaded {})",
+            self.stats.nodes, self.stats.table_probes, self.stats.tt_cutoffs, self.tables_loaded
+        )
     }
-    let _ = writeln!(
-        text,
-        "nodes     {} (table probes {}, transposition cut-offs {}, tables loaded {})",
-        r.stats.nodes, r.stats.table_probes, r.stats.tt_cutoffs, loaded
-    );
-    Ok(Answer {
-        text,
-        json: json!({
-            "fen": fen, "proven": proven,
-            "score": r.score, "result": proven.then(|| describe(r.score)),
-            "best": best, "depth": r.depth, "complete": r.complete,
-            "stats": r.stats,
-        }),
-    })
 }
 
 /// Positions one `--sample` query prints (the text and JSON are held in
