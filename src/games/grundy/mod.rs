@@ -362,19 +362,40 @@ fn query_misere(heap: u64, ctx: &QueryContext) -> Result<Answer> {
         "{}: heap {heap} stores the impossible split {split:?}; run nimrod verify",
         t.path().display()
     );
-    let outcome = if win { "N" } else { "P" };
-    let how = match (win, split) {
-        (false, _) => "every split loses".to_string(),
-        (true, None) => "no move is possible, so the player to move has already won".to_string(),
-        (true, Some(a)) => format!("winning split {heap} -> {a} + {}", heap - a),
-    };
-    Ok(Answer {
-        text: format!("Grundy's game, heap {heap}, misère play\n  outcome  {outcome}\n  {how}\n"),
-        json: json!({
-            "game": "grundy", "play": "misere", "heap": heap, "outcome": outcome,
-            "winning_split": split.map(|a| [a, heap - a]),
-        }),
-    })
+    Ok(Answer::of(&MisereAnswer {
+        game: "grundy",
+        play: "misere",
+        heap,
+        outcome: if win { "N" } else { "P" },
+        winning_split: split.map(|a| [a, heap - a]),
+    }))
+}
+
+/// `nimrod query grundy HEAP --misere`.
+#[derive(Serialize)]
+struct MisereAnswer {
+    game: &'static str,
+    play: &'static str,
+    heap: u64,
+    /// "N": the player to move wins; "P": the player to move loses.
+    outcome: &'static str,
+    winning_split: Option<[u64; 2]>,
+}
+
+impl std::fmt::Display for MisereAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let heap = self.heap;
+        writeln!(f, "Grundy's game, heap {heap}, misère play")?;
+        writeln!(f, "  outcome  {}", self.outcome)?;
+        match (self.outcome, self.winning_split) {
+            ("P", _) => writeln!(f, "  every split loses"),
+            (_, None) => writeln!(
+                f,
+                "  no move is possible, so the player to move has already won"
+            ),
+            (_, Some([a, b])) => writeln!(f, "  winning split {heap} -> {a} + {b}"),
+        }
+    }
 }
 
 fn verify_values(t: &Table) -> Result<()> {
