@@ -12,8 +12,6 @@ use super::MAX_PIECES;
 use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
-use serde_json::json;
-use std::fmt::Write;
 
 #[derive(clap::Parser)]
 #[command(
@@ -464,7 +462,6 @@ fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answe
     let tb = Tablebase::open(&ctx.data_dir, &[m])?;
     let t = tb.get(&m).expect("opened above");
     let mut rng = crate::rng::SplitMix64::new(seed);
-    let mut text = String::new();
     let mut rows = Vec::new();
     let mut drawn = 0;
     let mut tries = 0u64;
@@ -482,12 +479,41 @@ fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answe
             continue;
         };
         let v = t.value_oriented(&b)?;
-        let _ = writeln!(text, "{} dtm {}", b.fen(), dtm_plies(v));
-        rows.push(json!({"fen": b.fen(), "dtm_plies": dtm_plies(v), "wdl": v.wdl()}));
+        rows.push(SampledPosition {
+            fen: b.fen(),
+            dtm_plies: dtm_plies(v),
+            wdl: v.wdl(),
+        });
         drawn += 1;
     }
-    Ok(Answer {
-        text,
-        json: json!({"table": m.name(), "seed": seed, "positions": rows}),
-    })
+    Ok(Answer::of(&SampleAnswer {
+        table: m.name(),
+        seed,
+        positions: rows,
+    }))
+}
+
+/// One position drawn by `--sample`, with its stored value.
+#[derive(Serialize)]
+struct SampledPosition {
+    fen: String,
+    dtm_plies: i64,
+    wdl: i32,
+}
+
+/// `nimrod query chess --table MATERIAL --sample N [--seed S]`.
+#[derive(Serialize)]
+struct SampleAnswer {
+    table: String,
+    seed: u64,
+    positions: Vec<SampledPosition>,
+}
+
+impl std::fmt::Display for SampleAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for p in &self.positions {
+            writeln!(f, "{} dtm {}", p.fen, p.dtm_plies)?;
+        }
+        Ok(())
+    }
 }
