@@ -10,7 +10,6 @@ use crate::games::query::{from_matches, open_table, Answer, QueryContext};
 use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
-use serde_json::json;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Kind {
@@ -274,29 +273,56 @@ fn draw(b: &Board, p: &Pairing) -> Answer {
             ['R', 'U'] => '└',
             _ => '┘',
         };
-        pairs.push(json!([b.labels[s], b.labels[t]]));
+        pairs.push([b.labels[s].clone(), b.labels[t].clone()]);
     }
-    let mut text = format!(
-        "Bridg-it n = {n}: White (o) joins left to right, Black (•) top to bottom.\n\
+    Answer::of(&PairingAnswer {
+        game: "bridgit",
+        size: n,
+        opening: b.labels[p.opening].clone(),
+        pairs,
+        grid: grid
+            .iter()
+            .map(|row| {
+                let line: String = row.iter().flat_map(|&c| [c, ' ']).collect();
+                line.trim_end().to_string()
+            })
+            .collect(),
+    })
+}
+
+/// `nimrod query bridgit --size N --table`: the stored pairing drawn.
+#[derive(Serialize)]
+struct PairingAnswer {
+    game: &'static str,
+    size: usize,
+    opening: String,
+    /// Each pair of sites: when Black takes one, White takes the other.
+    pairs: Vec<[String; 2]>,
+    /// The drawing, one string per row.
+    #[serde(skip)]
+    grid: Vec<String>,
+}
+
+impl std::fmt::Display for PairingAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.size;
+        write!(
+            f,
+            "Bridg-it n = {n}: White (o) joins left to right, Black (•) top to bottom.\n\
          White opens with {} (=); then each stroke at a Black dot joins two sites\n\
          (·) that form a pair: when Black takes one, White takes the other.\n\n",
-        b.labels[p.opening]
-    );
-    for row in &grid {
-        let line: String = row.iter().flat_map(|&c| [c, ' ']).collect();
-        text.push_str(line.trim_end());
-        text.push('\n');
-    }
-    text.push_str("\npairs:");
-    for (k, (s, t)) in p.pairs().into_iter().enumerate() {
-        if k % 6 == 0 {
-            text.push_str("\n ");
+            self.opening
+        )?;
+        for line in &self.grid {
+            writeln!(f, "{line}")?;
         }
-        text.push_str(&format!(" {}-{}", b.labels[s], b.labels[t]));
-    }
-    text.push('\n');
-    Answer {
-        text,
-        json: json!({"game": "bridgit", "size": n, "opening": b.labels[p.opening], "pairs": pairs}),
+        write!(f, "\npairs:")?;
+        for (k, [s, t]) in self.pairs.iter().enumerate() {
+            if k % 6 == 0 {
+                write!(f, "\n ")?;
+            }
+            write!(f, " {s}-{t}")?;
+        }
+        writeln!(f)
     }
 }
