@@ -14,7 +14,6 @@ use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::fmt::Write;
 
 /// Version 2: ties between optimal strategies broken towards the ask/bluff
 /// mixture that a strategy card describes (issue 15).
@@ -209,86 +208,41 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
     if let Some(size) = q.tables {
         // Checked before the header row is laid out for `size` columns.
         row(&t, size, size)?;
-        let mut text = String::new();
+        // Rows = opponent's cards, columns = own cards. Bluffing is the
+        // mover's (own cards = m); calling is the responder's, whose
+        // opponent (the asker) moved.
         let mut bluff = Vec::new();
         let mut call = Vec::new();
-        let (mut any_tie, mut any_guess) = (false, false);
-        for (title, field, store) in [
-            (
-                "bluff: % of turns you ask for a card in your own hand",
-                3,
-                &mut bluff,
-            ),
-            (
-                "call: % of answered \"no\" you name as the hidden card",
-                4,
-                &mut call,
-            ),
-        ] {
-            let _ = writeln!(
-                text,
-                "{title}\n  rows = opponent's cards, columns = your cards"
-            );
-            let _ = write!(text, "      ");
+        let mut marks = Vec::new();
+        for opp in 1..=size {
+            let (mut b_row, mut c_row, mut m_row) = (Vec::new(), Vec::new(), Vec::new());
             for own in 1..=size {
-                let _ = write!(text, "{own:>6} ");
+                let mover = row(&t, own, opp)?;
+                b_row.push(mover[3]);
+                c_row.push(row(&t, opp, own)?[4]);
+                // A mover's cell where guessing at once is optimal too (the
+                // value is exactly 1/(n+1)) is marked: the card shows the
+                // ask/bluff mixture, which is equally good.
+                let tie = (mover[0] - 1.0 / (opp as f64 + 1.0)).abs() < 1e-12;
+                m_row.push(if mover[1] > 0.0 {
+                    Mark::Guesses
+                } else if tie {
+                    Mark::Tie
+                } else {
+                    Mark::None
+                });
             }
-            text.push('\n');
-            for opp in 1..=size {
-                let _ = write!(text, "{opp:>6}");
-                let mut r = Vec::new();
-                for own in 1..=size {
-                    // Bluffing is the mover's (own cards = m); calling is
-                    // the responder's, whose opponent (the asker) moved.
-                    let p = if field == 3 {
-                        row(&t, own, opp)?[3]
-                    } else {
-                        row(&t, opp, own)?[4]
-                    };
-                    // A mover's cell where guessing at once is optimal too
-                    // (the value is exactly 1/(n+1)) is marked: the card
-                    // shows the ask/bluff mixture, which is equally good.
-                    let (mover, opponent) = if field == 3 { (own, opp) } else { (opp, own) };
-                    let cell = row(&t, mover, opponent)?;
-                    let tie = field == 3 && (cell[0] - 1.0 / (opponent as f64 + 1.0)).abs() < 1e-12;
-                    let guesses = field == 3 && cell[1] > 0.0;
-                    let mark = if guesses {
-                        any_guess = true;
-                        "g"
-                    } else if tie {
-                        any_tie = true;
-                        "*"
-                    } else {
-                        " "
-                    };
-                    let _ = write!(text, "{:>6.1}{mark}", 100.0 * p);
-                    r.push(p);
-                }
-                text.push('\n');
-                store.push(r);
-            }
-            if field == 3 {
-                let _ = writeln!(
-                    text,
-                    "  ask honestly the rest of the time{}{}",
-                    if any_tie {
-                        "\n  * guessing at once is optimal as well here (same value); the card shows\n    the ask/bluff mixture, which stays optimal when followed as printed"
-                    } else {
-                        ""
-                    },
-                    if any_guess {
-                        "\n  g the optimal strategy also guesses: see nimrod query guessit M N"
-                    } else {
-                        ""
-                    }
-                );
-            }
-            text.push('\n');
+            bluff.push(b_row);
+            call.push(c_row);
+            marks.push(m_row);
         }
-        return Ok(Answer {
-            text,
-            json: json!({"game": "guessit", "size": size, "bluff": bluff, "call": call}),
-        });
+        return Ok(Answer::of(&TablesAnswer {
+            game: "guessit",
+            size,
+            bluff,
+            call,
+            marks,
+        }));
     }
     let (Some(m), Some(n)) = (q.mine, q.theirs) else {
         bail!("query guessit: give two hand sizes (mine theirs) or --tables N");
@@ -314,6 +268,90 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         bluff_exact: exact.bluff,
         call_exact: exact.call,
     }))
+}
+
+/// How a bluff-table cell is marked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    /// Guessing at once is optimal as well (same value).
+    Tie,
+    /// The optimal strategy also guesses.
+    Guesses,
+}
+
+/// `nimrod query guessit --tables N`: bluff and call percentages.
+#[derive(Serialize)]
+struct TablesAnswer {
+    game: &'static str,
+    size: usize,
+    /// `bluff[opp - 1][own - 1]`: the mover's probability of asking for a
+    /// card in its own hand.
+    bluff: Vec<Vec<f64>>,
+    /// `call[opp - 1][own - 1]`: the probability of naming an answered "no"
+    /// as the hidden card, for the responder holding `own` cards.
+    call: Vec<Vec<f64>>,
+    #[serde(skip)]
+    marks: Vec<Vec<Mark>>,
+}
+
+impl std::fmt::Display for TablesAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.size;
+        for (title, cells, marked) in [
+            (
+                "bluff: % of turns you ask for a card in your own hand",
+                &self.bluff,
+                true,
+            ),
+            (
+                "call: % of answered \"no\" you name as the hidden card",
+                &self.call,
+                false,
+            ),
+        ] {
+            writeln!(
+                f,
+                "{title}\n  rows = opponent's cards, columns = your cards"
+            )?;
+            write!(f, "      ")?;
+            for own in 1..=size {
+                write!(f, "{own:>6} ")?;
+            }
+            writeln!(f)?;
+            for (r, row) in cells.iter().enumerate() {
+                write!(f, "{:>6}", r + 1)?;
+                for (c, p) in row.iter().enumerate() {
+                    let mark = match (marked, self.marks[r][c]) {
+                        (true, Mark::Guesses) => "g",
+                        (true, Mark::Tie) => "*",
+                        _ => " ",
+                    };
+                    write!(f, "{:>6.1}{mark}", 100.0 * p)?;
+                }
+                writeln!(f)?;
+            }
+            if marked {
+                let any = |m: Mark| self.marks.iter().flatten().any(|&x| x == m);
+                writeln!(
+                    f,
+                    "  ask honestly the rest of the time{}{}",
+                    if any(Mark::Tie) {
+                        "\n  * guessing at once is optimal as well here (same value); the card shows\n    the ask/bluff mixture, which stays optimal when followed as printed"
+                    } else {
+                        ""
+                    },
+                    if any(Mark::Guesses) {
+                        "\n  g the optimal strategy also guesses: see nimrod query guessit M N"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
 }
 
 /// `nimrod query guessit MINE THEIRS`: the mover's optimal mixture.
