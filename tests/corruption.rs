@@ -89,7 +89,7 @@ fn answer(game: &str, args: &[&str], data: &Path) -> Result<(String, String), St
     }));
     match run {
         Ok(r) => r
-            .map(|a| (a.text, a.json.to_string()))
+            .map(|a| (a.text().to_string(), a.json().to_string()))
             .map_err(|e| format!("{e:#}")),
         Err(_) => Ok(("panicked".into(), String::new())),
     }

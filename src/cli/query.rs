@@ -182,7 +182,7 @@ pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
             None => return Err(e),
         },
     };
-    emit(json, &answer.json, &answer.text);
+    emit(json, answer.json(), answer.text());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,10 +10,11 @@ pub struct QueryContext {
 }
 
 /// What a query prints: aligned text for people, one JSON document for
-/// programs (`--json`).
+/// programs (`--json`). Built only by [`Answer::of`] from a typed answer,
+/// so the two cannot drift apart.
 pub struct Answer {
-    pub text: String,
-    pub json: serde_json::Value,
+    text: String,
+    json: serde_json::Value,
 }
 
 impl Answer {
@@ -24,6 +25,16 @@ impl Answer {
             text: value.to_string(),
             json: serde_json::to_value(value).expect("answer structs serialise"),
         }
+    }
+
+    /// The text, as `nimrod query` prints it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The JSON document, as `nimrod query --json` prints it.
+    pub fn json(&self) -> &serde_json::Value {
+        &self.json
     }
 }
 
