@@ -95,7 +95,11 @@ impl Planner for Half {
                 Job {
                     id: conv.table().into(),
                     deps: vec![],
-                    params: json!({"bound": bound, "solver": SOLVER_VERSION}),
+                    params: serde_json::to_value(HalfJob {
+                        bound,
+                        solver: SOLVER_VERSION,
+                    })
+                    .expect("plain struct"),
                     run: Box::new(move |ctx| build(ctx, bound, conv)),
                 }
             })
@@ -192,6 +196,14 @@ pub fn brute_force(bound: u64, conv: Convention) -> Vec<bool> {
     safe
 }
 
+/// The parameters of a `half/…` job (hashed into its table's header, and
+/// recorded as the table's parameters).
+#[derive(Serialize)]
+struct HalfJob {
+    bound: u64,
+    solver: u32,
+}
+
 /// `nimrod query half PILE`.
 #[derive(Serialize)]
 struct HalfAnswer {
@@ -251,7 +263,7 @@ fn build(ctx: &JobContext, bound: u64, conv: Convention) -> Result<()> {
     let meta = TableMeta {
         game: "half".into(),
         table: conv.table().trim_start_matches("half/").into(),
-        params: json!({"bound": bound, "solver": SOLVER_VERSION}),
+        params: ctx.params.clone(),
         index: "pile-size".into(),
         entry: "u32 smallest winning take; 0 = safe position; u32::MAX = no move possible (a win in last-loses play)".into(),
         tool_version: env!("CARGO_PKG_VERSION").into(),

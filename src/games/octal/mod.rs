@@ -48,7 +48,11 @@ impl Planner for Octal {
             jobs.push(Job {
                 id: format!("octal/{name}"),
                 deps: vec![],
-                params: json!({"code": name, "bound": bound, "solver": SOLVER_VERSION}),
+                params: serde_json::to_value(OctalJob {
+                    code: name,
+                    bound,
+                    solver: SOLVER_VERSION,
+                })?,
                 run: Box::new(move |ctx| build(ctx, &code, bound)),
             });
         }
@@ -89,6 +93,15 @@ impl Game for Octal {
     }
 }
 
+/// The parameters of one `octal/CODE` job (hashed into its table's
+/// header, and recorded as the table's parameters).
+#[derive(Serialize)]
+struct OctalJob {
+    code: String,
+    bound: u64,
+    solver: u32,
+}
+
 #[derive(clap::Parser)]
 #[command(
     after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
@@ -108,7 +121,7 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
     let meta = TableMeta {
         game: "octal".into(),
         table: code.canonical(),
-        params: json!({"code": code.canonical(), "bound": bound, "solver": SOLVER_VERSION}),
+        params: ctx.params.clone(),
         index: "heap-size".into(),
         entry: "u16 Sprague-Grundy value G(n)".into(),
         tool_version: env!("CARGO_PKG_VERSION").into(),
