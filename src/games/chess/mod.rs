@@ -26,7 +26,6 @@ use index::Layout;
 use material::Material;
 use probe::{table_id, Tablebase};
 use serde::Deserialize;
-use serde_json::json;
 
 const SOLVER_VERSION: u32 = 2;
 pub const MAX_PIECES: u32 = 5;
@@ -59,6 +58,14 @@ pub fn closure(wanted: &[Material]) -> Vec<Material> {
     all
 }
 
+/// The parameters of one `chess/MATERIAL` job (hashed into its table's
+/// header, and recorded as the table's parameters).
+#[derive(serde::Serialize)]
+struct TableJob {
+    material: String,
+    solver: u32,
+}
+
 impl Planner for Chess {
     fn name(&self) -> &'static str {
         "chess"
@@ -89,7 +96,11 @@ impl Planner for Chess {
                 Job {
                     id: table_id(&m),
                     deps,
-                    params: json!({"material": m.name(), "solver": SOLVER_VERSION}),
+                    params: serde_json::to_value(TableJob {
+                        material: m.name(),
+                        solver: SOLVER_VERSION,
+                    })
+                    .expect("plain struct"),
                     run: Box::new(move |ctx| build(ctx, m)),
                 }
             })
@@ -178,7 +189,7 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
         &TableMeta::new(
             "chess",
             &m.name(),
-            json!({"material": m.name(), "solver": SOLVER_VERSION}),
+            ctx.params.clone(),
             &format!(
                 "side * {} + index; side 0 = white to move; index = {}",
                 layout.positions,

@@ -20,6 +20,7 @@ use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
 use level::{Level, LevelStats};
 use pattern::{Pattern, MAX_CARDS};
+use query::Objective;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -49,6 +50,24 @@ pub fn win_level_id(cards: usize, k: usize) -> String {
     format!("gops/win-n{cards:02}/k{k:02}")
 }
 
+/// The parameters of one GOPS level job (hashed into its table's header,
+/// and recorded as the table's parameters). The score objective is the
+/// default and is not written, so its tables keep their bytes.
+#[derive(Serialize)]
+struct LevelJob {
+    cards: usize,
+    k: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<Objective>,
+    solver: u32,
+}
+
+impl LevelJob {
+    fn json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("plain struct")
+    }
+}
+
 impl Planner for Gops {
     fn name(&self) -> &'static str {
         "gops"
@@ -69,7 +88,13 @@ impl Planner for Gops {
                 } else {
                     vec![]
                 },
-                params: json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
+                params: LevelJob {
+                    cards,
+                    k,
+                    objective: None,
+                    solver: SOLVER_VERSION,
+                }
+                .json(),
                 run: Box::new(move |ctx| build_level(ctx, cards, k)),
             })
             .collect();
@@ -78,15 +103,23 @@ impl Planner for Gops {
                 (1..=MAX_CARDS).contains(&wc),
                 "{source}: [gops] win_cards = {wc} is out of range (1 ..= {MAX_CARDS})"
             );
-            jobs.extend((1..=wc).map(|k| Job {
-                id: win_level_id(wc, k),
-                deps: if k > 1 {
-                    vec![win_level_id(wc, k - 1)]
-                } else {
-                    vec![]
-                },
-                params: json!({"cards": wc, "k": k, "objective": "win", "solver": SOLVER_VERSION}),
-                run: Box::new(move |ctx| build_win_level(ctx, wc, k)),
+            jobs.extend((1..=wc).map(|k| {
+                Job {
+                    id: win_level_id(wc, k),
+                    deps: if k > 1 {
+                        vec![win_level_id(wc, k - 1)]
+                    } else {
+                        vec![]
+                    },
+                    params: LevelJob {
+                        cards: wc,
+                        k,
+                        objective: Some(Objective::Win),
+                        solver: SOLVER_VERSION,
+                    }
+                    .json(),
+                    run: Box::new(move |ctx| build_win_level(ctx, wc, k)),
+                }
             }));
         }
         Ok(jobs)
@@ -243,7 +276,7 @@ fn build_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
         &TableMeta::new(
             "gops",
             &format!("level{k:02}"),
-            json!({"cards": cards, "k": k, "solver": SOLVER_VERSION}),
+            ctx.params.clone(),
             "prize_rank * patterns + pattern_rank: prize set ranked in the combinatorial number system (bit p-1 = prize p), canonical hand pattern ranked by m = unshared cards, then C^j A w by j and the lexicographic rank of w",
             "f64 expected score difference (player one minus player two) before the upcard, both playing optimally",
             stats_json,
@@ -294,7 +327,7 @@ fn build_win_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
         &TableMeta::new(
             "gops",
             &format!("win-level{k:02}"),
-            json!({"cards": cards, "k": k, "objective": "win", "solver": SOLVER_VERSION}),
+            ctx.params.clone(),
             "per prize set (rank order) a block of patterns x (2*sum(P)+1): slot = block + pattern_rank*(2S+1) + (d+S); states with |d| > S are decided (sign d) and not stored",
             "f64 P(player one wins) - P(player two wins) under optimal play for that objective",
             stats_json,

@@ -46,7 +46,8 @@ pub struct GopsQuery {
     diff: i32,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Objective {
     Score,
     Win,
