@@ -86,7 +86,7 @@ impl Variant {
 }
 
 fn source_order(s: &State, v: &Variant) -> [usize; 7] {
-    let mut cols: [usize; 7] = std::array::from_fn(|i| i);
+    let mut cols = LEFT_TO_RIGHT;
     match v.columns {
         ColumnOrder::Shortest => cols.sort_by_key(|&c| (s.columns[c].len(), c)),
         ColumnOrder::Longest => cols.sort_by_key(|&c| (std::cmp::Reverse(s.columns[c].len()), c)),
@@ -102,12 +102,16 @@ fn king_waits(s: &State) -> bool {
     on_waste || buried
 }
 
-/// Rule 2.
-fn run_move(s: &State, v: &Variant) -> Option<Move> {
+/// Columns in table order, left to right.
+const LEFT_TO_RIGHT: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
+
+/// Rule 2, scanning source columns in `order`: a whole face-up run onto
+/// another column, runs that uncover a face-down card first; a run that
+/// would empty its column only when a king waits for the space.
+fn run_move(s: &State, order: &[usize; 7]) -> Option<Move> {
     let waits = king_waits(s);
-    let order = source_order(s, v);
     let try_pass = |uncovering: bool| -> Option<Move> {
-        for &from in &order {
+        for &from in order {
             let run = s.run(from);
             let Some(&base) = run.first() else { continue };
             let uncovers = s.hidden[from] > 0;
@@ -134,7 +138,8 @@ fn run_move(s: &State, v: &Variant) -> Option<Move> {
     try_pass(true).or_else(|| if waits { try_pass(false) } else { None })
 }
 
-/// Rule 3.
+/// Rule 3: the waste card to a column, else to its foundation, else the
+/// twin move below.
 fn waste_move(s: &State) -> Option<Move> {
     let &w = s.waste.last()?;
     if let Some(to) = (0..7).find(|&to| stacks(w, s.top(to))) {
@@ -143,19 +148,22 @@ fn waste_move(s: &State) -> Option<Move> {
     if s.to_foundation(w) {
         return Some(Move::WasteToFoundation);
     }
+    twin_move(s, w)
+}
+
+/// The same-colour twin of waste card `w` goes home from a column when the
+/// face-up card under it can then take `w`.
+fn twin_move(s: &State, w: Card) -> Option<Move> {
     let twin: Card = card(twin_suit(suit(w)), rank(w));
-    for col in 0..7 {
+    (0..7).find_map(|col| {
         let c = &s.columns[col];
-        if c.last() == Some(&twin)
+        (c.last() == Some(&twin)
             && s.to_foundation(twin)
             && c.len() >= 2
             && s.hidden[col] as usize <= c.len() - 2
-            && stacks(w, Some(c[c.len() - 2]))
-        {
-            return Some(Move::ColumnToFoundation(col as u8));
-        }
-    }
-    None
+            && stacks(w, Some(c[c.len() - 2])))
+        .then_some(Move::ColumnToFoundation(col as u8))
+    })
 }
 
 /// The other suit of the same colour.
@@ -171,11 +179,28 @@ pub fn safe_home(s: &State, c: Card) -> bool {
         .all(|o| s.foundations[o as usize] >= need)
 }
 
-/// Rule 4.
-fn safe_foundation_move(s: &State, v: &Variant) -> Option<Move> {
-    source_order(s, v).into_iter().find_map(|col| {
+/// Rule 4, scanning columns in `order`.
+fn safe_foundation_move(s: &State, order: &[usize; 7]) -> Option<Move> {
+    order.iter().find_map(|&col| {
         let c = s.top(col)?;
         (s.to_foundation(c) && safe_home(s, c)).then_some(Move::ColumnToFoundation(col as u8))
+    })
+}
+
+/// Rules 5 and 6, the end of every list: deal; turn the waste over while a
+/// pass still changes something (`stalled` says the last one did not);
+/// with the talon spent, any card home; else give up.
+fn deal_or_last_resort(s: &State, rules: &Rules, stalled: bool) -> Option<Move> {
+    if !s.stock.is_empty() {
+        return Some(Move::Deal);
+    }
+    if !s.waste.is_empty() && rules.may_redeal(s.passes) && !stalled {
+        return Some(Move::Redeal);
+    }
+    (0..7).find_map(|col| {
+        let c = s.top(col)?;
+        s.to_foundation(c)
+            .then_some(Move::ColumnToFoundation(col as u8))
     })
 }
 
@@ -222,31 +247,22 @@ impl Player {
 /// last pass through the stock made no other move, so turning the waste
 /// over again would loop.
 pub fn next_move(s: &State, rules: &Rules, v: &Variant, stalled: bool) -> Option<Move> {
+    let order = source_order(s, v);
     let early = v.foundation == FoundationTiming::Early;
     if early {
-        if let Some(m) = safe_foundation_move(s, v) {
+        if let Some(m) = safe_foundation_move(s, &order) {
             return Some(m);
         }
     }
-    if let Some(m) = run_move(s, v).or_else(|| waste_move(s)) {
+    if let Some(m) = run_move(s, &order).or_else(|| waste_move(s)) {
         return Some(m);
     }
     if !early {
-        if let Some(m) = safe_foundation_move(s, v) {
+        if let Some(m) = safe_foundation_move(s, &order) {
             return Some(m);
         }
     }
-    if !s.stock.is_empty() {
-        return Some(Move::Deal);
-    }
-    if !s.waste.is_empty() && rules.may_redeal(s.passes) && !stalled {
-        return Some(Move::Redeal);
-    }
-    (0..7).find_map(|col| {
-        let c = s.top(col)?;
-        s.to_foundation(c)
-            .then_some(Move::ColumnToFoundation(col as u8))
-    })
+    deal_or_last_resort(s, rules, stalled)
 }
 
 #[derive(Clone, Debug)]

@@ -15,9 +15,9 @@
 //! it bares could), and the play loop stops turning the stock over once a
 //! whole pass has made no other move; a batch asserts the longest game.
 
-use super::super::cards::{card, rank, suit, Card};
+use super::super::cards::{rank, Card};
 use super::super::state::{stacks, Move, Rules, State};
-use super::safe_home;
+use super::{deal_or_last_resort, king_waits, safe_home, twin_move};
 
 /// A card that no card still in play can need as a holder: aces and twos
 /// (an ace never waits on a tableau card), or both other-colour cards one
@@ -39,11 +39,6 @@ fn target(s: &State, base: Card, from: usize) -> Option<usize> {
     (0..7)
         .filter(|&to| to != from && stacks(base, s.top(to)))
         .min_by_key(|&to| (s.hidden[to], to))
-}
-
-fn waiting_king(s: &State) -> bool {
-    s.waste.last().is_some_and(|&c| rank(c) == 13)
-        || (0..7).any(|c| s.hidden[c] > 0 && s.run(c).first().is_some_and(|&k| rank(k) == 13))
 }
 
 /// The move the strong priority list makes, or None when it gives up.
@@ -97,7 +92,7 @@ pub fn next_move(s: &State, rules: &Rules, stalled: bool) -> Option<Move> {
 
     // 5. No empty column but a king waits: empty the shortest column whose
     //    cards are all face up onto other columns.
-    if empty.is_none() && waiting_king(s) {
+    if empty.is_none() && king_waits(s) {
         let mut full_runs: Vec<usize> = (0..7)
             .filter(|&c| s.hidden[c] == 0 && !s.columns[c].is_empty())
             .collect();
@@ -153,32 +148,12 @@ pub fn next_move(s: &State, rules: &Rules, stalled: bool) -> Option<Move> {
         }
         // 8. A same-colour twin goes home when the waste card can then take
         //    its place.
-        let twin = card([3, 2, 1, 0][suit(w) as usize], rank(w));
-        for col in 0..7 {
-            let c = &s.columns[col];
-            if c.last() == Some(&twin)
-                && s.to_foundation(twin)
-                && c.len() >= 2
-                && s.hidden[col] as usize <= c.len() - 2
-                && stacks(w, Some(c[c.len() - 2]))
-            {
-                return Some(Move::ColumnToFoundation(col as u8));
-            }
+        if let Some(m) = twin_move(s, w) {
+            return Some(m);
         }
     }
 
     // 9. Deal; turn the waste over while a pass still changes something.
-    if !s.stock.is_empty() {
-        return Some(Move::Deal);
-    }
-    if !s.waste.is_empty() && rules.may_redeal(s.passes) && !stalled {
-        return Some(Move::Redeal);
-    }
-
     // 10. With the talon spent: any card home, else give up.
-    (0..7).find_map(|col| {
-        let c = s.top(col)?;
-        s.to_foundation(c)
-            .then_some(Move::ColumnToFoundation(col as u8))
-    })
+    deal_or_last_resort(s, rules, stalled)
 }
