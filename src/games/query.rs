@@ -89,6 +89,34 @@ pub fn ask(game: &dyn super::Game, args: &[String], ctx: &QueryContext) -> Resul
     game.query(&m, ctx)
 }
 
+/// A table's statistics as the game's typed struct, or an error naming the
+/// table (a malformed or older table must not answer with zeros).
+pub fn table_stats<T: serde::de::DeserializeOwned>(t: &Table) -> Result<T> {
+    typed_meta(t, "statistics", &t.meta().stats)
+}
+
+/// A table's parameters as the game's typed struct, or an error naming it.
+pub fn table_params<T: serde::de::DeserializeOwned>(t: &Table) -> Result<T> {
+    typed_meta(t, "parameters", &t.meta().params)
+}
+
+fn typed_meta<T: serde::de::DeserializeOwned>(
+    t: &Table,
+    what: &str,
+    value: &serde_json::Value,
+) -> Result<T> {
+    use anyhow::Context;
+    serde_json::from_value(value.clone()).with_context(|| {
+        let m = t.meta();
+        format!(
+            "{}: its {what} are not those of a {}/{} table of this version; rebuild it",
+            t.path().display(),
+            m.game,
+            m.table
+        )
+    })
+}
+
 /// Opens the table of job `id` under the data directory, raw or packed.
 pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
     match crate::table::open_job_table(data_dir, id) {

@@ -9,8 +9,8 @@ use super::probe::{table_id, Tablebase};
 use super::solve::TableStats;
 use super::value::Value;
 use super::MAX_PIECES;
-use crate::games::query::{from_matches, open_table, Answer, QueryContext};
-use anyhow::{bail, ensure, Context, Result};
+use crate::games::query::{from_matches, open_table, table_stats, Answer, QueryContext};
+use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
 #[derive(clap::Parser)]
@@ -264,12 +264,7 @@ impl std::fmt::Display for PositionAnswer {
 fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
     let m = Material::parse(name)?.canonical();
     let t = open_table(&ctx.data_dir, &table_id(&m))?;
-    let stats: TableStats = serde_json::from_value(t.meta().stats.clone()).with_context(|| {
-        format!(
-            "{}: its statistics are not those of a chess table of this version; rebuild it",
-            t.path().display()
-        )
-    })?;
+    let stats: TableStats = table_stats(&t)?;
     Ok(Answer::of(&StatsAnswer {
         table: m.name(),
         stats,

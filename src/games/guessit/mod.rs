@@ -5,13 +5,13 @@
 
 pub mod solve;
 
-use super::query::{from_matches, open_table, Answer, QueryContext};
+use super::query::{from_matches, open_table, table_params, table_stats, Answer, QueryContext};
 use super::Game;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{bail, ensure, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -163,22 +163,8 @@ struct GuessItStats {
     exact: Vec<ExactEntry>,
 }
 
-/// `T` read from a table's JSON, or an error naming the table.
-fn typed<T: serde::de::DeserializeOwned>(
-    t: &Table,
-    what: &str,
-    v: &serde_json::Value,
-) -> Result<T> {
-    serde_json::from_value(v.clone()).with_context(|| {
-        format!(
-            "{}: its {what} are not those of a guessit/values table of this version; rebuild it",
-            t.path().display()
-        )
-    })
-}
-
 fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {
-    let max = typed::<TableParams>(t, "parameters", &t.meta().params)?.max_hand;
+    let max = table_params::<TableParams>(t)?.max_hand;
     ensure!(
         m <= max && n <= max,
         "hand sizes ({m}, {n}) are beyond the table (max_hand = {max}); raise [guessit] max_hand and rebuild"
@@ -248,7 +234,7 @@ fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         bail!("query guessit: give two hand sizes (mine theirs) or --tables N");
     };
     let r = row(&t, m, n)?;
-    let stats: GuessItStats = typed(&t, "statistics", &t.meta().stats)?;
+    let stats: GuessItStats = table_stats(&t)?;
     let Some(exact) = stats.exact.into_iter().find(|e| e.m == m && e.n == n) else {
         bail!(
             "{}: no exact value for ({m}, {n}) in its statistics; rebuild it",

@@ -4,7 +4,7 @@
 //! type is an error naming the table, never a silent 0 %.
 
 use crate::table::Table;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -115,13 +115,7 @@ pub struct ReportStats {
 
 /// The statistics of `table` as `T`, or an error naming the table.
 pub fn read<T: DeserializeOwned>(table: &Table) -> Result<T> {
-    serde_json::from_value(table.meta().stats.clone()).with_context(|| {
-        format!(
-            "{}: its statistics are not those of a klondike/{} table of this version; rebuild it",
-            table.path().display(),
-            table.meta().table
-        )
-    })
+    crate::games::query::table_stats(table)
 }
 
 /// `value` as the JSON a table stores.

@@ -4,8 +4,8 @@
 use super::board::{parse_board, render, Geometry, Position};
 use super::machines::MachinesStats;
 use super::{board_id, lookup};
-use crate::games::query::{open_table, Answer, QueryContext};
-use anyhow::{bail, ensure, Context, Result};
+use crate::games::query::{open_table, table_stats, Answer, QueryContext};
+use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
 #[derive(clap::Parser)]
@@ -207,13 +207,7 @@ impl std::fmt::Display for TttAnswer {
 
 fn report(ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "ttt/machines")?;
-    let stats: MachinesStats =
-        serde_json::from_value(t.meta().stats.clone()).with_context(|| {
-            format!(
-            "{}: its statistics are not those of a ttt/machines table of this version; rebuild it",
-            t.path().display()
-        )
-        })?;
+    let stats: MachinesStats = table_stats(&t)?;
     Ok(Answer::of(&MachinesAnswer(stats)))
 }
 
