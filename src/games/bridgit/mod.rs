@@ -106,14 +106,14 @@ impl Planner for Bridgit {
             jobs.push(Job {
                 id: pairing_id(n),
                 deps: vec![],
-                params: json!({"n": n, "exhaustive": ex, "random_games": games, "solver": SOLVER_VERSION}),
+                params: SizeJob::value(n, ex, games)?,
                 run: Box::new(move |ctx| build_pairing(ctx, n, ex, games)),
             });
             let ex = n <= p.trees_exhaustive_up_to;
             jobs.push(Job {
                 id: trees_id(n),
                 deps: vec![],
-                params: json!({"n": n, "exhaustive": ex, "random_games": games, "solver": SOLVER_VERSION}),
+                params: SizeJob::value(n, ex, games)?,
                 run: Box::new(move |ctx| build_trees(ctx, n, ex, games)),
             });
         }
@@ -138,10 +138,12 @@ impl Game for Bridgit {
     /// the two trees' spanning check.
     fn verify(&self, table: &Table) -> Result<()> {
         let meta = table.meta();
-        let n = meta.params["n"]
-            .as_u64()
-            .filter(|n| (2..=MAX_SIZE as u64).contains(n))
-            .context("bridgit table without a valid size n")? as usize;
+        let n = super::query::table_params::<SizeTable>(table)?.n;
+        ensure!(
+            (2..=MAX_SIZE).contains(&n),
+            "{}: bridgit size n = {n} is out of range (2 ..= {MAX_SIZE})",
+            table.path().display()
+        );
         let b = Board::new(n);
         if meta.table == PAIRING_TABLE {
             let p = query::load_pairing(table, &b)?;
@@ -215,6 +217,35 @@ fn build_pairing(ctx: &JobContext, n: usize, exhaustive: bool, games: u64) -> Re
     Ok(())
 }
 
+/// The parameters of one `bridgit/pairing-N` or `bridgit/trees-N` job
+/// (hashed into its table's header).
+#[derive(Serialize)]
+struct SizeJob {
+    n: usize,
+    exhaustive: bool,
+    random_games: u64,
+    solver: u32,
+}
+
+impl SizeJob {
+    fn value(n: usize, exhaustive: bool, random_games: u64) -> Result<serde_json::Value> {
+        Ok(serde_json::to_value(SizeJob {
+            n,
+            exhaustive,
+            random_games,
+            solver: SOLVER_VERSION,
+        })?)
+    }
+}
+
+/// The parameters a strategy table records: what the strategy is for,
+/// not how hard the build tried to refute it.
+#[derive(Serialize, Deserialize)]
+struct SizeTable {
+    n: usize,
+    solver: u32,
+}
+
 fn write_strategy<T: Entry>(
     ctx: &JobContext,
     n: usize,
@@ -224,7 +255,10 @@ fn write_strategy<T: Entry>(
     stats: serde_json::Value,
 ) -> Result<()> {
     let index = "site number - 1 (horizontal White bridges row by row, then vertical ones)";
-    let params = json!({"n": n, "solver": SOLVER_VERSION});
+    let params = serde_json::to_value(SizeTable {
+        n,
+        solver: SOLVER_VERSION,
+    })?;
     let meta = TableMeta::new("bridgit", table, params, index, entry, stats).stamped(ctx.stamp());
     write_ranked(&ctx.output, entries, &meta, ctx.param_hash)?;
     Ok(())

@@ -60,7 +60,7 @@ pub fn closure(wanted: &[Material]) -> Vec<Material> {
 
 /// The parameters of one `chess/MATERIAL` job (hashed into its table's
 /// header, and recorded as the table's parameters).
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize)]
 struct TableJob {
     material: String,
     solver: u32,
@@ -136,10 +136,8 @@ impl Game for Chess {
     }
 
     fn verify(&self, table: &Table) -> Result<()> {
-        let name = table.meta().params["material"]
-            .as_str()
-            .ok_or_else(|| anyhow!("chess table without a material parameter"))?;
-        let m = Material::parse(name)?;
+        let job: TableJob = super::query::table_params(table)?;
+        let m = Material::parse(&job.material)?;
         let layout = Layout::new(m);
         let data_dir = table
             .path()

@@ -17,7 +17,7 @@ use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use level::{Level, LevelStats};
 use pattern::{Pattern, MAX_CARDS};
 use query::Objective;
@@ -53,11 +53,11 @@ pub fn win_level_id(cards: usize, k: usize) -> String {
 /// The parameters of one GOPS level job (hashed into its table's header,
 /// and recorded as the table's parameters). The score objective is the
 /// default and is not written, so its tables keep their bytes.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct LevelJob {
     cards: usize,
     k: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     objective: Option<Objective>,
     solver: u32,
 }
@@ -65,6 +65,24 @@ struct LevelJob {
 impl LevelJob {
     fn json(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("plain struct")
+    }
+
+    /// The parameters a level table records, checked to name a level that
+    /// can exist.
+    fn of(t: &Table) -> Result<LevelJob> {
+        let job: LevelJob = super::query::table_params(t)?;
+        ensure!(
+            (1..=MAX_CARDS).contains(&job.cards) && (1..=job.cards).contains(&job.k),
+            "{}: GOPS level parameters N = {}, k = {} name no level",
+            t.path().display(),
+            job.cards,
+            job.k
+        );
+        Ok(job)
+    }
+
+    fn wins(&self) -> bool {
+        self.objective == Some(Objective::Win)
     }
 }
 
@@ -171,14 +189,8 @@ impl Game for Gops {
 /// Re-solves (a sample of) the level's matrix games from the level below,
 /// which must sit beside it (`kKK.nmt` next to `k(KK-1).nmt`, raw or packed).
 fn recheck_level(t: &Table, depth: &VerifyDepth) -> Result<recheck::RecheckReport> {
-    let params = &t.meta().params;
-    let win = params["objective"] == "win";
-    let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
-        (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
-            (c as usize, k as usize)
-        }
-        _ => bail!("GOPS table parameters {params} are malformed"),
-    };
+    let job = LevelJob::of(t)?;
+    let (win, cards, k) = (job.wins(), job.cards, job.k);
     let below = if k > 1 {
         let id = if win {
             win_level_id(cards, k - 1)
@@ -193,14 +205,13 @@ fn recheck_level(t: &Table, depth: &VerifyDepth) -> Result<recheck::RecheckRepor
         let below = super::query::open_table(data_dir, &id).with_context(|| {
             format!("re-solving its matrix games needs the level below, {id}, beside it")
         })?;
-        let (bp, expect_k) = (&below.meta().params, (k - 1) as u64);
+        let bp = LevelJob::of(&below)?;
         ensure!(
-            bp["cards"].as_u64() == Some(cards as u64)
-                && bp["k"].as_u64() == Some(expect_k)
-                && (bp["objective"] == "win") == win,
-            "{} is not level {} of the same GOPS build (parameters {bp})",
+            bp.cards == cards && bp.k == k - 1 && bp.wins() == win,
+            "{} is not level {} of the same GOPS build (parameters {})",
             below.path().display(),
-            k - 1
+            k - 1,
+            below.meta().params
         );
         Some(below)
     } else {
@@ -339,16 +350,11 @@ fn build_win_level(ctx: &JobContext, cards: usize, k: usize) -> Result<()> {
 }
 
 fn verify_level(t: &Table) -> Result<()> {
-    if t.meta().params["objective"] == "win" {
-        return verify_win_level(t);
+    let job = LevelJob::of(t)?;
+    if job.wins() {
+        return verify_win_level(t, job);
     }
-    let params = &t.meta().params;
-    let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
-        (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
-            (c as usize, k as usize)
-        }
-        _ => bail!("GOPS table parameters {params} are malformed"),
-    };
+    let (cards, k) = (job.cards, job.k);
     let level = Level::new(cards, k);
     ensure!(
         t.len() == level.len(),
@@ -390,14 +396,8 @@ fn verify_level(t: &Table) -> Result<()> {
     Ok(())
 }
 
-fn verify_win_level(t: &Table) -> Result<()> {
-    let params = &t.meta().params;
-    let (cards, k) = match (params["cards"].as_u64(), params["k"].as_u64()) {
-        (Some(c), Some(k)) if (1..=MAX_CARDS as u64).contains(&c) && (1..=c).contains(&k) => {
-            (c as usize, k as usize)
-        }
-        _ => bail!("GOPS table parameters {params} are malformed"),
-    };
+fn verify_win_level(t: &Table, job: LevelJob) -> Result<()> {
+    let (cards, k) = (job.cards, job.k);
     let level = win::WinLevel::new(cards, k);
     ensure!(
         t.len() == level.len(),

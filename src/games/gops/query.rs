@@ -46,7 +46,7 @@ pub struct GopsQuery {
     diff: i32,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Objective {
     Score,

@@ -79,27 +79,37 @@ impl Planner for Grundy {
             p.misere_bound,
             misere::MAX_HEAP
         );
-        let vp = json!({"bound": p.bound, "solver": SOLVER_VERSION});
-        let mode = p.mode;
-        let window = p.window;
-        let vparams = vp.clone();
+        let solver = SOLVER_VERSION;
+        let job = ValuesJob {
+            bound: p.bound,
+            mode: p.mode,
+            window: p.window,
+            solver,
+        };
+        let table = ValuesTable {
+            bound: p.bound,
+            solver,
+        };
         let values = Job {
             id: "grundy/values".into(),
             deps: vec![],
-            params: json!({"bound": p.bound, "mode": p.mode, "window": p.window, "solver": SOLVER_VERSION}),
-            run: Box::new(move |ctx| build_values(ctx, &vparams, mode, window)),
+            params: serde_json::to_value(job)?,
+            run: Box::new(move |ctx| build_values(ctx, &job)),
         };
         let rare = Job {
             id: "grundy/rare".into(),
             deps: vec!["grundy/values".into()],
-            params: vp,
+            params: serde_json::to_value(&table)?,
             run: Box::new(build_rare),
         };
         let mb = p.misere_bound;
         let misere = Job {
             id: "grundy/misere".into(),
             deps: vec![],
-            params: json!({"misere_bound": mb, "solver": SOLVER_VERSION}),
+            params: serde_json::to_value(MisereJob {
+                misere_bound: mb,
+                solver,
+            })?,
             run: Box::new(move |ctx| build_misere(ctx, mb)),
         };
         Ok(vec![values, rare, misere])
@@ -150,13 +160,37 @@ struct GrundyQuery {
     all: bool,
 }
 
-fn build_values(
-    ctx: &JobContext,
-    params: &serde_json::Value,
+/// The parameters of the `grundy/values` job (hashed into its table's header).
+#[derive(Serialize, Clone, Copy)]
+struct ValuesJob {
+    bound: u64,
     mode: Mode,
     window: u64,
-) -> Result<()> {
-    let bound = params["bound"].as_u64().expect("bound");
+    solver: u32,
+}
+
+/// The parameters recorded in the values table (and hashed for the rare
+/// table): the mode and window change how the values are computed, not
+/// which values they are.
+#[derive(Serialize)]
+struct ValuesTable {
+    bound: u64,
+    solver: u32,
+}
+
+/// The parameters of the `grundy/misere` job and its table.
+#[derive(Serialize)]
+struct MisereJob {
+    misere_bound: u64,
+    solver: u32,
+}
+
+fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
+    let bound = job.bound;
+    let params = serde_json::to_value(ValuesTable {
+        bound,
+        solver: job.solver,
+    })?;
     let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
     let meta = |stats: &GrundyStats| {
         TableMeta::new(
@@ -169,9 +203,9 @@ fn build_values(
         )
         .stamped(ctx.stamp())
     };
-    if mode == Mode::Streaming {
+    if job.mode == Mode::Streaming {
         let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
-        let stats = driver::stream(bound, window, |chunk| {
+        let stats = driver::stream(bound, job.window, |chunk| {
             stage.inc(chunk.len() as u64);
             Ok(w.write_entries(chunk)?)
         })?;
@@ -253,7 +287,7 @@ fn build_misere(ctx: &JobContext, bound: u64) -> Result<()> {
         &TableMeta::new(
             "grundy",
             "misere",
-            json!({"misere_bound": bound, "solver": SOLVER_VERSION}),
+            ctx.params.clone(),
             "heap-size",
             "u32: 0 = P-position; bit 31 = player to move wins, low bits = smaller part of a winning split (0: no move exists)",
             stats,

@@ -11,7 +11,6 @@ use crate::table::writer::write_ranked;
 use crate::table::Table;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::collections::HashMap;
 
 /// A deterministic one-ply player: the cell it marks.
@@ -210,6 +209,22 @@ fn explore(
 /// The `ttt/machines` job: machine reports and MENACE learning curves in the
 /// table metadata; the curves as the payload (f64 shares, per opponent,
 /// block of 10 games, outcome) and as CSV and SVG files beside the table.
+/// The parameters of the `ttt/machines` job (hashed into its table's header).
+#[derive(Serialize)]
+pub struct MachinesJob {
+    pub menace_runs: u64,
+    pub menace_games: u64,
+    pub solver: u32,
+}
+
+/// The parameters the machines table records: the job's without the
+/// solver version (kept so the table's bytes stay as they were).
+#[derive(Serialize)]
+struct MachinesTable {
+    menace_runs: u64,
+    menace_games: u64,
+}
+
 pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
     let stage = ctx
         .progress
@@ -246,7 +261,10 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
         &crate::table::TableMeta::new(
             "ttt",
             "machines",
-            json!({"menace_runs": runs, "menace_games": games}),
+            serde_json::to_value(MachinesTable {
+                menace_runs: runs,
+                menace_games: games,
+            })?,
             "opponent (0 perfect, 1 random) x block of 10 games x outcome (win, draw, loss)",
             "f64 share of MENACE's games in that block with that outcome, averaged over the runs",
             serde_json::to_value(MachinesStats {

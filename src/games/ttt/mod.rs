@@ -91,15 +91,17 @@ impl Planner for Ttt {
         let mut jobs: Vec<Job> = boards
             .into_iter()
             .map(|g| {
-                let params = json!({"board": g.name(), "solver": SOLVER_VERSION});
-                Job {
+                Ok(Job {
                     id: board_id(&g),
                     deps: vec![],
-                    params,
+                    params: serde_json::to_value(BoardJob {
+                        board: g.name(),
+                        solver: SOLVER_VERSION,
+                    })?,
                     run: Box::new(move |ctx| build_board(ctx, &g)),
-                }
+                })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let (runs, games) = (p.menace_runs, p.menace_games);
         ensure!(
             runs >= 1 && games >= 10 && runs * games <= 100_000_000,
@@ -108,7 +110,11 @@ impl Planner for Ttt {
         jobs.push(Job {
             id: "ttt/machines".into(),
             deps: vec!["ttt/3x3k3".into()],
-            params: json!({"menace_runs": runs, "menace_games": games, "solver": SOLVER_VERSION}),
+            params: serde_json::to_value(machines::MachinesJob {
+                menace_runs: runs,
+                menace_games: games,
+                solver: SOLVER_VERSION,
+            })?,
             run: Box::new(move |ctx| machines::build(ctx, runs, games)),
         });
         Ok(jobs)
@@ -137,6 +143,24 @@ impl Game for Ttt {
     }
 }
 
+/// The parameters of one `ttt/BOARD` job (hashed into its table's header).
+#[derive(Serialize)]
+struct BoardJob {
+    board: String,
+    solver: u32,
+}
+
+/// The parameters a board table records: the job's, with the geometry
+/// spelled out so a reader need not parse the board name.
+#[derive(Serialize, Deserialize)]
+struct BoardTable {
+    board: String,
+    rows: usize,
+    cols: usize,
+    k: usize,
+    solver: u32,
+}
+
 fn build_board(ctx: &JobContext, g: &Geometry) -> Result<()> {
     let stage = ctx.progress.stage(ctx.id, "memoised minimax", 1);
     let solved = solve::solve(g);
@@ -151,7 +175,13 @@ fn build_board(ctx: &JobContext, g: &Geometry) -> Result<()> {
         &TableMeta::new(
             "ttt",
             "board",
-            json!({"board": g.name(), "rows": g.rows, "cols": g.cols, "k": g.k, "solver": SOLVER_VERSION}),
+            serde_json::to_value(BoardTable {
+                board: g.name(),
+                rows: g.rows,
+                cols: g.cols,
+                k: g.k,
+                solver: SOLVER_VERSION,
+            })?,
             "minimal perfect hash over canonical templates; key = X mask | O mask << 32 (cell r*cols+c), the symmetric image with the smallest key",
             "u32: bits 0-1 value+1 for the side to move (0 loss, 1 draw, 2 win), bits 2-6 distance to the end in plies, bits 7-31 mask of every optimal move (template orientation)",
             json!(stats),
@@ -165,11 +195,9 @@ fn build_board(ctx: &JobContext, g: &Geometry) -> Result<()> {
 
 /// The geometry a board table was built for.
 pub fn table_geometry(t: &Table) -> Result<Geometry> {
-    let p = &t.meta().params;
-    match (p["rows"].as_u64(), p["cols"].as_u64(), p["k"].as_u64()) {
-        (Some(r), Some(c), Some(k)) => Geometry::new(r as usize, c as usize, k as usize),
-        _ => bail!("ttt table parameters {p} are malformed"),
-    }
+    let p: BoardTable = super::query::table_params(t)?;
+    Geometry::new(p.rows, p.cols, p.k)
+        .with_context(|| format!("{}: ttt board parameters", t.path().display()))
 }
 
 /// Looks a position up: its canonical template, the symmetry that maps the
