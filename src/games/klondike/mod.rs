@@ -12,6 +12,7 @@ pub mod cards;
 pub mod greedy;
 pub mod query;
 pub mod records;
+pub mod relaxed;
 pub mod report;
 pub mod solver;
 pub mod state;

@@ -30,6 +30,7 @@
 //! rules engine in the tests.
 
 use super::cards::{card, is_red, rank, suit, Card};
+use super::relaxed::may_win;
 use super::state::{stacks, Move, Redeal, Rules, State};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -429,7 +430,7 @@ impl Search<'_> {
                     line.extend(moves);
                     return Some(line);
                 }
-                if !self.seen.insert(self.key(&child)) {
+                if !self.seen.insert(self.key(&child)) || !may_win(&child, self.rules) {
                     continue;
                 }
                 // Newest first among equals: the index breaks ties.
@@ -583,6 +584,10 @@ impl Search<'_> {
                 self.line.truncate(before);
                 continue;
             }
+            if self.pass != Pass::Plain && !may_win(&child, self.rules) {
+                self.line.truncate(before);
+                continue;
+            }
             let child_moves = match pending {
                 Some(p) => self.moves_after(&child, p),
                 None => self.moves(&child, true),
@@ -611,6 +616,12 @@ impl Search<'_> {
 /// Decides whether `deal` can be won with every card visible, within
 /// `budget` search nodes.
 pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
+    if !may_win(&State::deal(deal), rules) {
+        return Solved {
+            verdict: Verdict::Lost,
+            nodes: 0,
+        };
+    }
     // A best-first pass over purposeful moves finds most wins; only a deal
     // it cannot win gets the full search, which alone can prove a loss.
     // Capped: on a lost deal the quick pass is wasted work, and the full
