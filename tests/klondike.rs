@@ -20,7 +20,7 @@ fn plain(rules: &Rules, deal: u64, budget: usize) -> Option<bool> {
         if s.is_won() {
             return Some(true);
         }
-        let mut exact = s.clone();
+        let mut exact = s;
         if rules.redeal == Redeal::Unlimited {
             // The pass count changes nothing when passes are unlimited.
             exact.passes = 1;
@@ -33,7 +33,7 @@ fn plain(rules: &Rules, deal: u64, budget: usize) -> Option<bool> {
         }
         s.legal_moves(rules, &mut moves);
         for &m in &moves {
-            let mut c = s.clone();
+            let mut c = s;
             c.apply(m, rules);
             if !seen.contains(&c) {
                 stack.push(c);

@@ -10,6 +10,7 @@
 
 pub mod cards;
 pub mod greedy;
+pub mod pile;
 pub mod query;
 pub mod records;
 pub mod relaxed;

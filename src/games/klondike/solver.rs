@@ -173,7 +173,9 @@ impl Search<'_> {
         // bytes, so no allocation per node.
         let mut cols: [(u8, &[Card]); 7] =
             std::array::from_fn(|i| (s.hidden[i], &s.columns[i][..]));
-        cols.sort_unstable();
+        // Non-empty columns differ in their base card, so ordering by it
+        // alone is canonical (and spares comparing whole columns).
+        cols.sort_unstable_by_key(|(_, c)| c.first().copied().unwrap_or(u8::MAX));
         let mut buf = [0u8; 96];
         let mut len = 0;
         let mut put = |bytes: &mut dyn Iterator<Item = u8>| {
@@ -328,7 +330,7 @@ impl Search<'_> {
             single.insert(0, h);
         }
         let mut out: Vec<Vec<Move>> = single.into_iter().map(|m| vec![m]).collect();
-        let mut t = s.clone();
+        let mut t = *s;
         let mut deals = Vec::new();
         let mut plays = Vec::new();
         // Talon configurations met so far: the stock and waste hold the
@@ -411,13 +413,13 @@ impl Search<'_> {
             parts.into_iter().rev().flatten().collect::<Vec<Move>>()
         };
         while let Some((_, at)) = open.pop() {
-            let here = nodes[at].0.clone();
+            let here = nodes[at].0;
             for step in self.moves(&here, true) {
                 self.nodes += 1;
                 if self.nodes > self.budget {
                     return None;
                 }
-                let mut child = here.clone();
+                let mut child = here;
                 for &m in &step {
                     child.apply(m, self.rules);
                 }
@@ -559,7 +561,7 @@ impl Search<'_> {
             }
             let step = std::mem::take(&mut frame.moves[frame.next]);
             frame.next += 1;
-            let mut child = frame.state.clone();
+            let mut child = frame.state;
             let before = self.line.len();
             for &m in &step {
                 child.apply(m, self.rules);

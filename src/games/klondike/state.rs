@@ -3,6 +3,7 @@
 //! the stock may be turned over a limited or unlimited number of times.
 
 use super::cards::{is_red, name, rank, shuffled, suit, Card};
+pub use super::pile::Pile;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,14 +60,14 @@ pub enum Move {
     FoundationToColumn { suit: u8, to: u8 },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
-    pub columns: [Vec<Card>; 7],
+    pub columns: [Pile; 7],
     /// Face-down cards at the bottom of each column.
     pub hidden: [u8; 7],
     /// Top is the last card.
-    pub stock: Vec<Card>,
-    pub waste: Vec<Card>,
+    pub stock: Pile,
+    pub waste: Pile,
     /// Cards home per suit.
     pub foundations: [u8; 4],
     /// Passes through the stock begun so far (1 at the start).
@@ -84,7 +85,7 @@ pub fn stacks(c: Card, onto: Option<Card>) -> bool {
 impl State {
     pub fn deal(deal: u64) -> State {
         let deck = shuffled(deal);
-        let mut columns: [Vec<Card>; 7] = Default::default();
+        let mut columns: [Pile; 7] = Default::default();
         let mut next = 0;
         for row in 0..7 {
             for col in columns.iter_mut().skip(row) {
@@ -96,8 +97,8 @@ impl State {
         State {
             columns,
             hidden,
-            stock: deck[next..].to_vec(),
-            waste: Vec::new(),
+            stock: deck[next..].iter().copied().collect(),
+            waste: Pile::new(),
             foundations: [0; 4],
             passes: 1,
         }
@@ -201,7 +202,8 @@ impl State {
                 }
             }
             Move::Redeal => {
-                self.stock = self.waste.drain(..).rev().collect();
+                self.stock = self.waste.iter().rev().copied().collect();
+                self.waste.clear();
                 self.passes += 1;
             }
             Move::WasteToFoundation => {
@@ -219,8 +221,10 @@ impl State {
             }
             Move::ColumnToColumn { from, to, count } => {
                 let f = &mut self.columns[from as usize];
-                let moved = f.split_off(f.len() - count as usize);
-                self.columns[to as usize].extend(moved);
+                let moved = *f;
+                let keep = f.len() - count as usize;
+                f.truncate(keep);
+                self.columns[to as usize].extend_from_slice(&moved[keep..]);
                 self.flip(from as usize);
             }
             Move::FoundationToColumn { suit: s, to } => {
@@ -341,7 +345,7 @@ mod tests {
             worry_back: true,
         };
         let mut s = State::deal(7);
-        let before = s.stock.clone();
+        let before = s.stock;
         while !s.stock.is_empty() {
             s.apply(Move::Deal, &rules);
         }

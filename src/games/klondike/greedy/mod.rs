@@ -348,8 +348,8 @@ mod tests {
     /// Shuffles the cards a player may not see (face-down cards and the
     /// stock) among their places.
     fn reshuffle_unseen(s: &State, seed: u64) -> State {
-        let mut t = s.clone();
-        let mut unseen: Vec<Card> = s.stock.clone();
+        let mut t = *s;
+        let mut unseen: Vec<Card> = s.stock.to_vec();
         for c in 0..7 {
             unseen.extend_from_slice(&s.columns[c][..s.hidden[c] as usize]);
         }
