@@ -94,6 +94,36 @@ fn dominated(s: &State, c: Card) -> bool {
         && s.foundations[twin as usize] >= r - 2
 }
 
+/// One step of the search: turn the talon `advances` times (deal, or turn
+/// the waste over when the stock is empty), then make `play`. The turns
+/// are determined by the position, so a count says them all.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    advances: u16,
+    play: Move,
+}
+
+impl Step {
+    fn single(play: Move) -> Step {
+        Step { advances: 0, play }
+    }
+
+    /// Plays the step, handing each move to `record`.
+    fn apply(self, s: &mut State, rules: &Rules, mut record: impl FnMut(Move)) {
+        for _ in 0..self.advances {
+            let m = if s.stock.is_empty() {
+                Move::Redeal
+            } else {
+                Move::Deal
+            };
+            s.apply(m, rules);
+            record(m);
+        }
+        s.apply(self.play, rules);
+        record(self.play);
+    }
+}
+
 /// A step whose point is still to come (see `Search::moves_after`).
 #[derive(Clone, Copy, Debug)]
 enum Pending {
@@ -309,7 +339,7 @@ impl Search<'_> {
     /// are never needed (they touch only the stock, so they commute with
     /// every other move up to the next waste play), and the folding spares
     /// the search the long chains of single deals.
-    fn moves(&self, s: &State, hint: bool) -> Vec<Vec<Move>> {
+    fn moves(&self, s: &State, hint: bool) -> Vec<Step> {
         let mut single = Vec::new();
         s.legal_moves(self.rules, &mut single);
         single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
@@ -329,9 +359,9 @@ impl Search<'_> {
             let h = single.remove(i);
             single.insert(0, h);
         }
-        let mut out: Vec<Vec<Move>> = single.into_iter().map(|m| vec![m]).collect();
+        let mut out: Vec<Step> = single.into_iter().map(Step::single).collect();
         let mut t = *s;
-        let mut deals = Vec::new();
+        let mut advances = 0u16;
         let mut plays = Vec::new();
         // Talon configurations met so far: the stock and waste hold the
         // same cards in the same cyclic order throughout, so the split
@@ -354,7 +384,7 @@ impl Search<'_> {
                 break;
             };
             t.apply(m, self.rules);
-            deals.push(m);
+            advances += 1;
             if met.contains(&config(&t)) {
                 break;
             }
@@ -369,11 +399,7 @@ impl Search<'_> {
                         plays.push(Move::WasteToColumn(to));
                     }
                 }
-                for &p in &plays {
-                    let mut seq = deals.clone();
-                    seq.push(p);
-                    out.push(seq);
-                }
+                out.extend(plays.iter().map(|&play| Step { advances, play }));
             }
         }
         out
@@ -420,12 +446,10 @@ impl Search<'_> {
                     return None;
                 }
                 let mut child = here;
-                for &m in &step {
-                    child.apply(m, self.rules);
-                }
+                let mut moves = Vec::new();
+                step.apply(&mut child, self.rules, |m| moves.push(m));
                 self.line.clear();
                 self.autoplay(&mut child);
-                let mut moves = step;
                 moves.append(&mut self.line);
                 if child.is_won() {
                     let mut line = line_to(&nodes, at);
@@ -449,7 +473,7 @@ impl Search<'_> {
     /// (the cases that do not commute fold into it: moving the same cards
     /// again is one move from where they were, a move of the run under
     /// them is the same move with fewer cards), and nothing else needs it.
-    fn moves_after(&self, s: &State, pending: Pending) -> Vec<Vec<Move>> {
+    fn moves_after(&self, s: &State, pending: Pending) -> Vec<Step> {
         let column_topped_by = |c: Card| (0..7u8).find(|&col| s.top(col as usize) == Some(c));
         let needs: Box<dyn Fn(&Move) -> bool> = match pending {
             Pending::Receive(p) => {
@@ -494,7 +518,7 @@ impl Search<'_> {
         };
         // No hint: the few follow-ups are all tried anyway.
         let mut out = self.moves(s, false);
-        out.retain(|step| step.last().is_some_and(&needs));
+        out.retain(|step| needs(&step.play));
         out
     }
 
@@ -507,8 +531,8 @@ impl Search<'_> {
     ///   foundation): it must receive a card;
     /// - part of a run moved: the card it bared must be used;
     /// - a whole run moved off an empty base: a king must take the space.
-    fn left_pending(&self, was: &State, now: &State, step: &[Move]) -> Option<Pending> {
-        match *step.last()? {
+    fn left_pending(&self, was: &State, now: &State, step: Step) -> Option<Pending> {
+        match step.play {
             Move::FoundationToColumn { to, .. } => now.top(to as usize).map(Pending::Receive),
             Move::WasteToColumn(to)
                 if self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited =>
@@ -535,7 +559,7 @@ impl Search<'_> {
     fn dfs(&mut self, root: State) -> Option<bool> {
         struct Frame {
             state: State,
-            moves: Vec<Vec<Move>>,
+            moves: Vec<Step>,
             next: usize,
             line_start: usize,
         }
@@ -559,18 +583,16 @@ impl Search<'_> {
                 self.line.truncate(start);
                 continue;
             }
-            let step = std::mem::take(&mut frame.moves[frame.next]);
+            let step = frame.moves[frame.next];
             frame.next += 1;
             let mut child = frame.state;
             let before = self.line.len();
-            for &m in &step {
-                child.apply(m, self.rules);
-                self.line.push(m);
-            }
+            let line = &mut self.line;
+            step.apply(&mut child, self.rules, |m| line.push(m));
             // A card just worried back waits for its follow-up; autoplay
             // would only send it home again.
             let pending = if self.pass == Pass::NormalForm {
-                self.left_pending(&frame.state, &child, &step)
+                self.left_pending(&frame.state, &child, step)
             } else {
                 None
             };
