@@ -1,19 +1,39 @@
 //! Klondike timings: greedy games per second (one thread) and solver time
 //! per deal (median, 90th and 99th percentile, unknowns, decided share) for
-//! draw 1 and draw 3 with unlimited redeals, and the first 20 "not
-//! winnable" verdicts re-proved by the slower second search.
-//! Usage: cargo bench --bench klondike [-- DEALS BUDGET]  (default 300 100000)
+//! draw 1 and draw 3 with unlimited redeals, and "not winnable" verdicts
+//! re-proved by the slower second search.
+//!
+//! Usage:
+//!   cargo bench --bench klondike [-- DEALS BUDGET]   greedy, then the solver (default 300 100000)
+//!   cargo bench --bench klondike -- solver RULES FIRST LAST BUDGET [REPROVE]
+//!       the solver alone on deals FIRST..LAST under RULES (one thread, so
+//!       the times are CPU time), every REPROVE-th loss re-proved (default 20)
+//!
+//! The solver-only form is what the issue-18 figures come from; two of them
+//! with different rules run side by side on two cores.
 
 use nimrod::games::klondike::greedy::{self, Player};
 use nimrod::games::klondike::parse_rules;
 use nimrod::games::klondike::solver::{self, Verdict};
+use nimrod::games::klondike::state::Rules;
+use nimrod::games::klondike::stats::wilson;
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = raw.iter().position(|a| a == "solver") {
+        let rest = &raw[at + 1..];
+        let rules =
+            parse_rules(rest.first().map_or("1/unlimited", |s| s.as_str())).expect("valid rules");
+        let num = |i: usize, default: u64| {
+            rest.get(i)
+                .map_or(default, |s| s.parse().expect("a whole number"))
+        };
+        let (first, last, budget, every) = (num(1, 0), num(2, 1000), num(3, 1_000_000), num(4, 20));
+        solver_run(&rules, first..last, budget, every.max(1));
+        return;
+    }
+    let args: Vec<u64> = raw.iter().filter_map(|a| a.parse().ok()).collect();
     let deals = args.first().copied().unwrap_or(300);
     let budget = args.get(1).copied().unwrap_or(100_000);
     for text in ["1/unlimited", "3/unlimited", "1/none", "3/3"] {
@@ -35,50 +55,77 @@ fn main() {
             );
         }
     }
-    for text in ["1/unlimited", "3/unlimited"] {
-        if deals == 0 {
-            break;
+    if deals > 0 {
+        for text in ["1/unlimited", "3/unlimited"] {
+            let rules = parse_rules(text).expect("valid rules");
+            // The first 20 losses re-proved.
+            solver_run(&rules, 0..deals, budget, 1);
         }
-        let rules = parse_rules(text).expect("valid rules");
-        let mut times = Vec::new();
-        let (mut won, mut lost, mut unknown) = (0, 0, 0);
-        let mut lost_deals = Vec::new();
-        for deal in 0..deals {
-            let t = Instant::now();
-            let s = solver::solve(deal, &rules, budget);
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-            match s.verdict {
-                Verdict::Won(_) => won += 1,
-                Verdict::Lost => {
-                    lost += 1;
-                    lost_deals.push(deal);
-                }
-                Verdict::Unknown => unknown += 1,
-            }
-        }
-        // The second opinion: the slower search without the normal form
-        // (and under these rules, not the relaxed ones), ten times the
-        // budget, on the first 20 losses.
-        let (mut confirmed, mut too_big) = (0, 0);
-        for &deal in lost_deals.iter().take(20) {
-            match solver::reprove(deal, &rules, budget * 10).verdict {
-                Verdict::Lost => confirmed += 1,
-                Verdict::Unknown => too_big += 1,
-                Verdict::Won(_) => {
-                    panic!("deal {deal}: not winnable, yet the second search wins it")
-                }
-            }
-        }
-        times.sort_by(f64::total_cmp);
-        let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
-        println!(
-            "{:<28} solver: {deals} deals, budget {budget}: {won} winnable, {lost} not, {unknown} unknown ({:.2}% decided); ms per deal median {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}; second search: {confirmed} losses re-proved, {too_big} beyond its budget",
-            rules.label(),
-            100.0 * (won + lost) as f64 / deals as f64,
-            q(0.5),
-            q(0.9),
-            q(0.99),
-            times[times.len() - 1]
-        );
     }
+}
+
+/// Solves each deal, times it, and re-proves every `every`-th loss (at
+/// most 20 when `every` is 1) with the plain search at ten times the budget.
+fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u64) {
+    let n = deals.end - deals.start;
+    let mut times = Vec::new();
+    let (mut won, mut lost, mut unknown_deals) = (0u64, 0u64, Vec::new());
+    let mut lost_deals = Vec::new();
+    for deal in deals {
+        let t = Instant::now();
+        let s = solver::solve(deal, rules, budget);
+        times.push(t.elapsed().as_secs_f64());
+        match s.verdict {
+            Verdict::Won(_) => won += 1,
+            Verdict::Lost => {
+                lost += 1;
+                lost_deals.push(deal);
+            }
+            Verdict::Unknown => unknown_deals.push(deal),
+        }
+    }
+    let sample: Vec<u64> = if every == 1 {
+        lost_deals.iter().copied().take(20).collect()
+    } else {
+        lost_deals.iter().copied().step_by(every as usize).collect()
+    };
+    let (mut confirmed, mut too_big) = (0, 0);
+    for &deal in &sample {
+        match solver::reprove(deal, rules, budget * 10).verdict {
+            Verdict::Lost => confirmed += 1,
+            Verdict::Unknown => too_big += 1,
+            Verdict::Won(_) => panic!("deal {deal}: not winnable, yet the second search wins it"),
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let unknown = unknown_deals.len() as u64;
+    let decided = won + lost;
+    let pct = |(lo, hi): (f64, f64)| format!("[{:.2}, {:.2}] %", 100.0 * lo, 100.0 * hi);
+    println!(
+        "{}: {n} deals, budget {budget} nodes: {won} winnable, {lost} not, {unknown} unknown",
+        rules.label()
+    );
+    println!(
+        "  decided {:.2} % {}; winnable of decided {:.3} % {}; if every unknown were won {:.3} %",
+        100.0 * decided as f64 / n as f64,
+        pct(wilson(decided, n)),
+        100.0 * won as f64 / decided.max(1) as f64,
+        pct(wilson(won, decided)),
+        100.0 * (won + unknown) as f64 / n as f64
+    );
+    println!(
+        "  CPU s per deal: median {:.4}, p90 {:.3}, p99 {:.3}, max {:.2}, total {:.0}",
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        times[times.len() - 1],
+        times.iter().sum::<f64>()
+    );
+    println!(
+        "  second search (plain, {} nodes) on {} losses: {confirmed} re-proved, {too_big} beyond its budget, none won",
+        budget * 10,
+        sample.len()
+    );
+    println!("  unknown deals: {unknown_deals:?}");
 }
