@@ -316,17 +316,21 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
                 (WON, 0, false)
             } else {
                 let s = solver::solve(deal, &rules, budget);
-                let code = match s.verdict {
-                    Verdict::Won(_) => WON,
+                let code = match &s.verdict {
+                    Verdict::Won(line) => {
+                        solver::check_win(deal, &rules, line).map_err(anyhow::Error::msg)?;
+                        WON
+                    }
                     Verdict::Lost => LOST,
                     Verdict::Unknown => UNKNOWN,
                 };
                 (code, s.nodes, true)
             };
             stage.inc(1);
-            r
+            Ok(r)
         })
-        .collect();
+        .collect::<Result<_>>()
+        .with_context(|| format!("{}: a winning line failed its replay", ctx.id))?;
     stage.finish();
     let searched = results.iter().filter(|r| r.2).count() as u64;
     let won_by_search = results.iter().filter(|r| r.2 && r.0 == WON).count() as u64;
