@@ -28,14 +28,45 @@ use crate::table::TableMeta;
 use anyhow::{bail, ensure, Context, Result};
 use greedy::Player;
 use rayon::prelude::*;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use solver::Verdict;
 use state::{Redeal, Rules};
 
 /// 3: the greedy table holds six players per deal (the seed's list and the
 /// strong list joined the four classic variants).
 const VERSION: u32 = 3;
+
+/// The solver's version, in the solver and report jobs' parameters (so a
+/// solver that decides differently at the same budget rebuilds them, and
+/// leaves the greedy tables alone). 4: the relaxed-game proof of loss.
+const SOLVER_VERSION: u32 = 4;
+
+/// The parameters of `klondike/greedy-R` (hashed into its table's header).
+#[derive(Serialize)]
+struct GreedyJob {
+    rules: Rules,
+    deals: u64,
+    version: u32,
+}
+
+/// The parameters of `klondike/solver-R`.
+#[derive(Serialize)]
+struct SolverJob {
+    rules: Rules,
+    deals: u64,
+    budget: u64,
+    version: u32,
+}
+
+/// The parameters of `klondike/report`.
+#[derive(Serialize)]
+struct ReportJob {
+    rules: Vec<Rules>,
+    greedy_deals: u64,
+    solver_deals: u64,
+    budget: u64,
+    version: u32,
+}
 
 /// Players per deal in a greedy table.
 pub const PLAYERS: usize = Player::ALL.len();
@@ -135,14 +166,23 @@ impl Planner for Klondike {
             jobs.push(Job {
                 id: format!("klondike/greedy-{id}"),
                 deps: vec![],
-                params: json!({"rules": rules, "deals": deals, "version": VERSION}),
+                params: serde_json::to_value(GreedyJob {
+                    rules,
+                    deals,
+                    version: VERSION,
+                })?,
                 run: Box::new(move |ctx| build_greedy(ctx, rules, deals)),
             });
             let (sdeals, budget) = (p.solver_deals, p.solver_budget);
             jobs.push(Job {
                 id: format!("klondike/solver-{id}"),
                 deps: vec![format!("klondike/greedy-{id}")],
-                params: json!({"rules": rules, "deals": sdeals, "budget": budget, "version": VERSION}),
+                params: serde_json::to_value(SolverJob {
+                    rules,
+                    deals: sdeals,
+                    budget,
+                    version: SOLVER_VERSION,
+                })?,
                 run: Box::new(move |ctx| build_solver(ctx, rules, sdeals, budget)),
             });
         }
@@ -158,7 +198,13 @@ impl Planner for Klondike {
         jobs.push(Job {
             id: "klondike/report".into(),
             deps,
-            params: json!({"rules": all_rules, "greedy_deals": p.greedy_deals, "solver_deals": p.solver_deals, "budget": p.solver_budget, "version": VERSION}),
+            params: serde_json::to_value(ReportJob {
+                rules: all_rules.clone(),
+                greedy_deals: p.greedy_deals,
+                solver_deals: p.solver_deals,
+                budget: p.solver_budget,
+                version: SOLVER_VERSION,
+            })?,
             run: Box::new(move |ctx| report::build(ctx, &all_rules)),
         });
         Ok(jobs)

@@ -689,14 +689,19 @@ pub fn check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<(), String> 
     for (i, &m) in line.iter().enumerate() {
         s.legal_moves(rules, &mut legal);
         if !legal.contains(&m) {
-            return Err(format!("deal {deal}: move {i} of the winning line ({m:?}) is not legal"));
+            return Err(format!(
+                "deal {deal}: move {i} of the winning line ({m:?}) is not legal"
+            ));
         }
         s.apply(m, rules);
     }
     if s.is_won() {
         Ok(())
     } else {
-        Err(format!("deal {deal}: the winning line ends with {} cards home", s.home()))
+        Err(format!(
+            "deal {deal}: the winning line ends with {} cards home",
+            s.home()
+        ))
     }
 }
 
