@@ -295,7 +295,7 @@ fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
             }
         })
         .collect();
-    let labels: Vec<String> = Player::ALL.iter().map(|p| p.label()).collect();
+    let labels = player_labels();
     let recorded = records::GreedyStats {
         rules: rules.label(),
         players: labels.clone(),
@@ -319,10 +319,15 @@ fn build_greedy(ctx: &JobContext, rules: Rules, deals: u64) -> Result<()> {
     Ok(())
 }
 
+/// The players' labels in table order, as a greedy table records them.
+fn player_labels() -> Vec<String> {
+    Player::ALL.iter().map(|p| p.label()).collect()
+}
+
 /// The greedy table of a rule set, checked to hold one entry per player
 /// and deal for this build's players.
 pub fn greedy_outcomes(table: &crate::table::Table) -> Result<(u64, Vec<u8>)> {
-    let labels: Vec<String> = Player::ALL.iter().map(|p| p.label()).collect();
+    let labels = player_labels();
     let stored = records::read::<records::GreedyStats>(table)?.players;
     ensure!(
         stored == labels,
