@@ -13,7 +13,6 @@ use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Result};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 /// Version 2: ties between optimal strategies broken towards the ask/bluff
 /// mixture that a strategy card describes (issue 15).
@@ -49,7 +48,10 @@ impl Planner for GuessIt {
         Ok(vec![Job {
             id: "guessit/values".into(),
             deps: vec![],
-            params: json!({"max_hand": max, "solver": SOLVER_VERSION}),
+            params: serde_json::to_value(TableParams {
+                max_hand: max,
+                solver: SOLVER_VERSION,
+            })?,
             run: Box::new(move |ctx| build(ctx, max)),
         }])
     }
@@ -135,12 +137,12 @@ struct GuessItQuery {
     tables: Option<usize>,
 }
 
-/// The parameters a values table was built with.
-#[derive(Deserialize)]
+/// The parameters of the `guessit/values` job, which its table records
+/// and a query reads back.
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TableParams {
     max_hand: usize,
-    #[allow(dead_code)]
     solver: u32,
 }
 
