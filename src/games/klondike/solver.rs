@@ -1,6 +1,7 @@
 //! Open-information ("thoughtful") Klondike: every card is visible, and the
-//! question is whether some sequence of legal moves wins. Up to three
-//! passes (`solve`):
+//! question is whether some sequence of legal moves wins. First the
+//! relaxed game (`relaxed::may_win`) may prove the deal lost outright; then
+//! up to three passes (`solve`):
 //! - a greedy best-first search over purposeful moves (no worrying back,
 //!   column moves only to turn a card, empty a column or bare a card for
 //!   its foundation) finds most wins in a few thousand positions;
@@ -23,11 +24,13 @@
 //!   other-colour cards one lower home, and its same-colour twin two lower
 //!   home) goes to its foundation without branching,
 //! - stock macro moves: "deal until card X is on top, then play X" is one
-//!   step.
+//!   step,
+//! - and (all but `reprove`) the relaxed game on every position reached: a
+//!   position it proves lost is not searched.
 //!
 //! A node budget per deal bounds the work: a deal over budget is reported
 //! unknown, never guessed. Every win carries its line, replayed by the
-//! rules engine in the tests.
+//! rules engine (`check_win`) before the batch job stores it.
 
 use super::cards::{card, is_red, rank, suit, Card};
 use super::relaxed::may_win;
@@ -608,6 +611,9 @@ impl Search<'_> {
                 self.line.truncate(before);
                 continue;
             }
+            // The relaxed game speaks for every continuation; the ones a
+            // pending step allows are among them, so the cut holds there
+            // too. Not in the second-opinion search, which shares none of it.
             if self.pass != Pass::Plain && !may_win(&child, self.rules) {
                 self.line.truncate(before);
                 continue;
