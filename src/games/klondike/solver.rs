@@ -690,17 +690,7 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
 /// by the rules engine, every move legal where it is played, ends with
 /// every card home. The batch job checks it before it stores the verdict.
 pub fn check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<(), String> {
-    let mut s = State::deal(deal);
-    let mut legal = Vec::new();
-    for (i, &m) in line.iter().enumerate() {
-        s.legal_moves(rules, &mut legal);
-        if !legal.contains(&m) {
-            return Err(format!(
-                "deal {deal}: move {i} of the winning line ({m:?}) is not legal"
-            ));
-        }
-        s.apply(m, rules);
-    }
+    let s = State::replay(deal, rules, line).map_err(|e| format!("{e} in the winning line"))?;
     if s.is_won() {
         Ok(())
     } else {

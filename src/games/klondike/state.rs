@@ -104,6 +104,21 @@ impl State {
         }
     }
 
+    /// `line` played from deal `deal`, each move checked to be legal where
+    /// it is played: the position it ends in, or which move is not legal.
+    pub fn replay(deal: u64, rules: &Rules, line: &[Move]) -> Result<State, String> {
+        let mut s = State::deal(deal);
+        let mut legal = Vec::new();
+        for (i, &m) in line.iter().enumerate() {
+            s.legal_moves(rules, &mut legal);
+            if !legal.contains(&m) {
+                return Err(format!("deal {deal}: move {i} ({m:?}) is not legal"));
+            }
+            s.apply(m, rules);
+        }
+        Ok(s)
+    }
+
     pub fn is_won(&self) -> bool {
         self.foundations.iter().all(|&f| f == 13)
     }
