@@ -97,51 +97,43 @@ impl Planner for Gops {
             "{source}: [gops] cards = {} is out of range (1 ..= {MAX_CARDS})",
             p.cards
         );
-        let cards = p.cards;
-        let mut jobs: Vec<Job> = (1..=cards)
-            .map(|k| Job {
-                id: level_id(cards, k),
-                deps: if k > 1 {
-                    vec![level_id(cards, k - 1)]
-                } else {
-                    vec![]
-                },
-                params: LevelJob {
-                    cards,
-                    k,
-                    objective: None,
-                    solver: SOLVER_VERSION,
-                }
-                .json(),
-                run: Box::new(move |ctx| build_level(ctx, cards, k)),
-            })
-            .collect();
+        let mut jobs: Vec<Job> = level_chain(p.cards, false).collect();
         if let Some(wc) = p.win_cards {
             ensure!(
                 (1..=MAX_CARDS).contains(&wc),
                 "{source}: [gops] win_cards = {wc} is out of range (1 ..= {MAX_CARDS})"
             );
-            jobs.extend((1..=wc).map(|k| {
-                Job {
-                    id: win_level_id(wc, k),
-                    deps: if k > 1 {
-                        vec![win_level_id(wc, k - 1)]
-                    } else {
-                        vec![]
-                    },
-                    params: LevelJob {
-                        cards: wc,
-                        k,
-                        objective: Some(Objective::Win),
-                        solver: SOLVER_VERSION,
-                    }
-                    .json(),
-                    run: Box::new(move |ctx| build_win_level(ctx, wc, k)),
-                }
-            }));
+            jobs.extend(level_chain(wc, true));
         }
         Ok(jobs)
     }
+}
+
+/// The jobs of levels k = 1..=cards, each built on the level below: the
+/// score levels, or with `win` the win-probability levels.
+fn level_chain(cards: usize, win: bool) -> impl Iterator<Item = Job> {
+    type Build = fn(&JobContext, usize, usize) -> Result<()>;
+    let (id, build, objective): (fn(usize, usize) -> String, Build, _) = if win {
+        (win_level_id, build_win_level, Some(Objective::Win))
+    } else {
+        (level_id, build_level, None)
+    };
+    (1..=cards).map(move |k| Job {
+        id: id(cards, k),
+        deps: if k > 1 {
+            vec![id(cards, k - 1)]
+        } else {
+            vec![]
+        },
+        params: LevelJob {
+            cards,
+            k,
+            objective,
+            solver: SOLVER_VERSION,
+        }
+        .json(),
+        run: Box::new(move |ctx| build(ctx, cards, k)),
+    })
 }
 
 impl Game for Gops {
