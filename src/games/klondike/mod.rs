@@ -39,7 +39,12 @@ const VERSION: u32 = 3;
 /// The solver's version, in the solver and report jobs' parameters (so a
 /// solver that decides differently at the same budget rebuilds them, and
 /// leaves the greedy tables alone). 4: the relaxed-game proof of loss.
-const SOLVER_VERSION: u32 = 4;
+/// 5: two unsound cuts of the normal form removed (a king sent home from
+/// an empty base, which these rules cannot worry back; a pending step
+/// that must be used by the very next step, where a step can need two),
+/// and talon cards sent home under draw one when no line needs the card
+/// under them back.
+const SOLVER_VERSION: u32 = 5;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]
