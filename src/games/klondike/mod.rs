@@ -43,8 +43,9 @@ const VERSION: u32 = 3;
 /// an empty base, which these rules cannot worry back; a pending step
 /// that must be used by the very next step, where a step can need two),
 /// and talon cards sent home under draw one when no line needs the card
-/// under them back.
-const SOLVER_VERSION: u32 = 5;
+/// under them back. 6: a second preparing step only after a worry-back,
+/// and only one that can start preparing the card the pair is for.
+const SOLVER_VERSION: u32 = 6;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]

@@ -141,8 +141,11 @@ impl Step {
 /// A step whose point is still to come (see `Search::moves_after`).
 #[derive(Clone, Copy, Debug)]
 enum Pending {
-    /// This card must receive a card next.
+    /// This card, played from the talon, must receive a card next.
     Receive(Card),
+    /// This card, worried back, must receive a card next (or the card
+    /// under it on its foundation be worried back).
+    Worried(Card),
     /// This card, bared by moving part of a run, must be used next.
     Bared(Card),
     /// A column was emptied; a king must go into one next.
@@ -155,32 +158,42 @@ impl Pending {
     fn code(self) -> u8 {
         match self {
             Pending::Receive(c) => c,
+            Pending::Worried(c) => 192 + c,
             Pending::Bared(c) => 64 + c,
             Pending::Emptied => 128,
         }
     }
 
-    /// Whether a step that needs two pending steps at once could need
-    /// this one. Only worrying a card c back onto a card p needs two: p
+    /// Whether this step may wait under a second preparing step. Only
+    /// worrying a card c back onto a card p needs two steps at once: p
     /// prepared, and the card over c on its foundation worried back first
-    /// (`needed_by` counts no other pair). So p must take a card of the
-    /// other colour one lower that lies covered on its foundation, or this
-    /// is that card over c (the card under it on its foundation is the
-    /// top). Foundations only fall while steps are pending, so what is
-    /// covered then is covered now.
-    fn may_wait_for_a_pair(self, s: &State) -> bool {
-        match self {
-            Pending::Receive(p) | Pending::Bared(p) => {
-                let worried = matches!(self, Pending::Receive(_))
-                    && s.foundations[suit(p) as usize] + 1 == rank(p);
-                let covered_holdee = rank(p) >= 2
-                    && (0..4u8).any(|o| {
-                        is_red(card(o, 1)) != is_red(p) && s.foundations[o as usize] >= rank(p)
-                    });
-                worried || covered_holdee
-            }
-            Pending::Emptied => false,
+    /// (`needed_by` counts no other pair). Those two preparations touch
+    /// different cards and commute, so a won game can make the worry-back
+    /// first; then what waits is a card w just worried back with the card
+    /// c under it on top of its foundation, and a card p that could take c
+    /// (one of the two of w's rank in the other colour) is not at a column's
+    /// top but could be made ready by preparing steps: it is home, in the
+    /// talon (drawing one with unlimited redeals), or face up under other
+    /// cards.
+    fn may_wait_for_a_pair(self, s: &State, rules: &Rules) -> bool {
+        let Pending::Worried(w) = self else {
+            return false;
+        };
+        if s.foundations[suit(w) as usize] + 1 != rank(w) {
+            return false;
         }
+        let talon_ready = rules.draw == 1 && rules.redeal == Redeal::Unlimited;
+        (0..4u8)
+            .filter(|&o| is_red(card(o, 1)) != is_red(w))
+            .map(|o| card(o, rank(w)))
+            .any(|p| {
+                s.foundations[suit(p) as usize] >= rank(p)
+                    || (talon_ready && (s.stock.contains(&p) || s.waste.contains(&p)))
+                    || (0..7).any(|col| {
+                        let run = s.run(col);
+                        run.contains(&p) && run.last() != Some(&p)
+                    })
+            })
     }
 
     /// Whether `m`, made in `s`, is a step that needs this one: a card
@@ -193,7 +206,7 @@ impl Pending {
     fn needed_by(self, s: &State, m: Move) -> bool {
         let column_topped_by = |c: Card| (0..7u8).find(|&col| s.top(col as usize) == Some(c));
         match self {
-            Pending::Receive(p) => {
+            Pending::Receive(p) | Pending::Worried(p) => {
                 let Some(col) = column_topped_by(p) else {
                     return false;
                 };
@@ -618,7 +631,9 @@ impl Search<'_> {
         // still waiting to be used is one move from where it was.
         let moves_waiting = |m: Move| match m {
             Move::ColumnToColumn { from, .. } => pending.iter().any(|p| match *p {
-                Pending::Receive(c) | Pending::Bared(c) => s.top(from as usize) == Some(c),
+                Pending::Receive(c) | Pending::Worried(c) | Pending::Bared(c) => {
+                    s.top(from as usize) == Some(c)
+                }
                 Pending::Emptied => false,
             }),
             _ => false,
@@ -633,20 +648,52 @@ impl Search<'_> {
         };
         // What a preparing step leaves pending must wait for a step that
         // needs two at once (`may_wait_for_a_pair`).
-        let rest_may_wait = |m: Move| {
+        // And the step must be able to start the preparation of the card
+        // that will take c: its card (the card worried back or played from
+        // the talon, or the card bared) is of w's rank or higher, as every
+        // card that preparation can touch first is (the card itself, the
+        // cards covering it on its foundation, the cards it could rest on,
+        // and theirs), or it empties a column for a king.
+        let rest_may_wait = |step: &Step| {
+            let first = self.prepared_card(s, *step);
             pending
                 .iter()
-                .filter(|p| !p.needed_by(s, m))
-                .all(|p| p.may_wait_for_a_pair(s))
+                .filter(|p| !p.needed_by(s, step.play))
+                .all(|p| {
+                    p.may_wait_for_a_pair(s, self.rules)
+                        && match (p, first) {
+                            (Pending::Worried(w), Some(c)) => rank(c) >= rank(*w),
+                            _ => true,
+                        }
+                })
         };
         out.retain(|step| {
             pending.iter().all(|p| p.needed_by(s, step.play))
                 || (self.prepares(s, step.play)
                     && !moves_waiting(step.play)
                     && needs_newest(step.play)
-                    && rest_may_wait(step.play))
+                    && rest_may_wait(step))
         });
         out
+    }
+
+    /// The card a preparing step makes ready: the card worried back or
+    /// played from the talon, or the card bared; None when it empties a
+    /// column.
+    fn prepared_card(&self, s: &State, step: Step) -> Option<Card> {
+        match step.play {
+            Move::FoundationToColumn { suit: su, .. } => Some(card(su, s.foundations[su as usize])),
+            Move::WasteToColumn(to) => {
+                let mut t = *s;
+                step.apply(&mut t, self.rules, |_| {});
+                t.top(to as usize)
+            }
+            Move::ColumnToColumn { from, count, .. } => {
+                let run = s.run(from as usize);
+                ((count as usize) < run.len()).then(|| run[run.len() - count as usize - 1])
+            }
+            _ => None,
+        }
     }
 
     /// Whether `play`, made in `s`, leaves a pending step (the cases of
@@ -676,7 +723,7 @@ impl Search<'_> {
     /// - a whole run moved off an empty base: a king must take the space.
     fn left_pending(&self, was: &State, now: &State, step: Step) -> Option<Pending> {
         match step.play {
-            Move::FoundationToColumn { to, .. } => now.top(to as usize).map(Pending::Receive),
+            Move::FoundationToColumn { to, .. } => now.top(to as usize).map(Pending::Worried),
             Move::WasteToColumn(to)
                 if self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited =>
             {
