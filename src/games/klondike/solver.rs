@@ -420,11 +420,8 @@ impl Search<'_> {
     }
 
     /// With draw one and unlimited redeals, sends home a talon card that
-    /// can go there, dealing until it is on top (every split of the talon
-    /// is keyed as the same pass start). Sound for the reason the waste
-    /// card is (`autoplay`): a line that plays the card from the talon
-    /// later worries it back at that moment instead, as nothing can have
-    /// covered it on its foundation while it sat in the talon.
+    /// `restorable_from_talon` allows, dealing until it is on top (every
+    /// split of the talon is keyed as the same pass start).
     fn talon_card_home(&mut self, s: &mut State) -> bool {
         let before = *s;
         let homeable = |c: &Card| Self::restorable_from_talon(&before, *c);
