@@ -7,40 +7,12 @@ use common::*;
 use nimrod::games::klondike::greedy::{self, Player};
 use nimrod::games::klondike::parse_rules;
 use nimrod::games::klondike::solver::{self, Verdict};
-use nimrod::games::klondike::state::{Move, Redeal, Rules, State};
-use std::collections::HashSet;
+use nimrod::games::klondike::state::{Move, Rules, State};
 
-/// Depth-first search over exact states: no dominance moves, no column
-/// symmetry, no hashing. Some(won) or None over budget.
+/// The solver's reference search over exact states (no dominance moves, no
+/// column symmetry, no hashing) from the deal. Some(won) or None over budget.
 fn plain(rules: &Rules, deal: u64, budget: usize) -> Option<bool> {
-    let mut seen: HashSet<State> = HashSet::new();
-    let mut stack = vec![State::deal(deal)];
-    let mut moves = Vec::new();
-    while let Some(s) = stack.pop() {
-        if s.is_won() {
-            return Some(true);
-        }
-        let mut exact = s;
-        if rules.redeal == Redeal::Unlimited {
-            // The pass count changes nothing when passes are unlimited.
-            exact.passes = 1;
-        }
-        if !seen.insert(exact) {
-            continue;
-        }
-        if seen.len() > budget {
-            return None;
-        }
-        s.legal_moves(rules, &mut moves);
-        for &m in &moves {
-            let mut c = s;
-            c.apply(m, rules);
-            if !seen.contains(&c) {
-                stack.push(c);
-            }
-        }
-    }
-    Some(false)
+    solver::exhaustive(State::deal(deal), rules, budget)
 }
 
 #[test]

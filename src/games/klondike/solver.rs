@@ -164,6 +164,14 @@ impl Pending {
         }
     }
 
+    /// The card this step waits on; None for an emptied column.
+    fn card(self) -> Option<Card> {
+        match self {
+            Pending::Receive(c) | Pending::Worried(c) | Pending::Bared(c) => Some(c),
+            Pending::Emptied => None,
+        }
+    }
+
     /// Whether this step may wait under a second preparing step. Only
     /// worrying a card c back onto a card p needs two steps at once: p
     /// prepared, and the card over c on its foundation worried back first
@@ -388,11 +396,7 @@ impl Search<'_> {
                 .or_else(|| {
                     s.waste
                         .last()
-                        .filter(|&&w| {
-                            s.to_foundation(w)
-                                && (dominated(s, w)
-                                    || (waste_restorable && Self::restorable_from_talon(s, w)))
-                        })
+                        .filter(|&&w| s.to_foundation(w) && dominated(s, w))
                         .map(|_| Move::WasteToFoundation)
                 });
             match m {
@@ -401,6 +405,7 @@ impl Search<'_> {
                     self.line.push(m);
                     n += 1;
                 }
+                // The waste card first, then the rest of the talon.
                 None if waste_restorable && self.talon_card_home(s) => n += 1,
                 None => return n,
             }
@@ -619,20 +624,18 @@ impl Search<'_> {
     /// needs it. A step may need more than one such step (worrying back
     /// the 8♦ onto the 9♠ needs the 9♦ worried back off it and the 9♠
     /// worried back to take it); those gather just before it. So what may
-    /// follow is another step that leaves one (`prepares`; it may need some
-    /// of those pending), or a step that needs every step still pending.
+    /// follow is another step that leaves one (`left_pending`; it may need
+    /// some of those pending), or a step that needs every step still
+    /// pending.
     fn moves_after(&self, s: &State, pending: &[Pending]) -> Vec<Step> {
         // No hint: the few follow-ups are all tried anyway.
         let mut out = self.moves(s, false);
         // A run move takes the column's top card with it: moving a card
         // still waiting to be used is one move from where it was.
         let moves_waiting = |m: Move| match m {
-            Move::ColumnToColumn { from, .. } => pending.iter().any(|p| match *p {
-                Pending::Receive(c) | Pending::Worried(c) | Pending::Bared(c) => {
-                    s.top(from as usize) == Some(c)
-                }
-                Pending::Emptied => false,
-            }),
+            Move::ColumnToColumn { from, .. } => pending
+                .iter()
+                .any(|p| p.card().is_some() && p.card() == s.top(from as usize)),
             _ => false,
         };
         // The steps a preparing step needs are the newest ones pending:
@@ -651,87 +654,63 @@ impl Search<'_> {
         // card that preparation can touch first is (the card itself, the
         // cards covering it on its foundation, the cards it could rest on,
         // and theirs), or it empties a column for a king.
-        let rest_may_wait = |step: &Step| {
-            let first = self.prepared_card(s, *step);
-            pending
-                .iter()
-                .filter(|p| !p.needed_by(s, step.play))
-                .all(|p| {
-                    p.may_wait_for_a_pair(s, self.rules)
-                        && match (p, first) {
-                            (Pending::Worried(w), Some(c)) => rank(c) >= rank(*w),
-                            _ => true,
-                        }
-                })
+        let rest_may_wait = |m: Move, first: Option<Card>| {
+            pending.iter().filter(|p| !p.needed_by(s, m)).all(|p| {
+                p.may_wait_for_a_pair(s, self.rules)
+                    && match (p, first) {
+                        (Pending::Worried(w), Some(c)) => rank(c) >= rank(*w),
+                        _ => true,
+                    }
+            })
         };
         out.retain(|step| {
-            pending.iter().all(|p| p.needed_by(s, step.play))
-                || (self.prepares(s, step.play)
-                    && !moves_waiting(step.play)
-                    && needs_newest(step.play)
-                    && rest_may_wait(step))
+            if pending.iter().all(|p| p.needed_by(s, step.play)) {
+                return true;
+            }
+            let played = |to: usize| {
+                let mut t = *s;
+                step.apply(&mut t, self.rules, |_| {});
+                t.top(to)
+            };
+            let Some(left) = self.left_pending(s, *step, played) else {
+                return false;
+            };
+            !moves_waiting(step.play)
+                && needs_newest(step.play)
+                && rest_may_wait(step.play, left.card())
         });
         out
     }
 
-    /// The card a preparing step makes ready: the card worried back or
-    /// played from the talon, or the card bared; None when it empties a
-    /// column.
-    fn prepared_card(&self, s: &State, step: Step) -> Option<Card> {
-        match step.play {
-            Move::FoundationToColumn { suit: su, .. } => Some(card(su, s.foundations[su as usize])),
-            Move::WasteToColumn(to) => {
-                let mut t = *s;
-                step.apply(&mut t, self.rules, |_| {});
-                t.top(to as usize)
-            }
-            Move::ColumnToColumn { from, count, .. } => {
-                let run = s.run(from as usize);
-                ((count as usize) < run.len()).then(|| run[run.len() - count as usize - 1])
-            }
-            _ => None,
-        }
-    }
-
-    /// Whether `play`, made in `s`, leaves a pending step (the cases of
-    /// `left_pending`).
-    fn prepares(&self, s: &State, play: Move) -> bool {
-        match play {
-            Move::FoundationToColumn { .. } => true,
-            Move::WasteToColumn(_) => {
-                self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited
-            }
-            Move::ColumnToColumn { from, count, .. } => {
-                let from = from as usize;
-                (count as usize) < s.run(from).len() || s.hidden[from] == 0
-            }
-            _ => false,
-        }
-    }
-
-    /// What a step left that must be used by the next step (see
-    /// `moves_after`), judged from the position before it (`was`) and
-    /// after it (`now`):
+    /// What a step leaves that must be used by the next step (see
+    /// `moves_after`), judged from the position before it (`was`);
+    /// `played(to)` names the talon card it puts on column `to`:
     /// - a card worried back, and with draw one and unlimited redeals a
     ///   talon card played to a column (every talon card stays reachable
     ///   then, so it can wait in the talon as a card can wait on its
     ///   foundation): it must receive a card;
     /// - part of a run moved: the card it bared must be used;
     /// - a whole run moved off an empty base: a king must take the space.
-    fn left_pending(&self, was: &State, now: &State, step: Step) -> Option<Pending> {
+    fn left_pending(
+        &self,
+        was: &State,
+        step: Step,
+        played: impl FnOnce(usize) -> Option<Card>,
+    ) -> Option<Pending> {
         match step.play {
-            Move::FoundationToColumn { to, .. } => now.top(to as usize).map(Pending::Worried),
+            Move::FoundationToColumn { suit: su, .. } => {
+                Some(Pending::Worried(card(su, was.foundations[su as usize])))
+            }
             Move::WasteToColumn(to)
                 if self.rules.draw == 1 && self.rules.redeal == Redeal::Unlimited =>
             {
-                now.top(to as usize).map(Pending::Receive)
+                played(to as usize).map(Pending::Receive)
             }
             Move::ColumnToColumn { from, count, .. } => {
-                let from = from as usize;
-                let run = was.run(from).len();
-                if (count as usize) < run {
-                    now.top(from).map(Pending::Bared)
-                } else if was.hidden[from] == 0 {
+                let run = was.run(from as usize);
+                if (count as usize) < run.len() {
+                    Some(Pending::Bared(run[run.len() - count as usize - 1]))
+                } else if was.hidden[from as usize] == 0 {
                     Some(Pending::Emptied)
                 } else {
                     None
@@ -788,7 +767,7 @@ impl Search<'_> {
                 .filter(|p| !p.needed_by(&frame.state, step.play))
                 .collect();
             if self.pass == Pass::NormalForm {
-                pending.extend(self.left_pending(&frame.state, &child, step));
+                pending.extend(self.left_pending(&frame.state, step, |to| child.top(to)));
             }
             // Forgetting the oldest only loosens the rule (every line it
             // allowed is still allowed), and keeps the stacks that differ,
@@ -918,6 +897,37 @@ pub fn reprove(deal: u64, rules: &Rules, budget: u64) -> Solved {
     Search::new(rules, budget, Pass::Plain).decide(deal)
 }
 
+/// The reference for every cut above: a depth-first search over exact
+/// positions (the pass count dropped when passes are unlimited), every
+/// legal move, nothing pruned or merged. Some(won), or None past `budget`
+/// positions. For tests on positions small enough to search this way.
+pub fn exhaustive(root: State, rules: &Rules, budget: usize) -> Option<bool> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![root];
+    let mut moves = Vec::new();
+    while let Some(mut s) = stack.pop() {
+        if s.is_won() {
+            return Some(true);
+        }
+        if rules.redeal == Redeal::Unlimited {
+            s.passes = 1;
+        }
+        if !seen.insert(s) {
+            continue;
+        }
+        if seen.len() > budget {
+            return None;
+        }
+        s.legal_moves(rules, &mut moves);
+        for &m in &moves {
+            let mut c = s;
+            c.apply(m, rules);
+            stack.push(c);
+        }
+    }
+    Some(false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -970,35 +980,6 @@ mod tests {
         s
     }
 
-    /// Exhaustive search over exact positions, every legal move, nothing
-    /// pruned or merged. Some(won), or None past `budget` positions.
-    fn exhaustive(root: State, rules: &Rules, budget: usize) -> Option<bool> {
-        let mut seen = HashSet::new();
-        let mut stack = vec![root];
-        let mut moves = Vec::new();
-        while let Some(mut s) = stack.pop() {
-            if s.is_won() {
-                return Some(true);
-            }
-            if rules.redeal == Redeal::Unlimited {
-                s.passes = 1;
-            }
-            if !seen.insert(s) {
-                continue;
-            }
-            if seen.len() > budget {
-                return None;
-            }
-            s.legal_moves(rules, &mut moves);
-            for &m in &moves {
-                let mut c = s;
-                c.apply(m, rules);
-                stack.push(c);
-            }
-        }
-        Some(false)
-    }
-
     #[test]
     fn late_positions_agree_with_an_exhaustive_search() {
         // Random foundation heights put the normal form's autoplay (cards
@@ -1035,13 +1016,9 @@ mod tests {
                 let ours = search.dfs(root);
                 assert_eq!(ours, Some(truth), "{text} deal {deal} heights {heights:?}");
                 if truth {
-                    let mut s = root;
-                    let mut legal = Vec::new();
-                    for &m in &search.line {
-                        s.legal_moves(&rules, &mut legal);
-                        assert!(legal.contains(&m), "{text} deal {deal}: {m:?} illegal");
-                        s.apply(m, &rules);
-                    }
+                    let s = root
+                        .replay_from(&rules, &search.line)
+                        .unwrap_or_else(|e| panic!("{text} deal {deal}: {e}"));
                     assert!(s.is_won(), "{text} deal {deal}: the line does not win");
                     assert!(may_win(&root, &rules), "{text} deal {deal}: relaxed game");
                     won += 1;

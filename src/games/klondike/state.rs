@@ -107,16 +107,23 @@ impl State {
     /// `line` played from deal `deal`, each move checked to be legal where
     /// it is played: the position it ends in, or which move is not legal.
     pub fn replay(deal: u64, rules: &Rules, line: &[Move]) -> Result<State, String> {
-        let mut s = State::deal(deal);
+        State::deal(deal)
+            .replay_from(rules, line)
+            .map_err(|e| format!("deal {deal}: {e}"))
+    }
+
+    /// `line` played from this position, each move checked to be legal
+    /// where it is played (see `replay`).
+    pub fn replay_from(mut self, rules: &Rules, line: &[Move]) -> Result<State, String> {
         let mut legal = Vec::new();
         for (i, &m) in line.iter().enumerate() {
-            s.legal_moves(rules, &mut legal);
+            self.legal_moves(rules, &mut legal);
             if !legal.contains(&m) {
-                return Err(format!("deal {deal}: move {i} ({m:?}) is not legal"));
+                return Err(format!("move {i} ({m:?}) is not legal"));
             }
-            s.apply(m, rules);
+            self.apply(m, rules);
         }
-        Ok(s)
+        Ok(self)
     }
 
     pub fn is_won(&self) -> bool {
