@@ -90,6 +90,45 @@ fn every_not_winnable_verdict_is_reproved_by_the_slower_search() {
     }
 }
 
+#[test]
+fn the_second_round_decides_deals_the_first_leaves_unknown() {
+    // A first round of 5,000 nodes, then the second round's win-finding
+    // searches and depth-first search on the rest of 80,000. Its wins
+    // replay, and where one round alone with the whole budget decides too,
+    // the two agree.
+    for (text, deals) in [("1/unlimited", 0..150u64), ("3/unlimited", 0..150)] {
+        let rules = parse_rules(text).unwrap();
+        let mut second = 0;
+        for deal in deals {
+            let alone = solver::solve_in_rounds(deal, &rules, 5_000, 5_000).verdict;
+            if alone != Verdict::Unknown {
+                continue;
+            }
+            let both = solver::solve_in_rounds(deal, &rules, 80_000, 5_000).verdict;
+            if both == Verdict::Unknown {
+                continue;
+            }
+            second += 1;
+            if let Verdict::Won(line) = &both {
+                solver::check_win(deal, &rules, line).unwrap();
+            }
+            let one_round = solver::solve_in_rounds(deal, &rules, 80_000, 80_000).verdict;
+            if one_round != Verdict::Unknown {
+                assert_eq!(
+                    matches!(both, Verdict::Won(_)),
+                    matches!(one_round, Verdict::Won(_)),
+                    "{text} deal {deal}"
+                );
+            }
+        }
+        eprintln!("{text}: {second} deals decided in the second round");
+        assert!(
+            second >= 5,
+            "{text}: only {second} decided in the second round"
+        );
+    }
+}
+
 fn agrees_with_plain_search(rules: &str, deals: u64, min_both: u32, min_lost: u32) {
     let rules = parse_rules(rules).unwrap();
     let (mut both, mut lost, mut won) = (0, 0, 0);

@@ -1,10 +1,11 @@
 //! Open-information ("thoughtful") Klondike: every card is visible, and the
 //! question is whether some sequence of legal moves wins. First the
 //! relaxed game (`relaxed::may_win`) may prove the deal lost outright; then
-//! up to three passes (`solve`):
-//! - a greedy best-first search over purposeful moves (no worrying back,
-//!   column moves only to turn a card, empty a column or bare a card for
-//!   its foundation) finds most wins in a few thousand positions;
+//! a round of up to three passes (`round`):
+//! - greedy best-first searches over the deal's positions find most wins
+//!   in a few thousand positions; the first round runs one, over
+//!   purposeful moves (no worrying back, column moves only to turn a card,
+//!   empty a column or bare a card for its foundation);
 //! - under rules other than draw one with unlimited redeals, the search of
 //!   the deal under those rules, which relax every other rule set: lost
 //!   there is lost here;
@@ -13,6 +14,13 @@
 //!   followed at once by the step they prepare, or by a second preparing
 //!   step when one step needs both), which alone can prove a loss under the
 //!   deal's own rules.
+//!
+//! The first round has at most 10^6 positions; a deal it leaves unknown
+//! gets a second round on the rest of the budget, where three best-first
+//! searches over different move sets (purposeful moves; every move; every
+//! move with restorable cards sent home) get half of it: they win
+//! different deals, and what the first round leaves is mostly wins that a
+//! depth-first search finds late.
 //!
 //! The normal form is checked against an exhaustive search of exact
 //! positions on late positions of many deals (the unit tests), which found
@@ -825,33 +833,76 @@ impl Search<'_> {
 
 /// Decides whether `deal` can be won with every card visible, within
 /// `budget` search nodes.
+///
+/// Two rounds: the first, on at most `FIRST_ROUND` nodes, decides most
+/// deals in a small fraction of a second; a deal it leaves unknown gets a
+/// second round on the rest of the budget, from scratch, with more of it
+/// spent on win-finding searches of several kinds (the deals left are
+/// mostly wins a depth-first search finds late).
 pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
+    solve_in_rounds(deal, rules, budget, FIRST_ROUND)
+}
+
+/// `solve` with a first round of `first_round` nodes (tests make it small
+/// to exercise the second round on small budgets).
+pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) -> Solved {
     if !may_win(&State::deal(deal), rules) {
         return Solved {
             verdict: Verdict::Lost,
             nodes: 0,
         };
     }
-    // A best-first pass over purposeful moves finds most wins; only a deal
-    // it cannot win gets the full search, which alone can prove a loss.
+    let first = budget.min(first_round);
     // Capped: on a lost deal the quick pass is wasted work, and the full
     // search finds the wins it misses as well.
-    let quick_budget = (budget / 4).min(250_000);
-    let mut quick = Search::new(rules, quick_budget, Pass::Quick);
-    let found = quick.best_first(State::deal(deal));
-    let mut used = quick.nodes.min(quick_budget);
-    if let Some(line) = found {
-        return Solved {
-            verdict: Verdict::Won(line),
-            nodes: used,
-        };
+    let quick = (first / 4).min(250_000);
+    let solved = round(deal, rules, first, &[(Pass::Quick, quick)]);
+    if solved.verdict != Verdict::Unknown || budget <= solved.nodes {
+        return solved;
+    }
+    let rest = budget - solved.nodes;
+    let finders = [
+        (Pass::Quick, rest / 4),
+        (Pass::Plain, rest / 8),
+        (Pass::NormalForm, rest / 8),
+    ];
+    let mut second = round(deal, rules, rest, &finders);
+    second.nodes += solved.nodes;
+    second
+}
+
+/// The nodes of the first round of `solve`.
+const FIRST_ROUND: u64 = 1_000_000;
+
+/// One round of `solve` on `budget` nodes: the best-first searches
+/// `finders` (each with its share of nodes; wins only), then under rules
+/// other than draw one with unlimited redeals the search of the deal under
+/// those rules (losses only), then the normal-form depth-first search.
+/// The best-first move sets win different deals: purposeful moves only
+/// (`Pass::Quick`), every move with dominated cards sent home
+/// (`Pass::Plain`), and every move with restorable cards sent home as well
+/// (`Pass::NormalForm`'s autoplay; the pending steps are the depth-first
+/// search's alone).
+fn round(deal: u64, rules: &Rules, budget: u64, finders: &[(Pass, u64)]) -> Solved {
+    let mut used = 0;
+    for &(pass, share) in finders {
+        let share = share.max(1);
+        let mut search = Search::new(rules, share, pass);
+        let found = search.best_first(State::deal(deal));
+        used += search.nodes.min(share);
+        if let Some(line) = found {
+            return Solved {
+                verdict: Verdict::Won(line),
+                nodes: used,
+            };
+        }
     }
     if *rules != RELAXED {
         // Drawing one with unlimited redeals reaches every talon card at
         // every moment, so any game won under other rules is won under
         // those too: a deal lost there is lost here. Its normal form (talon
         // cards wait in the talon) makes that search much the smaller.
-        let mut relaxed = Search::new(&RELAXED, (budget - used) / 2, Pass::NormalForm);
+        let mut relaxed = Search::new(&RELAXED, budget.saturating_sub(used) / 2, Pass::NormalForm);
         let lost = relaxed.dfs(State::deal(deal)) == Some(false);
         used += relaxed.nodes;
         if lost {
