@@ -82,7 +82,7 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// Solves each deal on `threads` worker threads, times it (CPU time of its
-/// thread), and re-proves every `every`-th loss (at most 20 when `every` is
+/// thread), replays every winning line in the rules engine, and re-proves every `every`-th loss (at most 20 when `every` is
 /// 1) with the plain search at ten times the budget (at most 10^7).
 fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u64, threads: usize) {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -104,6 +104,13 @@ fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u6
                     (Some(a), Some(b)) => b - a,
                     _ => wall.elapsed().as_secs_f64(),
                 };
+                // As the batch job does: a win counts only if its line
+                // replays in the rules engine (not timed).
+                if let Verdict::Won(line) = &verdict {
+                    if let Err(e) = solver::check_win(deal, rules, line) {
+                        panic!("deal {deal}: the winning line does not replay: {e}");
+                    }
+                }
                 results.lock().unwrap().push((deal, verdict, seconds));
             });
         }
