@@ -82,8 +82,9 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// Solves each deal on `threads` worker threads, times it (CPU time of its
-/// thread), replays every winning line in the rules engine, and re-proves every `every`-th loss (at most 20 when `every` is
-/// 1) with the plain search at ten times the budget (at most 10^7).
+/// thread), replays every winning line in the rules engine, and re-proves
+/// every `every`-th loss (at most 20 when `every` is 1) with the plain
+/// search at ten times the budget (at most 10^7).
 fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u64, threads: usize) {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Mutex;
