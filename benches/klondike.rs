@@ -6,8 +6,13 @@
 //! Usage:
 //!   cargo bench --bench klondike [-- DEALS BUDGET]   greedy, then the solver (default 300 100000)
 //!   cargo bench --bench klondike -- solver RULES FIRST LAST BUDGET [REPROVE] [THREADS]
+//!       [--deals FILE] [--csv FILE]
 //!       the solver alone on deals FIRST..LAST under RULES, every REPROVE-th
-//!       loss re-proved (default 20), on THREADS worker threads (default 1)
+//!       loss re-proved (default 20), on THREADS worker threads (default 1);
+//!       `--deals` takes the deal numbers from FILE instead (separated by
+//!       spaces, commas or lines: the unknowns of an earlier run, say), and
+//!       `--csv` writes one line per deal (deal, verdict, nodes, CPU
+//!       seconds), so that runs over parts of a range can be merged
 //!
 //! The solver-only form is what the issue-18 figures come from. Each deal's
 //! time is the CPU time of the thread that solved it (the POSIX per-thread
@@ -24,7 +29,14 @@ use std::time::Instant;
 fn main() {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     if let Some(at) = raw.iter().position(|a| a == "solver") {
-        let rest = &raw[at + 1..];
+        let mut rest: Vec<String> = raw[at + 1..].to_vec();
+        let mut flag = |name: &str| {
+            let i = rest.iter().position(|a| a == name)?;
+            let value = rest.get(i + 1).cloned();
+            rest.drain(i..(i + 2).min(rest.len()));
+            Some(value.unwrap_or_else(|| panic!("{name} needs a file name")))
+        };
+        let (deal_file, csv) = (flag("--deals"), flag("--csv"));
         let rules =
             parse_rules(rest.first().map_or("1/unlimited", |s| s.as_str())).expect("valid rules");
         let num = |i: usize, default: u64| {
@@ -33,7 +45,22 @@ fn main() {
         };
         let (first, last, budget, every) = (num(1, 0), num(2, 1000), num(3, 1_000_000), num(4, 20));
         let threads = num(5, 1).max(1) as usize;
-        solver_run(&rules, first..last, budget, every.max(1), threads);
+        let deals: Vec<u64> = match &deal_file {
+            Some(path) => std::fs::read_to_string(path)
+                .unwrap_or_else(|e| panic!("{path}: {e}"))
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    w.parse()
+                        .unwrap_or_else(|_| panic!("{path}: {w:?} is not a deal number"))
+                })
+                .collect(),
+            None => (first..last).collect(),
+        };
+        let run = solver_run(&rules, &deals, budget, every.max(1), threads);
+        if let Some(path) = csv {
+            write_csv(&path, &run).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
         return;
     }
     let args: Vec<u64> = raw.iter().filter_map(|a| a.parse().ok()).collect();
@@ -62,7 +89,7 @@ fn main() {
         for text in ["1/unlimited", "3/unlimited"] {
             let rules = parse_rules(text).expect("valid rules");
             // The first 20 losses re-proved.
-            solver_run(&rules, 0..deals, budget, 1, 1);
+            solver_run(&rules, &(0..deals).collect::<Vec<_>>(), budget, 1, 1);
         }
     }
 }
@@ -85,34 +112,42 @@ fn thread_cpu_seconds() -> Option<f64> {
 /// thread), replays every winning line in the rules engine, and re-proves
 /// every `every`-th loss (at most 20 when `every` is 1) with the plain
 /// search at ten times the budget (at most 10^7).
-fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u64, threads: usize) {
-    use std::sync::atomic::{AtomicU64, Ordering};
+fn solver_run(
+    rules: &Rules,
+    deals: &[u64],
+    budget: u64,
+    every: u64,
+    threads: usize,
+) -> Vec<(u64, &'static str, u64, f64)> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let n = deals.end - deals.start;
-    let next = AtomicU64::new(deals.start);
-    // (deal, verdict, CPU seconds) per deal, in deal order at the end.
+    let n = deals.len() as u64;
+    let next = AtomicUsize::new(0);
+    // (deal, verdict, nodes, CPU seconds) per deal, in deal order at the end.
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| loop {
-                let deal = next.fetch_add(1, Ordering::Relaxed);
-                if deal >= deals.end {
-                    break;
-                }
-                let (cpu, wall) = (thread_cpu_seconds(), Instant::now());
-                let verdict = solver::solve(deal, rules, budget).verdict;
-                let seconds = match (cpu, thread_cpu_seconds()) {
-                    (Some(a), Some(b)) => b - a,
-                    _ => wall.elapsed().as_secs_f64(),
-                };
-                // As the batch job does: a win counts only if its line
-                // replays in the rules engine (not timed).
-                if let Verdict::Won(line) = &verdict {
-                    if let Err(e) = solver::check_win(deal, rules, line) {
-                        panic!("deal {deal}: the winning line does not replay: {e}");
+            scope.spawn(|| {
+                while let Some(&deal) = deals.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (cpu, wall) = (thread_cpu_seconds(), Instant::now());
+                    let solved = solver::solve(deal, rules, budget);
+                    let (verdict, nodes) = (solved.verdict, solved.nodes);
+                    let seconds = match (cpu, thread_cpu_seconds()) {
+                        (Some(a), Some(b)) => b - a,
+                        _ => wall.elapsed().as_secs_f64(),
+                    };
+                    // As the batch job does: a win counts only if its line
+                    // replays in the rules engine (not timed).
+                    if let Verdict::Won(line) = &verdict {
+                        if let Err(e) = solver::check_win(deal, rules, line) {
+                            panic!("deal {deal}: the winning line does not replay: {e}");
+                        }
                     }
+                    results
+                        .lock()
+                        .unwrap()
+                        .push((deal, verdict, nodes, seconds));
                 }
-                results.lock().unwrap().push((deal, verdict, seconds));
             });
         }
     });
@@ -121,8 +156,15 @@ fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u6
     let mut times = Vec::new();
     let (mut won, mut lost, mut unknown_deals) = (0u64, 0u64, Vec::new());
     let mut lost_deals = Vec::new();
-    for (deal, verdict, seconds) in results {
+    let mut rows = Vec::new();
+    for (deal, verdict, nodes, seconds) in results {
         times.push(seconds);
+        let label = match verdict {
+            Verdict::Won(_) => "won",
+            Verdict::Lost => "lost",
+            Verdict::Unknown => "unknown",
+        };
+        rows.push((deal, label, nodes, seconds));
         match verdict {
             Verdict::Won(_) => won += 1,
             Verdict::Lost => {
@@ -179,4 +221,17 @@ fn solver_run(rules: &Rules, deals: std::ops::Range<u64>, budget: u64, every: u6
         sample.len()
     );
     println!("  unknown deals: {unknown_deals:?}");
+    rows
+}
+
+/// One line per deal, written to a temporary file and renamed into place.
+fn write_csv(path: &str, rows: &[(u64, &str, u64, f64)]) -> std::io::Result<()> {
+    use std::fmt::Write;
+    let mut text = String::from("deal,verdict,nodes,cpu_seconds\n");
+    for (deal, verdict, nodes, seconds) in rows {
+        writeln!(text, "{deal},{verdict},{nodes},{seconds:.6}").expect("a String takes any text");
+    }
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
 }

@@ -19,8 +19,9 @@
 //! gets a second round on the rest of the budget, where three best-first
 //! searches over different move sets (purposeful moves; every move; every
 //! move with restorable cards sent home) get half of it: they win
-//! different deals, and what the first round leaves is mostly wins that a
-//! depth-first search finds late.
+//! different deals, and many deals the first round leaves are wins that a
+//! depth-first search finds late. The depth-first searches get the other
+//! half, resuming the first round's (`extend_dfs`).
 //!
 //! The normal form is checked against an exhaustive search of exact
 //! positions on late positions of many deals (the unit tests), which found
@@ -264,6 +265,20 @@ struct Search<'a> {
     seen: Seen,
     line: Vec<Move>,
     pass: Pass,
+    /// The depth-first search's path, kept when the budget runs out so
+    /// that a later round can resume it (`resume_dfs`).
+    stack: Vec<Frame>,
+}
+
+/// A position on the depth-first search's path and the steps from it
+/// still to try.
+struct Frame {
+    state: State,
+    moves: Vec<Step>,
+    next: usize,
+    line_start: usize,
+    /// Steps pending here (see `moves_after`).
+    pending: Vec<Pending>,
 }
 
 /// Which search a `Search` runs (see `solve`).
@@ -289,6 +304,7 @@ impl<'a> Search<'a> {
             seen: Seen::default(),
             line: Vec::new(),
             pass,
+            stack: Vec::new(),
         }
     }
 
@@ -731,14 +747,6 @@ impl Search<'_> {
     /// Some(true) won, Some(false) exhausted, None over budget. An explicit
     /// stack: winning lines run to hundreds of moves.
     fn dfs(&mut self, root: State) -> Option<bool> {
-        struct Frame {
-            state: State,
-            moves: Vec<Step>,
-            next: usize,
-            line_start: usize,
-            /// Steps pending here (see `moves_after`).
-            pending: Vec<Pending>,
-        }
         let mut s = root;
         self.nodes += 1;
         self.autoplay(&mut s);
@@ -746,13 +754,35 @@ impl Search<'_> {
             return Some(true);
         }
         self.seen.insert(self.key(&s));
-        let mut stack = vec![Frame {
+        self.stack = vec![Frame {
             moves: self.moves(&s, true),
             state: s,
             next: 0,
             line_start: 0,
             pending: Vec::new(),
         }];
+        self.resume_dfs()
+    }
+
+    /// Goes on with the depth-first search from where `dfs` (or an
+    /// earlier call) ran out of budget, with `extra` more positions. The
+    /// position it stopped at was keyed and stacked before it stopped, so
+    /// nothing is skipped: the transposition table and the path carry
+    /// over, and the search ends as one run with the sum of the budgets
+    /// would have.
+    fn extend_dfs(&mut self, extra: u64) -> Option<bool> {
+        self.budget = self.nodes.max(self.budget).saturating_add(extra);
+        self.resume_dfs()
+    }
+
+    fn resume_dfs(&mut self) -> Option<bool> {
+        let mut stack = std::mem::take(&mut self.stack);
+        let verdict = self.run_dfs(&mut stack);
+        self.stack = stack;
+        verdict
+    }
+
+    fn run_dfs(&mut self, stack: &mut Vec<Frame>) -> Option<bool> {
         while let Some(frame) = stack.last_mut() {
             if frame.next == frame.moves.len() {
                 let start = frame.line_start;
@@ -816,9 +846,6 @@ impl Search<'_> {
             }
             // Positions expanded, so the budget buys search, not lookups.
             self.nodes += 1;
-            if self.nodes > self.budget {
-                return None;
-            }
             stack.push(Frame {
                 moves: child_moves,
                 state: child,
@@ -826,6 +853,11 @@ impl Search<'_> {
                 line_start: before,
                 pending,
             });
+            // Stacked first: the position is already keyed, so a resumed
+            // search must expand it from the stack.
+            if self.nodes > self.budget {
+                return None;
+            }
         }
         Some(false)
     }
@@ -836,9 +868,10 @@ impl Search<'_> {
 ///
 /// Two rounds: the first, on at most `FIRST_ROUND` nodes, decides most
 /// deals in a small fraction of a second; a deal it leaves unknown gets a
-/// second round on the rest of the budget, from scratch, with more of it
-/// spent on win-finding searches of several kinds (the deals left are
-/// mostly wins a depth-first search finds late).
+/// second round on the rest of the budget, with more of it spent on
+/// win-finding searches of several kinds (many of the deals left are wins
+/// a depth-first search finds late); its depth-first searches go on from
+/// where the first round's stopped.
 pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
     solve_in_rounds(deal, rules, budget, FIRST_ROUND)
 }
@@ -856,7 +889,8 @@ pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) 
     // Capped: on a lost deal the quick pass is wasted work, and the full
     // search finds the wins it misses as well.
     let quick = (first / 4).min(250_000);
-    let solved = round(deal, rules, first, &[(Pass::Quick, quick)]);
+    let mut searches = DepthFirst::default();
+    let solved = round(deal, rules, first, &[(Pass::Quick, quick)], &mut searches);
     if solved.verdict != Verdict::Unknown || budget <= solved.nodes {
         return solved;
     }
@@ -866,7 +900,7 @@ pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) 
         (Pass::Plain, rest / 8),
         (Pass::NormalForm, rest / 8),
     ];
-    let mut second = round(deal, rules, rest, &finders);
+    let mut second = round(deal, rules, rest, &finders, &mut searches);
     second.nodes += solved.nodes;
     second
 }
@@ -874,16 +908,59 @@ pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) 
 /// The nodes of the first round of `solve`.
 const FIRST_ROUND: u64 = 1_000_000;
 
+/// The depth-first searches of a deal, carried from one round to the
+/// next so that the second resumes them instead of starting afresh.
+#[derive(Default)]
+struct DepthFirst<'a> {
+    /// The search under `RELAXED` (losses only), once started.
+    relaxed: Option<Search<'static>>,
+    /// The relaxed game was won: that search can prove nothing.
+    relaxed_won: bool,
+    /// The normal-form search under the deal's own rules, once started.
+    full: Option<Search<'a>>,
+}
+
+/// Starts the depth-first search `slot` holds (a new one on `budget`
+/// nodes, from the deal), or resumes it with `budget` more; returns its
+/// verdict and the nodes this call used.
+fn run_depth_first<'a>(
+    slot: &mut Option<Search<'a>>,
+    rules: &'a Rules,
+    deal: u64,
+    budget: u64,
+) -> (Option<bool>, u64) {
+    match slot {
+        Some(search) => {
+            let before = search.nodes;
+            let verdict = search.extend_dfs(budget);
+            (verdict, search.nodes - before)
+        }
+        None => {
+            let search = slot.insert(Search::new(rules, budget, Pass::NormalForm));
+            let verdict = search.dfs(State::deal(deal));
+            (verdict, search.nodes)
+        }
+    }
+}
+
 /// One round of `solve` on `budget` nodes: the best-first searches
 /// `finders` (each with its share of nodes; wins only), then under rules
 /// other than draw one with unlimited redeals the search of the deal under
-/// those rules (losses only), then the normal-form depth-first search.
+/// those rules (losses only), then the normal-form depth-first search;
+/// the two depth-first searches go on from where an earlier round left
+/// them (`searches`).
 /// The best-first move sets win different deals: purposeful moves only
 /// (`Pass::Quick`), every move with dominated cards sent home
 /// (`Pass::Plain`), and every move with restorable cards sent home as well
 /// (`Pass::NormalForm`'s autoplay; the pending steps are the depth-first
 /// search's alone).
-fn round(deal: u64, rules: &Rules, budget: u64, finders: &[(Pass, u64)]) -> Solved {
+fn round<'a>(
+    deal: u64,
+    rules: &'a Rules,
+    budget: u64,
+    finders: &[(Pass, u64)],
+    searches: &mut DepthFirst<'a>,
+) -> Solved {
     let mut used = 0;
     for &(pass, share) in finders {
         let share = share.max(1);
@@ -897,24 +974,42 @@ fn round(deal: u64, rules: &Rules, budget: u64, finders: &[(Pass, u64)]) -> Solv
             };
         }
     }
-    if *rules != RELAXED {
+    if *rules != RELAXED && !searches.relaxed_won {
         // Drawing one with unlimited redeals reaches every talon card at
         // every moment, so any game won under other rules is won under
         // those too: a deal lost there is lost here. Its normal form (talon
         // cards wait in the talon) makes that search much the smaller.
-        let mut relaxed = Search::new(&RELAXED, budget.saturating_sub(used) / 2, Pass::NormalForm);
-        let lost = relaxed.dfs(State::deal(deal)) == Some(false);
-        used += relaxed.nodes;
-        if lost {
-            return Solved {
-                verdict: Verdict::Lost,
-                nodes: used,
-            };
+        let share = budget.saturating_sub(used) / 2;
+        let (verdict, spent) = run_depth_first(&mut searches.relaxed, &RELAXED, deal, share);
+        used += spent;
+        match verdict {
+            Some(false) => {
+                return Solved {
+                    verdict: Verdict::Lost,
+                    nodes: used,
+                }
+            }
+            Some(true) => {
+                searches.relaxed_won = true;
+                searches.relaxed = None;
+            }
+            None => {}
         }
     }
-    let mut solved = Search::new(rules, budget.saturating_sub(used), Pass::NormalForm).decide(deal);
-    solved.nodes += used;
-    solved
+    let share = budget.saturating_sub(used);
+    let (verdict, spent) = run_depth_first(&mut searches.full, rules, deal, share);
+    let verdict = match verdict {
+        Some(true) => {
+            let search = searches.full.as_mut().expect("the search just ran");
+            Verdict::Won(std::mem::take(&mut search.line))
+        }
+        Some(false) => Verdict::Lost,
+        None => Verdict::Unknown,
+    };
+    Solved {
+        verdict,
+        nodes: used + spent,
+    }
 }
 
 /// The certificate of a "winnable" verdict: `line` replayed from the deal
@@ -999,6 +1094,43 @@ mod tests {
             }
             assert!(won >= 3, "{text}: {won} of 12 won by the full search alone");
         }
+    }
+
+    #[test]
+    fn a_resumed_search_ends_as_one_run_with_the_whole_budget() {
+        // Stopped after a first budget and resumed with a second, the
+        // depth-first search must reach the verdict, the node count and the
+        // winning line of one run with the sum: nothing the first part keyed
+        // may be skipped by the second. Deals of both kinds, stopped at
+        // several points (some stops land after a cut, some in a long line).
+        let rules = crate::games::klondike::parse_rules("1/unlimited").unwrap();
+        let (mut resumed, mut decided) = (0, 0);
+        for deal in 0..40 {
+            for first in [1, 97, 5_000] {
+                let mut once = Search::new(&rules, first + 30_000 + 1, Pass::NormalForm);
+                let whole = once.dfs(State::deal(deal));
+                let mut parts = Search::new(&rules, first, Pass::NormalForm);
+                let mut split = parts.dfs(State::deal(deal));
+                if split.is_none() {
+                    resumed += 1;
+                    split = parts.extend_dfs(30_000);
+                }
+                assert_eq!(split, whole, "deal {deal}, stopped after {first}");
+                assert_eq!(
+                    parts.nodes, once.nodes,
+                    "deal {deal}, stopped after {first}"
+                );
+                if whole == Some(true) {
+                    assert_eq!(parts.line, once.line, "deal {deal}");
+                    check_win(deal, &rules, &parts.line).unwrap();
+                }
+                decided += whole.is_some() as u32;
+            }
+        }
+        assert!(
+            resumed >= 60 && decided >= 30,
+            "{resumed} resumed, {decided} decided"
+        );
     }
 
     /// A late position of `deal`: the lowest `heights[suit]` cards of each
