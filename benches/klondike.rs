@@ -6,13 +6,17 @@
 //! Usage:
 //!   cargo bench --bench klondike [-- DEALS BUDGET]   greedy, then the solver (default 300 100000)
 //!   cargo bench --bench klondike -- solver RULES FIRST LAST BUDGET [REPROVE] [THREADS]
-//!       [--deals FILE] [--csv FILE]
+//!       [--deals FILE] [--csv FILE] [--relaxed FILE]
 //!       the solver alone on deals FIRST..LAST under RULES, every REPROVE-th
 //!       loss re-proved (default 20), on THREADS worker threads (default 1);
 //!       `--deals` takes the deal numbers from FILE instead (separated by
 //!       spaces, commas or lines: the unknowns of an earlier run, say), and
 //!       `--csv` writes one line per deal (deal, verdict, nodes, CPU
-//!       seconds), so that runs over parts of a range can be merged
+//!       seconds), so that runs over parts of a range can be merged;
+//!       `--relaxed` takes such a file from a draw-1/unlimited run at the
+//!       same budget and solves as the batch job does when it builds that
+//!       rule set too (`solver::solve_knowing_relaxed`; a deal missing from
+//!       the file is an error)
 //!
 //! The solver-only form is what the issue-18 figures come from. Each deal's
 //! time is the CPU time of the thread that solved it (the POSIX per-thread
@@ -21,9 +25,10 @@
 
 use nimrod::games::klondike::greedy::{self, Player};
 use nimrod::games::klondike::parse_rules;
-use nimrod::games::klondike::solver::{self, Verdict};
+use nimrod::games::klondike::solver::{self, RelaxedVerdict, Verdict};
 use nimrod::games::klondike::state::Rules;
 use nimrod::games::klondike::stats::wilson;
+use std::collections::HashMap;
 use std::time::Instant;
 
 fn main() {
@@ -36,7 +41,7 @@ fn main() {
             rest.drain(i..(i + 2).min(rest.len()));
             Some(value.unwrap_or_else(|| panic!("{name} needs a file name")))
         };
-        let (deal_file, csv) = (flag("--deals"), flag("--csv"));
+        let (deal_file, csv, relaxed) = (flag("--deals"), flag("--csv"), flag("--relaxed"));
         let rules =
             parse_rules(rest.first().map_or("1/unlimited", |s| s.as_str())).expect("valid rules");
         let num = |i: usize, default: u64| {
@@ -57,7 +62,15 @@ fn main() {
                 .collect(),
             None => (first..last).collect(),
         };
-        let run = solver_run(&rules, &deals, budget, every.max(1), threads);
+        let relaxed = relaxed.map(|path| read_verdicts(&path));
+        let run = solver_run(
+            &rules,
+            &deals,
+            budget,
+            every.max(1),
+            threads,
+            relaxed.as_ref(),
+        );
         if let Some(path) = csv {
             write_csv(&path, &run).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
@@ -89,7 +102,7 @@ fn main() {
         for text in ["1/unlimited", "3/unlimited"] {
             let rules = parse_rules(text).expect("valid rules");
             // The first 20 losses re-proved.
-            solver_run(&rules, &(0..deals).collect::<Vec<_>>(), budget, 1, 1);
+            solver_run(&rules, &(0..deals).collect::<Vec<_>>(), budget, 1, 1, None);
         }
     }
 }
@@ -118,6 +131,7 @@ fn solver_run(
     budget: u64,
     every: u64,
     threads: usize,
+    relaxed: Option<&HashMap<u64, RelaxedVerdict>>,
 ) -> Vec<(u64, &'static str, u64, f64)> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
@@ -130,7 +144,15 @@ fn solver_run(
             scope.spawn(|| {
                 while let Some(&deal) = deals.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let (cpu, wall) = (thread_cpu_seconds(), Instant::now());
-                    let solved = solver::solve(deal, rules, budget);
+                    let solved = match relaxed {
+                        Some(known) => {
+                            let Some(&verdict) = known.get(&deal) else {
+                                panic!("deal {deal} is not in the --relaxed file")
+                            };
+                            solver::solve_knowing_relaxed(deal, rules, budget, verdict)
+                        }
+                        None => solver::solve(deal, rules, budget),
+                    };
                     let (verdict, nodes) = (solved.verdict, solved.nodes);
                     let seconds = match (cpu, thread_cpu_seconds()) {
                         (Some(a), Some(b)) => b - a,
@@ -222,6 +244,31 @@ fn solver_run(
     );
     println!("  unknown deals: {unknown_deals:?}");
     rows
+}
+
+/// The verdicts of a `--csv` file, by deal.
+fn read_verdicts(path: &str) -> HashMap<u64, RelaxedVerdict> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .skip(1)
+        .enumerate()
+        .map(|(i, line)| {
+            let mut fields = line.split(',');
+            let (Some(deal), Some(verdict)) = (fields.next(), fields.next()) else {
+                panic!("{path}, line {}: expected deal,verdict,...", i + 2)
+            };
+            let deal = deal
+                .parse()
+                .unwrap_or_else(|_| panic!("{path}, line {}: {deal:?} is not a deal", i + 2));
+            let verdict = match verdict {
+                "won" => RelaxedVerdict::Won,
+                "lost" => RelaxedVerdict::Lost,
+                "unknown" => RelaxedVerdict::Unknown,
+                other => panic!("{path}, line {}: verdict {other:?}", i + 2),
+            };
+            (deal, verdict)
+        })
+        .collect()
 }
 
 /// One line per deal, written to a temporary file and renamed into place.

@@ -129,6 +129,57 @@ fn the_second_round_decides_deals_the_first_leaves_unknown() {
     }
 }
 
+#[test]
+fn the_relaxed_rule_sets_verdicts_decide_all_a_rule_set_decides_alone() {
+    // Draw one with unlimited redeals relaxes every rule set. Given its
+    // verdicts at the same budget, a solve must decide every deal the solve
+    // alone decides, and the same way (its search of the relaxation is the
+    // one that verdict came from, with less budget; the search under the
+    // deal's own rules gets more). A deal won under stricter rules must
+    // not be lost in the relaxation: that checks the relaxation itself.
+    use solver::RelaxedVerdict;
+    let relaxed = parse_rules("1/unlimited").unwrap();
+    let budget = 20_000;
+    for (text, deals) in [("3/unlimited", 0..300u64), ("1/none", 0..150)] {
+        let rules = parse_rules(text).unwrap();
+        let (mut more, mut from_table, mut decided) = (0, 0, 0);
+        for deal in deals {
+            let known = match solver::solve(deal, &relaxed, budget).verdict {
+                Verdict::Won(_) => RelaxedVerdict::Won,
+                Verdict::Lost => RelaxedVerdict::Lost,
+                Verdict::Unknown => RelaxedVerdict::Unknown,
+            };
+            let alone = solver::solve(deal, &rules, budget);
+            let told = solver::solve_knowing_relaxed(deal, &rules, budget, known);
+            if let Verdict::Won(line) = &told.verdict {
+                solver::check_win(deal, &rules, line).unwrap();
+                assert_ne!(known, RelaxedVerdict::Lost, "{text} deal {deal}");
+            }
+            match (&alone.verdict, &told.verdict) {
+                (Verdict::Unknown, Verdict::Unknown) => {}
+                (Verdict::Unknown, _) => more += 1,
+                (Verdict::Won(_), Verdict::Won(_)) | (Verdict::Lost, Verdict::Lost) => decided += 1,
+                (a, b) => panic!(
+                    "{text} deal {deal}: alone {}, told {}",
+                    a.label(),
+                    b.label()
+                ),
+            }
+            if known == RelaxedVerdict::Lost {
+                assert_eq!(told.verdict, Verdict::Lost, "{text} deal {deal}");
+                from_table += 1;
+            }
+        }
+        eprintln!(
+            "{text}: {decided} decided by both, {more} more, {from_table} lost in the relaxation"
+        );
+        assert!(
+            decided >= 25 && more >= 1 && from_table >= 5,
+            "{text}: {decided}, {more}, {from_table}"
+        );
+    }
+}
+
 fn agrees_with_plain_search(rules: &str, deals: u64, min_both: u32, min_lost: u32) {
     let rules = parse_rules(rules).unwrap();
     let (mut both, mut lost, mut won) = (0, 0, 0);

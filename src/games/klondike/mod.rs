@@ -29,7 +29,7 @@ use anyhow::{bail, ensure, Context, Result};
 use greedy::Player;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use solver::Verdict;
+use solver::{RelaxedVerdict, Verdict};
 use state::{Redeal, Rules};
 
 /// 3: the greedy table holds six players per deal (the seed's list and the
@@ -48,8 +48,10 @@ const VERSION: u32 = 3;
 /// 7: a second round past 10^6 nodes, with three win-finding searches
 /// (budgets up to 10^6 decide every deal as version 6 did). 8: the second
 /// round resumes the first round's depth-first searches instead of
-/// starting them afresh (the same verdicts up to 10^6).
-const SOLVER_VERSION: u32 = 8;
+/// starting them afresh (the same verdicts up to 10^6). 9: other rule
+/// sets read the verdicts of draw one with unlimited redeals when the
+/// config builds it, instead of searching that relaxation themselves.
+const SOLVER_VERSION: u32 = 9;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]
@@ -60,12 +62,16 @@ struct GreedyJob {
 }
 
 /// The parameters of `klondike/solver-R`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct SolverJob {
     rules: Rules,
     deals: u64,
     budget: u64,
     version: u32,
+    /// The job whose verdicts this one reads: the relaxed rule set's
+    /// solver, when the config builds it (see `solver::solve_knowing_relaxed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    relaxed_from: Option<String>,
 }
 
 /// The parameters of `klondike/report`.
@@ -160,11 +166,20 @@ impl Planner for Klondike {
             p.solver_budget >= 1,
             "{source}: [klondike] solver_budget must be >= 1"
         );
+        let parsed = p
+            .rules
+            .iter()
+            .map(|text| parse_rules(text).with_context(|| format!("{source}: [klondike] rules")))
+            .collect::<Result<Vec<Rules>>>()?;
+        // Every other rule set reads the relaxed one's verdicts when the
+        // config builds it too (same deals, same budget).
+        let relaxed_job = parsed
+            .contains(&solver::RELAXED)
+            .then(|| format!("klondike/solver-{}", rules_id(&solver::RELAXED)));
         let mut jobs = Vec::new();
         let mut ids = Vec::new();
         let mut all_rules = Vec::new();
-        for text in &p.rules {
-            let rules = parse_rules(text).with_context(|| format!("{source}: [klondike] rules"))?;
+        for (text, rules) in p.rules.iter().zip(parsed) {
             let id = rules_id(&rules);
             ensure!(
                 !ids.contains(&id),
@@ -184,16 +199,21 @@ impl Planner for Klondike {
                 run: Box::new(move |ctx| build_greedy(ctx, rules, deals)),
             });
             let (sdeals, budget) = (p.solver_deals, p.solver_budget);
+            let relaxed_from = relaxed_job.clone().filter(|_| rules != solver::RELAXED);
+            let mut deps = vec![format!("klondike/greedy-{id}")];
+            deps.extend(relaxed_from.clone());
+            let job = SolverJob {
+                rules,
+                deals: sdeals,
+                budget,
+                version: SOLVER_VERSION,
+                relaxed_from,
+            };
             jobs.push(Job {
                 id: format!("klondike/solver-{id}"),
-                deps: vec![format!("klondike/greedy-{id}")],
-                params: serde_json::to_value(SolverJob {
-                    rules,
-                    deals: sdeals,
-                    budget,
-                    version: SOLVER_VERSION,
-                })?,
-                run: Box::new(move |ctx| build_solver(ctx, rules, sdeals, budget)),
+                deps,
+                params: serde_json::to_value(&job)?,
+                run: Box::new(move |ctx| build_solver(ctx, &job)),
             });
         }
         let deps: Vec<String> = ids
@@ -358,7 +378,44 @@ pub const LOST: u8 = 0;
 pub const WON: u8 = 1;
 pub const UNKNOWN: u8 = 2;
 
-fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Result<()> {
+/// The relaxed rule set's verdict per deal, from its solver table, checked
+/// to be this solver's version, at a budget at least `job`'s, over at least
+/// its deals.
+fn relaxed_verdicts(ctx: &JobContext, job: &SolverJob, id: &str) -> Result<Vec<RelaxedVerdict>> {
+    let table = ctx.open(id)?;
+    let theirs: SolverJob = serde_json::from_value(table.meta().params.clone())
+        .with_context(|| format!("{}: the parameters of {id}", ctx.id))?;
+    ensure!(
+        theirs.rules == solver::RELAXED
+            && theirs.version == SOLVER_VERSION
+            && theirs.budget >= job.budget
+            && theirs.deals >= job.deals
+            && table.len() >= job.deals,
+        "{}: {id} is not the relaxed rule set's table of this solver (version {}) at budget {} or more over {} deals or more",
+        ctx.id,
+        SOLVER_VERSION,
+        job.budget,
+        job.deals
+    );
+    table
+        .read_range::<u8>(0, job.deals)?
+        .into_iter()
+        .enumerate()
+        .map(|(deal, code)| match code {
+            WON => Ok(RelaxedVerdict::Won),
+            LOST => Ok(RelaxedVerdict::Lost),
+            UNKNOWN => Ok(RelaxedVerdict::Unknown),
+            other => bail!("{}: {id}, deal {deal}: verdict code {other}", ctx.id),
+        })
+        .collect()
+}
+
+fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
+    let (rules, deals, budget) = (job.rules, job.deals, job.budget);
+    let relaxed = match &job.relaxed_from {
+        Some(id) => Some(relaxed_verdicts(ctx, job, id)?),
+        None => None,
+    };
     let greedy = ctx.open(&format!("klondike/greedy-{}", rules_id(&rules)))?;
     let (greedy_deals, outcomes) = greedy_outcomes(&greedy)?;
     ensure!(
@@ -376,7 +433,12 @@ fn build_solver(ctx: &JobContext, rules: Rules, deals: u64, budget: u64) -> Resu
             let r = if greedy_won {
                 (WON, 0, false)
             } else {
-                let s = solver::solve(deal, &rules, budget);
+                let s = match &relaxed {
+                    Some(known) => {
+                        solver::solve_knowing_relaxed(deal, &rules, budget, known[deal as usize])
+                    }
+                    None => solver::solve(deal, &rules, budget),
+                };
                 let code = match &s.verdict {
                     Verdict::Won(line) => {
                         solver::check_win(deal, &rules, line).map_err(anyhow::Error::msg)?;

@@ -879,7 +879,43 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
 /// `solve` with a first round of `first_round` nodes (tests make it small
 /// to exercise the second round on small budgets).
 pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) -> Solved {
-    if !may_win(&State::deal(deal), rules) {
+    solve_with(deal, rules, budget, first_round, None)
+}
+
+/// What the table of the relaxed rule set (draw one, unlimited redeals,
+/// worrying back: `RELAXED`) says of a deal. Every other rule set's games
+/// are games there too, so "lost" there is lost under any rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelaxedVerdict {
+    Won,
+    Lost,
+    Unknown,
+}
+
+/// `solve` for a rule set other than `RELAXED`, given that rule set's
+/// verdict on the deal at a budget at least `budget`. A loss there is the
+/// answer; otherwise the search skips its own search of the relaxed game,
+/// which is the very search that verdict came from with less budget (so it
+/// could prove nothing the verdict does not say), and the depth-first
+/// search under the deal's own rules gets its share.
+pub fn solve_knowing_relaxed(
+    deal: u64,
+    rules: &Rules,
+    budget: u64,
+    relaxed: RelaxedVerdict,
+) -> Solved {
+    solve_with(deal, rules, budget, FIRST_ROUND, Some(relaxed))
+}
+
+fn solve_with(
+    deal: u64,
+    rules: &Rules,
+    budget: u64,
+    first_round: u64,
+    relaxed: Option<RelaxedVerdict>,
+) -> Solved {
+    let known = relaxed.filter(|_| *rules != RELAXED);
+    if known == Some(RelaxedVerdict::Lost) || !may_win(&State::deal(deal), rules) {
         return Solved {
             verdict: Verdict::Lost,
             nodes: 0,
@@ -889,7 +925,10 @@ pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) 
     // Capped: on a lost deal the quick pass is wasted work, and the full
     // search finds the wins it misses as well.
     let quick = (first / 4).min(250_000);
-    let mut searches = DepthFirst::default();
+    let mut searches = DepthFirst {
+        relaxed_settled: known.is_some(),
+        ..DepthFirst::default()
+    };
     let solved = round(deal, rules, first, &[(Pass::Quick, quick)], &mut searches);
     if solved.verdict != Verdict::Unknown || budget <= solved.nodes {
         return solved;
@@ -914,8 +953,9 @@ const FIRST_ROUND: u64 = 1_000_000;
 struct DepthFirst<'a> {
     /// The search under `RELAXED` (losses only), once started.
     relaxed: Option<Search<'static>>,
-    /// The relaxed game was won: that search can prove nothing.
-    relaxed_won: bool,
+    /// That search can prove nothing more: the relaxed game was won, or
+    /// the relaxed rule set's own table already holds what it would find.
+    relaxed_settled: bool,
     /// The normal-form search under the deal's own rules, once started.
     full: Option<Search<'a>>,
 }
@@ -974,7 +1014,7 @@ fn round<'a>(
             };
         }
     }
-    if *rules != RELAXED && !searches.relaxed_won {
+    if *rules != RELAXED && !searches.relaxed_settled {
         // Drawing one with unlimited redeals reaches every talon card at
         // every moment, so any game won under other rules is won under
         // those too: a deal lost there is lost here. Its normal form (talon
@@ -990,7 +1030,7 @@ fn round<'a>(
                 }
             }
             Some(true) => {
-                searches.relaxed_won = true;
+                searches.relaxed_settled = true;
                 searches.relaxed = None;
             }
             None => {}
@@ -1028,7 +1068,7 @@ pub fn check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<(), String> 
 }
 
 /// The rules every other rule set relaxes to (see `solve`).
-const RELAXED: Rules = Rules {
+pub const RELAXED: Rules = Rules {
     draw: 1,
     redeal: Redeal::Unlimited,
     worry_back: true,
