@@ -512,9 +512,15 @@ impl Search<'_> {
     /// every other move up to the next waste play), and the folding spares
     /// the search the long chains of single deals.
     fn moves(&self, s: &State, hint: bool) -> Vec<Step> {
+        self.moves_where(s, hint, |_| true)
+    }
+
+    /// `moves`, keeping only the steps whose play `admit` accepts (in the
+    /// same order as `moves` would list them).
+    fn moves_where(&self, s: &State, hint: bool, admit: impl Fn(Move) -> bool) -> Vec<Step> {
         let mut single = Vec::new();
         s.legal_moves(self.rules, &mut single);
-        single.retain(|m| !matches!(m, Move::Deal | Move::Redeal));
+        single.retain(|&m| !matches!(m, Move::Deal | Move::Redeal) && admit(m));
         if self.pass == Pass::Quick {
             single.retain(|&m| Self::purposeful(s, m));
         }
@@ -563,11 +569,12 @@ impl Search<'_> {
             met.push(config(&t));
             if let Some(&w) = t.waste.last() {
                 plays.clear();
-                if t.to_foundation(w) {
+                if t.to_foundation(w) && admit(Move::WasteToFoundation) {
                     plays.push(Move::WasteToFoundation);
                 }
                 for to in 0..7u8 {
-                    if super::state::stacks(w, t.top(to as usize)) {
+                    if super::state::stacks(w, t.top(to as usize)) && admit(Move::WasteToColumn(to))
+                    {
                         plays.push(Move::WasteToColumn(to));
                     }
                 }
@@ -652,8 +659,23 @@ impl Search<'_> {
     /// some of those pending), or a step that needs every step still
     /// pending.
     fn moves_after(&self, s: &State, pending: &[Pending]) -> Vec<Step> {
-        // No hint: the few follow-ups are all tried anyway.
-        let mut out = self.moves(s, false);
+        self.moves_after_with(s, pending, true)
+    }
+
+    /// `moves_after`; `prefilter` false generates every step before the
+    /// filter (the slow obvious way, for the tests).
+    fn moves_after_with(&self, s: &State, pending: &[Pending], prefilter: bool) -> Vec<Step> {
+        // A pending step that cannot wait for a pair must be needed by
+        // whatever follows (both ways through the filter below require it),
+        // so only steps that need it are generated: about 99 % of the
+        // positions searched have a step pending. No hint: the few
+        // follow-ups are all tried anyway.
+        let must: Vec<Pending> = pending
+            .iter()
+            .copied()
+            .filter(|p| prefilter && !p.may_wait_for_a_pair(s, self.rules))
+            .collect();
+        let mut out = self.moves_where(s, false, |m| must.iter().all(|p| p.needed_by(s, m)));
         // A run move takes the column's top card with it: moving a card
         // still waiting to be used is one move from where it was.
         let moves_waiting = |m: Move| match m {
@@ -1170,6 +1192,53 @@ mod tests {
         assert!(
             resumed >= 60 && decided >= 30,
             "{resumed} resumed, {decided} decided"
+        );
+    }
+
+    #[test]
+    fn generating_only_needed_steps_lists_the_same_steps_as_filtering_all() {
+        // Random normal-form lines from many deals, each position with the
+        // pending steps the depth-first search would carry there: the
+        // prefiltered follow-ups must be the full list's, in its order.
+        use crate::rng::SplitMix64;
+        let (mut compared, mut restricted) = (0, 0);
+        for text in ["1/unlimited", "3/unlimited", "1/none"] {
+            let rules = crate::games::klondike::parse_rules(text).unwrap();
+            let search = Search::new(&rules, 0, Pass::NormalForm);
+            let mut rng = SplitMix64::new(11);
+            for deal in 0..60 {
+                let mut s = State::deal(deal);
+                let mut pending: Vec<Pending> = Vec::new();
+                for _ in 0..80 {
+                    let steps = if pending.is_empty() {
+                        search.moves(&s, false)
+                    } else {
+                        let fast = search.moves_after_with(&s, &pending, true);
+                        let slow = search.moves_after_with(&s, &pending, false);
+                        let key =
+                            |v: &[Step]| v.iter().map(|x| (x.advances, x.play)).collect::<Vec<_>>();
+                        assert_eq!(key(&fast), key(&slow), "{text} deal {deal}");
+                        compared += 1;
+                        restricted += (search.moves(&s, false).len() > fast.len()) as u32;
+                        fast
+                    };
+                    if steps.is_empty() {
+                        break;
+                    }
+                    let step = steps[rng.below(steps.len() as u64) as usize];
+                    let before = s;
+                    step.apply(&mut s, &rules, |_| {});
+                    pending.retain(|p| !p.needed_by(&before, step.play));
+                    pending.extend(search.left_pending(&before, step, |to| s.top(to)));
+                    if pending.len() > MAX_PENDING {
+                        pending.drain(..pending.len() - MAX_PENDING);
+                    }
+                }
+            }
+        }
+        assert!(
+            compared >= 1_000 && restricted >= 500,
+            "{compared} compared, {restricted} restricted"
         );
     }
 
