@@ -132,7 +132,7 @@ fn solver_run(
     every: u64,
     threads: usize,
     relaxed: Option<&HashMap<u64, RelaxedVerdict>>,
-) -> Vec<(u64, &'static str, u64, f64)> {
+) -> Vec<(u64, RelaxedVerdict, u64, f64)> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let n = deals.len() as u64;
@@ -181,12 +181,7 @@ fn solver_run(
     let mut rows = Vec::new();
     for (deal, verdict, nodes, seconds) in results {
         times.push(seconds);
-        let label = match verdict {
-            Verdict::Won(_) => "won",
-            Verdict::Lost => "lost",
-            Verdict::Unknown => "unknown",
-        };
-        rows.push((deal, label, nodes, seconds));
+        rows.push((deal, RelaxedVerdict::from(&verdict), nodes, seconds));
         match verdict {
             Verdict::Won(_) => won += 1,
             Verdict::Lost => {
@@ -246,6 +241,13 @@ fn solver_run(
     rows
 }
 
+/// A verdict's name in a `--csv` file.
+const CSV_VERDICTS: [(&str, RelaxedVerdict); 3] = [
+    ("won", RelaxedVerdict::Won),
+    ("lost", RelaxedVerdict::Lost),
+    ("unknown", RelaxedVerdict::Unknown),
+];
+
 /// The verdicts of a `--csv` file, by deal.
 fn read_verdicts(path: &str) -> HashMap<u64, RelaxedVerdict> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -260,11 +262,8 @@ fn read_verdicts(path: &str) -> HashMap<u64, RelaxedVerdict> {
             let deal = deal
                 .parse()
                 .unwrap_or_else(|_| panic!("{path}, line {}: {deal:?} is not a deal", i + 2));
-            let verdict = match verdict {
-                "won" => RelaxedVerdict::Won,
-                "lost" => RelaxedVerdict::Lost,
-                "unknown" => RelaxedVerdict::Unknown,
-                other => panic!("{path}, line {}: verdict {other:?}", i + 2),
+            let Some(&(_, verdict)) = CSV_VERDICTS.iter().find(|(name, _)| *name == verdict) else {
+                panic!("{path}, line {}: verdict {verdict:?}", i + 2)
             };
             (deal, verdict)
         })
@@ -272,10 +271,14 @@ fn read_verdicts(path: &str) -> HashMap<u64, RelaxedVerdict> {
 }
 
 /// One line per deal, written to a temporary file and renamed into place.
-fn write_csv(path: &str, rows: &[(u64, &str, u64, f64)]) -> std::io::Result<()> {
+fn write_csv(path: &str, rows: &[(u64, RelaxedVerdict, u64, f64)]) -> std::io::Result<()> {
     use std::fmt::Write;
     let mut text = String::from("deal,verdict,nodes,cpu_seconds\n");
     for (deal, verdict, nodes, seconds) in rows {
+        let (verdict, _) = CSV_VERDICTS
+            .iter()
+            .find(|(_, v)| v == verdict)
+            .expect("every verdict is named");
         writeln!(text, "{deal},{verdict},{nodes},{seconds:.6}").expect("a String takes any text");
     }
     let tmp = format!("{path}.tmp");

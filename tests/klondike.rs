@@ -144,11 +144,7 @@ fn the_relaxed_rule_sets_verdicts_decide_all_a_rule_set_decides_alone() {
         let rules = parse_rules(text).unwrap();
         let (mut more, mut from_table, mut decided) = (0, 0, 0);
         for deal in deals {
-            let known = match solver::solve(deal, &relaxed, budget).verdict {
-                Verdict::Won(_) => RelaxedVerdict::Won,
-                Verdict::Lost => RelaxedVerdict::Lost,
-                Verdict::Unknown => RelaxedVerdict::Unknown,
-            };
+            let known = RelaxedVerdict::from(&solver::solve(deal, &relaxed, budget).verdict);
             let alone = solver::solve(deal, &rules, budget);
             let told = solver::solve_knowing_relaxed(deal, &rules, budget, known);
             if let Verdict::Won(line) = &told.verdict {

@@ -310,14 +310,20 @@ impl<'a> Search<'a> {
 
     /// The depth-first search's verdict on `deal`.
     fn decide(mut self, deal: u64) -> Solved {
-        let verdict = match self.dfs(State::deal(deal)) {
+        let found = self.dfs(State::deal(deal));
+        Solved {
+            verdict: self.verdict(found),
+            nodes: self.nodes,
+        }
+    }
+
+    /// The verdict a depth-first search's outcome stands for; a win takes
+    /// the winning line the search holds.
+    fn verdict(&mut self, found: Option<bool>) -> Verdict {
+        match found {
             Some(true) => Verdict::Won(std::mem::take(&mut self.line)),
             Some(false) => Verdict::Lost,
             None => Verdict::Unknown,
-        };
-        Solved {
-            verdict,
-            nodes: self.nodes,
         }
     }
 }
@@ -670,10 +676,15 @@ impl Search<'_> {
         // so only steps that need it are generated: about 99 % of the
         // positions searched have a step pending. No hint: the few
         // follow-ups are all tried anyway.
+        let waits: Vec<bool> = pending
+            .iter()
+            .map(|p| p.may_wait_for_a_pair(s, self.rules))
+            .collect();
         let must: Vec<Pending> = pending
             .iter()
-            .copied()
-            .filter(|p| prefilter && !p.may_wait_for_a_pair(s, self.rules))
+            .zip(&waits)
+            .filter(|&(_, &waits)| prefilter && !waits)
+            .map(|(&p, _)| p)
             .collect();
         let mut out = self.moves_where(s, false, |m| must.iter().all(|p| p.needed_by(s, m)));
         // A run move takes the column's top card with it: moving a card
@@ -701,13 +712,17 @@ impl Search<'_> {
         // cards covering it on its foundation, the cards it could rest on,
         // and theirs), or it empties a column for a king.
         let rest_may_wait = |m: Move, first: Option<Card>| {
-            pending.iter().filter(|p| !p.needed_by(s, m)).all(|p| {
-                p.may_wait_for_a_pair(s, self.rules)
-                    && match (p, first) {
-                        (Pending::Worried(w), Some(c)) => rank(c) >= rank(*w),
-                        _ => true,
-                    }
-            })
+            pending
+                .iter()
+                .zip(&waits)
+                .filter(|(p, _)| !p.needed_by(s, m))
+                .all(|(p, &waits)| {
+                    waits
+                        && match (p, first) {
+                            (Pending::Worried(w), Some(c)) => rank(c) >= rank(*w),
+                            _ => true,
+                        }
+                })
         };
         out.retain(|step| {
             if pending.iter().all(|p| p.needed_by(s, step.play)) {
@@ -914,6 +929,17 @@ pub enum RelaxedVerdict {
     Unknown,
 }
 
+impl From<&Verdict> for RelaxedVerdict {
+    /// A solve of the relaxed rule set, as its table records it.
+    fn from(v: &Verdict) -> RelaxedVerdict {
+        match v {
+            Verdict::Won(_) => RelaxedVerdict::Won,
+            Verdict::Lost => RelaxedVerdict::Lost,
+            Verdict::Unknown => RelaxedVerdict::Unknown,
+        }
+    }
+}
+
 /// `solve` for a rule set other than `RELAXED`, given that rule set's
 /// verdict on the deal at a budget at least `budget`. A loss there is the
 /// answer; otherwise the search skips its own search of the relaxed game,
@@ -1060,16 +1086,9 @@ fn round<'a>(
     }
     let share = budget.saturating_sub(used);
     let (verdict, spent) = run_depth_first(&mut searches.full, rules, deal, share);
-    let verdict = match verdict {
-        Some(true) => {
-            let search = searches.full.as_mut().expect("the search just ran");
-            Verdict::Won(std::mem::take(&mut search.line))
-        }
-        Some(false) => Verdict::Lost,
-        None => Verdict::Unknown,
-    };
+    let search = searches.full.as_mut().expect("the search just ran");
     Solved {
-        verdict,
+        verdict: search.verdict(verdict),
         nodes: used + spent,
     }
 }
