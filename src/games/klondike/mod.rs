@@ -51,7 +51,9 @@ const VERSION: u32 = 3;
 /// starting them afresh (the same verdicts up to 10^6). 9: other rule
 /// sets read the verdicts of draw one with unlimited redeals when the
 /// config builds it, instead of searching that relaxation themselves.
-const SOLVER_VERSION: u32 = 9;
+/// 10: the relaxed game reaches a talon card only when the talon can bring
+/// it to the waste's top (drawing three, or with no redeal left).
+const SOLVER_VERSION: u32 = 10;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]
