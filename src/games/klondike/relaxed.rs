@@ -397,7 +397,7 @@ mod tests {
                     redeal,
                     worry_back: true,
                 };
-                for _ in 0..400 {
+                for _ in 0..3000 {
                     let mut deck: Vec<Card> = (0..52).collect();
                     rng.shuffle(&mut deck);
                     let n = 1 + rng.below(13) as usize;

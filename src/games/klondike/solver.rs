@@ -1313,6 +1313,7 @@ mod tests {
             ("3/unlimited", 300, 10),
             ("1/none", 300, 4),
             ("1/unlimited/noworry", 250, 15),
+            ("3/none", 300, 10),
         ] {
             let rules = crate::games::klondike::parse_rules(text).unwrap();
             let (mut won, mut lost, mut big) = (0, 0, 0);
