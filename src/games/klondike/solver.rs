@@ -974,8 +974,12 @@ fn solve_with(
     // search finds the wins it misses as well.
     let quick = (first / 4).min(250_000);
     let mut searches = DepthFirst {
-        relaxed_settled: known.is_some(),
-        ..DepthFirst::default()
+        relaxed: if known.is_some() {
+            RelaxedSearch::Settled
+        } else {
+            RelaxedSearch::Open(None)
+        },
+        full: None,
     };
     let solved = round(deal, rules, first, &[(Pass::Quick, quick)], &mut searches);
     if solved.verdict != Verdict::Unknown || budget <= solved.nodes {
@@ -997,15 +1001,21 @@ const FIRST_ROUND: u64 = 1_000_000;
 
 /// The depth-first searches of a deal, carried from one round to the
 /// next so that the second resumes them instead of starting afresh.
-#[derive(Default)]
 struct DepthFirst<'a> {
-    /// The search under `RELAXED` (losses only), once started.
-    relaxed: Option<Search<'static>>,
-    /// That search can prove nothing more: the relaxed game was won, or
-    /// the relaxed rule set's own table already holds what it would find.
-    relaxed_settled: bool,
+    /// The search under `RELAXED` (losses only).
+    relaxed: RelaxedSearch,
     /// The normal-form search under the deal's own rules, once started.
     full: Option<Search<'a>>,
+}
+
+/// Where the search of a deal under `RELAXED` stands.
+enum RelaxedSearch {
+    /// Still able to prove a loss: not started yet (None) or stopped by
+    /// its budget, to be resumed.
+    Open(Option<Search<'static>>),
+    /// It can prove nothing more: the relaxed game was won, or the relaxed
+    /// rule set's own table already holds what it would find.
+    Settled,
 }
 
 /// Starts the depth-first search `slot` holds (a new one on `budget`
@@ -1062,13 +1072,13 @@ fn round<'a>(
             };
         }
     }
-    if *rules != RELAXED && !searches.relaxed_settled {
+    if let (false, RelaxedSearch::Open(slot)) = (*rules == RELAXED, &mut searches.relaxed) {
         // Drawing one with unlimited redeals reaches every talon card at
         // every moment, so any game won under other rules is won under
         // those too: a deal lost there is lost here. Its normal form (talon
         // cards wait in the talon) makes that search much the smaller.
         let share = budget.saturating_sub(used) / 2;
-        let (verdict, spent) = run_depth_first(&mut searches.relaxed, &RELAXED, deal, share);
+        let (verdict, spent) = run_depth_first(slot, &RELAXED, deal, share);
         used += spent;
         match verdict {
             Some(false) => {
@@ -1078,8 +1088,7 @@ fn round<'a>(
                 }
             }
             Some(true) => {
-                searches.relaxed_settled = true;
-                searches.relaxed = None;
+                searches.relaxed = RelaxedSearch::Settled;
             }
             None => {}
         }
