@@ -974,7 +974,8 @@ fn solve_with(
     // search finds the wins it misses as well.
     let quick = (first / 4).min(250_000);
     let mut searches = DepthFirst {
-        relaxed: if known.is_some() {
+        // Under `RELAXED` itself that search would be the full one.
+        relaxed: if known.is_some() || *rules == RELAXED {
             RelaxedSearch::Settled
         } else {
             RelaxedSearch::Open(None)
@@ -1013,8 +1014,9 @@ enum RelaxedSearch {
     /// Still able to prove a loss: not started yet (None) or stopped by
     /// its budget, to be resumed.
     Open(Option<Search<'static>>),
-    /// It can prove nothing more: the relaxed game was won, or the relaxed
-    /// rule set's own table already holds what it would find.
+    /// It can prove nothing more: the relaxed game was won, the relaxed
+    /// rule set's own table already holds what it would find, or the deal's
+    /// rules are the relaxed ones.
     Settled,
 }
 
@@ -1072,7 +1074,7 @@ fn round<'a>(
             };
         }
     }
-    if let (false, RelaxedSearch::Open(slot)) = (*rules == RELAXED, &mut searches.relaxed) {
+    if let RelaxedSearch::Open(slot) = &mut searches.relaxed {
         // Drawing one with unlimited redeals reaches every talon card at
         // every moment, so any game won under other rules is won under
         // those too: a deal lost there is lost here. Its normal form (talon
