@@ -53,7 +53,10 @@ const VERSION: u32 = 3;
 /// config builds it, instead of searching that relaxation themselves.
 /// 10: the relaxed game reaches a talon card only when the talon can bring
 /// it to the waste's top (drawing three, or with no redeal left).
-const SOLVER_VERSION: u32 = 10;
+/// 11: in the relaxed game a card whose twin (same rank and colour) covers
+/// it leaves for a holder only once both holders have been tops, unless
+/// the twin went home (`relaxed::TwinsAbove`).
+const SOLVER_VERSION: u32 = 11;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]
