@@ -4,8 +4,8 @@
 # a process of its own, and its CSV line (deal, verdict, nodes, CPU seconds)
 # lands in OUT_DIR/DEAL.csv by rename, so a killed campaign loses at most the
 # deal it was on and a rerun goes on where it stopped. Wins are replayed by
-# the rules engine and losses re-proved as in every bench run. Prints the
-# totals over OUT_DIR at the end.
+# the rules engine, and every loss gets the plain second search (up to 10^7
+# positions), as in any bench run. Prints the totals over OUT_DIR at the end.
 #
 #   scripts/klondike_tail.sh RULES DEALS_FILE BUDGET OUT_DIR [--relaxed FILE]
 #
