@@ -25,6 +25,11 @@ pub fn is_red(c: Card) -> bool {
 pub fn card(suit: u8, rank: u8) -> Card {
     suit * 13 + rank - 1
 }
+/// The other card of the same rank and colour (clubs and spades,
+/// diamonds and hearts): it is built on the same two cards.
+pub fn twin(c: Card) -> Card {
+    card(3 - suit(c), rank(c))
+}
 
 pub fn name(c: Card) -> String {
     const RANKS: [&str; 13] = [
@@ -58,5 +63,7 @@ mod tests {
         assert_ne!(shuffled(42), shuffled(43));
         assert_eq!(name(card(2, 12)), "Qh");
         assert!(is_red(card(1, 5)) && !is_red(card(3, 5)));
+        assert_eq!(name(twin(card(0, 11))), "Js");
+        assert_eq!(name(twin(card(2, 1))), "Ad");
     }
 }

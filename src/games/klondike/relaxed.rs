@@ -30,7 +30,7 @@
 //! 0-9,999, draw three: the fixpoint alone proves 798 lost at the deal,
 //! against 393 when every talon card counted as reachable.
 
-use super::cards::{card, is_red, rank, suit, Card};
+use super::cards::{card, is_red, rank, twin, Card};
 use super::state::{Rules, State};
 
 const ALL: u64 = (1 << 52) - 1;
@@ -144,7 +144,7 @@ impl TwinsAbove {
                 if rank(y) == 13 {
                     continue;
                 }
-                let x = card(3 - suit(y), rank(y));
+                let x = twin(y);
                 if let Some(j) = cards[i + 1..].iter().position(|&c| c == x) {
                     out.pairs[out.len] = (y, x, cards[i + j]);
                     out.len += 1;
@@ -326,12 +326,12 @@ mod tests {
         if rank(c) == 13 {
             return true;
         }
-        let twin = card(3 - suit(c), rank(c));
+        let x = twin(c);
         let (mut under, mut at) = (c, above[c as usize]);
         while let Some(a) = at {
-            if a == twin {
+            if a == x {
                 let hs = holders(c);
-                return home & bit(twin) != 0 || (hs & top != 0 && hs & !(top | bit(under)) == 0);
+                return home & bit(x) != 0 || (hs & top != 0 && hs & !(top | bit(under)) == 0);
             }
             (under, at) = (a, above[a as usize]);
         }

@@ -49,7 +49,7 @@
 //! unknown, never guessed. Every win carries its line, replayed by the
 //! rules engine (`check_win`) before the batch job stores it.
 
-use super::cards::{card, is_red, rank, suit, Card};
+use super::cards::{card, is_red, rank, suit, twin, Card};
 use super::relaxed::may_win;
 use super::state::{stacks, Move, Redeal, Rules, State};
 use std::collections::HashSet;
@@ -107,11 +107,11 @@ fn dominated(s: &State, c: Card) -> bool {
     if r <= 2 {
         return true;
     }
-    let twin = [3u8, 2, 1, 0][suit(c) as usize];
+    let twin_suit = suit(twin(c));
     (0..4u8)
         .filter(|&o| is_red(card(o, 1)) != is_red(c))
         .all(|o| s.foundations[o as usize] >= r - 1)
-        && s.foundations[twin as usize] >= r - 2
+        && s.foundations[twin_suit as usize] >= r - 2
 }
 
 /// The most pending steps the search holds to account (see `dfs`).
