@@ -33,12 +33,14 @@ for deal in $(tr ',' ' ' < "$deals"); do
     [ -s "$out/$deal.csv" ] && continue
     echo "$deal" > "$out/$deal.deal"
     cargo bench --manifest-path "$manifest" --quiet --bench klondike -- solver "$rules" 0 0 "$budget" 1 1 \
-        --deals "$out/$deal.deal" --csv "$out/$deal.csv.tmp" "$@" > "$out/$deal.log" 2>&1
+        --deals "$out/$deal.deal" --csv "$out/$deal.csv.tmp" "$@" > "$out/$deal.log" 2>&1 ||
+        { echo "klondike_tail: deal $deal failed; see $out/$deal.log" >&2; exit 1; }
     mv "$out/$deal.csv.tmp" "$out/$deal.csv"
     rm -f "$out/$deal.deal"
     tail -n +2 "$out/$deal.csv"
 done
 # One header, every deal's line, and the verdict counts.
+shopt -s nullglob
 {
     echo "deal,verdict,nodes,cpu_seconds"
     for f in "$out"/*.csv; do tail -n +2 "$f"; done | sort -t, -k1,1n
