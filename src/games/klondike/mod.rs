@@ -55,8 +55,10 @@ const VERSION: u32 = 3;
 /// it to the waste's top (drawing three, or with no redeal left).
 /// 11: in the relaxed game a card whose twin (same rank and colour) covers
 /// it leaves for a holder only once both holders have been tops, unless
-/// the twin went home (`relaxed::TwinsAbove`).
-const SOLVER_VERSION: u32 = 11;
+/// the twin went home (`relaxed::TwinsAbove`). 12: at the deal, the
+/// relaxed game also counts empty columns: each king placed in one holds
+/// it until it goes home (`relaxed::may_win_counting_kings`).
+pub const SOLVER_VERSION: u32 = 12;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]

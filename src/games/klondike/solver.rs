@@ -1,7 +1,7 @@
 //! Open-information ("thoughtful") Klondike: every card is visible, and the
 //! question is whether some sequence of legal moves wins. First the
-//! relaxed game (`relaxed::may_win`) may prove the deal lost outright; then
-//! a round of up to three passes (`round`):
+//! relaxed game (`relaxed::may_win_counting_kings`) may prove the deal lost
+//! outright; then a round of up to three passes (`round`):
 //! - greedy best-first searches over the deal's positions find most wins
 //!   in a few thousand positions; the first round runs one, over
 //!   purposeful moves (no worrying back, column moves only to turn a card,
@@ -50,7 +50,7 @@
 //! rules engine (`check_win`) before the batch job stores it.
 
 use super::cards::{card, is_red, rank, suit, twin, Card};
-use super::relaxed::may_win;
+use super::relaxed::{may_win, may_win_counting_kings};
 use super::state::{stacks, Move, Redeal, Rules, State};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -963,7 +963,7 @@ fn solve_with(
     relaxed: Option<RelaxedVerdict>,
 ) -> Solved {
     let known = relaxed.filter(|_| *rules != RELAXED);
-    if known == Some(RelaxedVerdict::Lost) || !may_win(&State::deal(deal), rules) {
+    if known == Some(RelaxedVerdict::Lost) || !may_win_counting_kings(&State::deal(deal), rules) {
         return Solved {
             verdict: Verdict::Lost,
             nodes: 0,
