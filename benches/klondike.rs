@@ -39,25 +39,28 @@ fn main() {
             let i = rest.iter().position(|a| a == name)?;
             let value = rest.get(i + 1).cloned();
             rest.drain(i..(i + 2).min(rest.len()));
-            Some(value.unwrap_or_else(|| panic!("{name} needs a file name")))
+            Some(value.unwrap_or_else(|| bad_input(format!("{name} needs a file name"))))
         };
         let (deal_file, csv, relaxed) = (flag("--deals"), flag("--csv"), flag("--relaxed"));
-        let rules =
-            parse_rules(rest.first().map_or("1/unlimited", |s| s.as_str())).expect("valid rules");
+        let rules = parse_rules(rest.first().map_or("1/unlimited", |s| s.as_str()))
+            .unwrap_or_else(|e| bad_input(format!("rules: {e:#}")));
         let num = |i: usize, default: u64| {
-            rest.get(i)
-                .map_or(default, |s| s.parse().expect("a whole number"))
+            rest.get(i).map_or(default, |s| {
+                s.parse()
+                    .unwrap_or_else(|_| bad_input(format!("{s:?} is not a whole number")))
+            })
         };
         let (first, last, budget, every) = (num(1, 0), num(2, 1000), num(3, 1_000_000), num(4, 20));
         let threads = num(5, 1).max(1) as usize;
         let deals: Vec<u64> = match &deal_file {
             Some(path) => std::fs::read_to_string(path)
-                .unwrap_or_else(|e| panic!("{path}: {e}"))
+                .unwrap_or_else(|e| bad_input(format!("{path}: {e}")))
                 .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
                 .filter(|w| !w.is_empty())
                 .map(|w| {
-                    w.parse()
-                        .unwrap_or_else(|_| panic!("{path}: {w:?} is not a deal number"))
+                    w.parse().unwrap_or_else(|_| {
+                        bad_input(format!("{path}: {w:?} is not a deal number"))
+                    })
                 })
                 .collect(),
             None => (first..last).collect(),
@@ -72,7 +75,7 @@ fn main() {
             relaxed.as_ref(),
         );
         if let Some(path) = csv {
-            write_csv(&path, &run).unwrap_or_else(|e| panic!("{path}: {e}"));
+            write_csv(&path, &run).unwrap_or_else(|e| bad_input(format!("{path}: {e}")));
         }
         return;
     }
@@ -147,7 +150,7 @@ fn solver_run(
                     let solved = match relaxed {
                         Some(known) => {
                             let Some(&verdict) = known.get(&deal) else {
-                                panic!("deal {deal} is not in the --relaxed file")
+                                bad_input(format!("deal {deal} is not in the --relaxed file"))
                             };
                             solver::solve_knowing_relaxed(deal, rules, budget, verdict)
                         }
@@ -241,6 +244,13 @@ fn solver_run(
     rows
 }
 
+/// Bad arguments or input files: a message naming the problem and exit
+/// status 2, not a panic.
+fn bad_input(message: String) -> ! {
+    eprintln!("klondike bench: {message}");
+    std::process::exit(2)
+}
+
 /// A verdict's name in a `--csv` file.
 const CSV_VERDICTS: [(&str, RelaxedVerdict); 3] = [
     ("won", RelaxedVerdict::Won),
@@ -250,20 +260,20 @@ const CSV_VERDICTS: [(&str, RelaxedVerdict); 3] = [
 
 /// The verdicts of a `--csv` file, by deal.
 fn read_verdicts(path: &str) -> HashMap<u64, RelaxedVerdict> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| bad_input(format!("{path}: {e}")));
     text.lines()
         .skip(1)
         .enumerate()
         .map(|(i, line)| {
             let mut fields = line.split(',');
             let (Some(deal), Some(verdict)) = (fields.next(), fields.next()) else {
-                panic!("{path}, line {}: expected deal,verdict,...", i + 2)
+                bad_input(format!("{path}, line {}: expected deal,verdict,...", i + 2))
             };
-            let deal = deal
-                .parse()
-                .unwrap_or_else(|_| panic!("{path}, line {}: {deal:?} is not a deal", i + 2));
+            let deal = deal.parse().unwrap_or_else(|_| {
+                bad_input(format!("{path}, line {}: {deal:?} is not a deal", i + 2))
+            });
             let Some(&(_, verdict)) = CSV_VERDICTS.iter().find(|(name, _)| *name == verdict) else {
-                panic!("{path}, line {}: verdict {verdict:?}", i + 2)
+                bad_input(format!("{path}, line {}: verdict {verdict:?}", i + 2))
             };
             (deal, verdict)
         })
