@@ -56,14 +56,14 @@ fn bit(c: Card) -> u64 {
 }
 
 /// The cards that may be built on one of `tops` (the other colour, one
-/// rank lower), and every king when a column is empty. Card c is bit
-/// suit · 13 + rank − 1, suits clubs, diamonds, hearts, spades.
-fn holdable(tops: u64, empty: bool) -> u64 {
+/// rank lower; kings go to empty columns, which `Relaxed::closure`
+/// decides). Card c is bit suit · 13 + rank − 1, suits clubs, diamonds,
+/// hearts, spades.
+fn holdable(tops: u64) -> u64 {
     let suit = |s: u32| (tops >> (13 * s)) & SUIT;
     let (black, red) = (suit(0) | suit(3), suit(1) | suit(2));
     let (on_black, on_red) = (black >> 1, red >> 1);
-    let kings = if empty { KINGS } else { 0 };
-    on_red | on_black << 13 | on_black << 26 | on_red << 39 | kings
+    on_red | on_black << 13 | on_black << 26 | on_red << 39
 }
 
 /// Whether the relaxed game can still send every card home from `s`. False
@@ -83,8 +83,8 @@ pub fn may_win(s: &State, rules: &Rules) -> bool {
 /// fixpoint runs with those conditions (every fact in them only grows, so
 /// each order's fixpoint admits every game that places kings in that
 /// order, and a game that places only some follows an order's prefix);
-/// lost under every order is lost. Up to 24 fixpoints, so the search
-/// uses it where kings are in play, not at every position.
+/// lost under every order is lost. Up to 24 fixpoints; the solver uses it
+/// at the deal only (in the search it cut nothing, see above).
 pub fn may_win_counting_kings(s: &State, rules: &Rules) -> bool {
     let relaxed = Relaxed::of(s, rules);
     if !relaxed.closure(None) {
@@ -215,7 +215,7 @@ impl Relaxed {
                     allowed
                 }
             };
-            let fits = holdable(top, false) | to_empty;
+            let fits = holdable(top) | to_empty;
             // A card leaves its place for home or for a column that takes it;
             // the card it lay on becomes a face-up top (or its column empty).
             let mut leaving = tableau & up & !gone & (home | fits);
