@@ -98,8 +98,7 @@ pub fn may_win_counting_kings(s: &State, rules: &Rules) -> bool {
             n += 1;
         }
     }
-    let mut order = movable;
-    any_order(&mut order[..n], 0, &mut |o| relaxed.closure(Some(o)))
+    any_order(&mut movable[..n], 0, &mut |o| relaxed.closure(Some(o)))
 }
 
 /// Whether `f` holds for some order of `cards[from..]` after `cards[..from]`.
@@ -660,112 +659,47 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_twin_rule_calls_no_position_lost_that_play_can_win() {
-        // Small random endgames (random foundation heights, the other cards
-        // in a random talon and a few columns, so twins often share one):
-        // wherever the twin rule alone says lost, an exhaustive search of
-        // exact positions must agree. It must decide some, or the test
-        // checks nothing.
-        use crate::games::klondike::{parse_rules, solver::exhaustive, state::stacks};
-        use crate::rng::SplitMix64;
-        let mut rng = SplitMix64::new(23);
-        for (text, tries) in [
-            ("1/unlimited", 2500),
-            ("3/unlimited", 2500),
-            ("1/none", 2500),
-        ] {
-            let rules = parse_rules(text).unwrap();
-            let (mut decided, mut agreed, mut big) = (0, 0, 0);
-            for _ in 0..tries {
-                let mut s = State::deal(0);
-                s.foundations = std::array::from_fn(|_| 6 + rng.below(5) as u8);
-                let mut rest: Vec<Card> = (0..52u8)
-                    .filter(|&c| rank(c) > s.foundations[suit(c) as usize])
-                    .collect();
-                rng.shuffle(&mut rest);
-                let talon = rng.below(4.min(rest.len() as u64 + 1)) as usize;
-                s.stock = rest[..talon].iter().copied().collect();
-                s.waste = Default::default();
-                s.columns = Default::default();
-                let used = 2 + rng.below(4) as usize;
-                for &c in &rest[talon..] {
-                    s.columns[rng.below(used as u64) as usize].push(c);
-                }
-                // Face up: part of the longest run on top (the engine moves
-                // any face-up part as a run).
-                s.hidden = std::array::from_fn(|col| {
-                    let cards = &s.columns[col];
-                    let len = cards.len();
-                    if len == 0 {
-                        return 0;
-                    }
-                    let mut run = 1;
-                    while run < len && stacks(cards[len - run], Some(cards[len - run - 1])) {
-                        run += 1;
-                    }
-                    (len - 1 - rng.below(run as u64) as usize) as u8
-                });
-                if may_win(&s, &rules) || !may_win_by_card_with(&s, &rules, false) {
-                    continue;
-                }
-                decided += 1;
-                match exhaustive(s, &rules, 200_000) {
-                    Some(won) => {
-                        assert!(
-                            !won,
-                            "{text}: the twin rule calls a won position lost\n{}",
-                            s.render(true)
-                        );
-                        agreed += 1;
-                    }
-                    None => big += 1,
-                }
-            }
-            eprintln!("{text}: the twin rule alone says lost {decided} times, {agreed} checked, {big} too big");
-            assert!(agreed >= 20, "{text}: {agreed} checked");
-        }
+    /// The random endgames a rule of the fixpoint is checked on.
+    struct Endgames {
+        seed: u64,
+        /// Foundation heights: `home_from` plus up to `home_span` - 1.
+        home_from: u8,
+        home_span: u64,
+        /// Talon cards: fewer than this.
+        talon_below: u64,
+        /// Columns used: `columns_from` plus up to `columns_span` - 1.
+        columns_from: usize,
+        columns_span: u64,
+        /// Every used column gets a card before the rest are spread.
+        fill_used: bool,
+        /// A king at a column's base swaps with the card on it.
+        kings_off_base: bool,
     }
 
-    #[test]
-    fn counting_empty_columns_calls_no_position_lost_that_play_can_win() {
-        // Small random endgames with the kings still out and few columns
-        // free: wherever counting the empty columns (`may_win_counting_kings`)
-        // says lost and the plain fixpoint does not, an exhaustive search of
-        // exact positions must agree. It must decide some, or the test
-        // checks nothing.
-        use crate::games::klondike::{parse_rules, solver::exhaustive, state::stacks};
-        use crate::rng::SplitMix64;
-        let mut rng = SplitMix64::new(41);
-        for (text, tries) in [
-            ("1/unlimited", 3000),
-            ("3/unlimited", 3000),
-            ("1/none", 3000),
-        ] {
-            let rules = parse_rules(text).unwrap();
-            let (mut decided, mut agreed, mut big) = (0, 0, 0);
-            for _ in 0..tries {
-                let mut s = State::deal(0);
-                s.foundations = std::array::from_fn(|_| 4 + rng.below(4) as u8);
-                let mut rest: Vec<Card> = (0..52u8)
-                    .filter(|&c| rank(c) > s.foundations[suit(c) as usize])
-                    .collect();
-                rng.shuffle(&mut rest);
-                let talon = rng.below(3.min(rest.len() as u64 + 1)) as usize;
-                s.stock = rest[..talon].iter().copied().collect();
-                s.waste = Default::default();
-                s.columns = Default::default();
-                let used = 6 + rng.below(2) as usize;
-                for (i, &c) in rest[talon..].iter().enumerate() {
-                    let col = if i < used {
-                        i
-                    } else {
-                        rng.below(used as u64) as usize
-                    };
-                    s.columns[col].push(c);
-                }
-                // Kings on cards, not at a column's base, so that they need
-                // empty columns.
+    impl Endgames {
+        fn next(&self, rng: &mut crate::rng::SplitMix64) -> State {
+            use crate::games::klondike::state::stacks;
+            let mut s = State::deal(0);
+            s.foundations =
+                std::array::from_fn(|_| self.home_from + rng.below(self.home_span) as u8);
+            let mut rest: Vec<Card> = (0..52u8)
+                .filter(|&c| rank(c) > s.foundations[suit(c) as usize])
+                .collect();
+            rng.shuffle(&mut rest);
+            let talon = rng.below(self.talon_below.min(rest.len() as u64 + 1)) as usize;
+            s.stock = rest[..talon].iter().copied().collect();
+            s.waste = Default::default();
+            s.columns = Default::default();
+            let used = self.columns_from + rng.below(self.columns_span) as usize;
+            for (i, &c) in rest[talon..].iter().enumerate() {
+                let col = if self.fill_used && i < used {
+                    i
+                } else {
+                    rng.below(used as u64) as usize
+                };
+                s.columns[col].push(c);
+            }
+            if self.kings_off_base {
                 for col in s.columns.iter_mut() {
                     if col.len() > 1 && rank(col[0]) == 13 {
                         let (a, b) = (col[0], col[1]);
@@ -773,39 +707,100 @@ mod tests {
                         col[1] = a;
                     }
                 }
-                // Face up: part of the longest run on top (the engine moves
-                // any face-up part as a run).
-                s.hidden = std::array::from_fn(|col| {
-                    let cards = &s.columns[col];
-                    let len = cards.len();
-                    if len == 0 {
-                        return 0;
-                    }
-                    let mut run = 1;
-                    while run < len && stacks(cards[len - run], Some(cards[len - run - 1])) {
-                        run += 1;
-                    }
-                    (len - 1 - rng.below(run as u64) as usize) as u8
-                });
-                if may_win_counting_kings(&s, &rules) || !may_win(&s, &rules) {
-                    continue;
-                }
-                decided += 1;
-                match exhaustive(s, &rules, 300_000) {
-                    Some(won) => {
-                        assert!(
-                            !won,
-                            "{text}: counting empty columns calls a won position lost\n{}",
-                            s.render(true)
-                        );
-                        agreed += 1;
-                    }
-                    None => big += 1,
-                }
             }
-            eprintln!("{text}: counting empty columns alone says lost {decided} times, {agreed} checked, {big} too big");
-            assert!(agreed >= 20, "{text}: {agreed} checked");
+            // Face up: part of the longest run on top (the engine moves
+            // any face-up part as a run).
+            s.hidden = std::array::from_fn(|col| {
+                let cards = &s.columns[col];
+                let len = cards.len();
+                if len == 0 {
+                    return 0;
+                }
+                let mut run = 1;
+                while run < len && stacks(cards[len - run], Some(cards[len - run - 1])) {
+                    run += 1;
+                }
+                (len - 1 - rng.below(run as u64) as usize) as u8
+            });
+            s
         }
+
+        /// Wherever `rule_alone_says_lost` holds on one of `tries` endgames
+        /// a rule set, an exhaustive search of exact positions (up to
+        /// `budget`) must not win; at least 20 must be checked, or the test
+        /// checks nothing.
+        fn check(
+            &self,
+            rule: &str,
+            tries: u32,
+            budget: usize,
+            rule_alone_says_lost: impl Fn(&State, &Rules) -> bool,
+        ) {
+            use crate::games::klondike::{parse_rules, solver::exhaustive};
+            let mut rng = crate::rng::SplitMix64::new(self.seed);
+            for text in ["1/unlimited", "3/unlimited", "1/none"] {
+                let rules = parse_rules(text).unwrap();
+                let (mut decided, mut agreed, mut big) = (0, 0, 0);
+                for _ in 0..tries {
+                    let s = self.next(&mut rng);
+                    if !rule_alone_says_lost(&s, &rules) {
+                        continue;
+                    }
+                    decided += 1;
+                    match exhaustive(s, &rules, budget) {
+                        Some(won) => {
+                            assert!(
+                                !won,
+                                "{text}: {rule} calls a won position lost\n{}",
+                                s.render(true)
+                            );
+                            agreed += 1;
+                        }
+                        None => big += 1,
+                    }
+                }
+                eprintln!("{text}: {rule} alone says lost {decided} times, {agreed} checked, {big} too big");
+                assert!(agreed >= 20, "{text}: {agreed} checked");
+            }
+        }
+    }
+
+    #[test]
+    fn the_twin_rule_calls_no_position_lost_that_play_can_win() {
+        // Small random endgames (random foundation heights, the other cards
+        // in a random talon and a few columns, so twins often share one).
+        let endgames = Endgames {
+            seed: 23,
+            home_from: 6,
+            home_span: 5,
+            talon_below: 4,
+            columns_from: 2,
+            columns_span: 4,
+            fill_used: false,
+            kings_off_base: false,
+        };
+        endgames.check("the twin rule", 2500, 200_000, |s, rules| {
+            !may_win(s, rules) && may_win_by_card_with(s, rules, false)
+        });
+    }
+
+    #[test]
+    fn counting_empty_columns_calls_no_position_lost_that_play_can_win() {
+        // Small random endgames with the kings still out (none at a
+        // column's base) and few columns free.
+        let endgames = Endgames {
+            seed: 41,
+            home_from: 4,
+            home_span: 4,
+            talon_below: 3,
+            columns_from: 6,
+            columns_span: 2,
+            fill_used: true,
+            kings_off_base: true,
+        };
+        endgames.check("counting empty columns", 3000, 300_000, |s, rules| {
+            !may_win_counting_kings(s, rules) && may_win(s, rules)
+        });
     }
 
     #[test]
