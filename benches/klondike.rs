@@ -1,14 +1,14 @@
 //! Klondike timings: greedy games per second (one thread) and solver time
 //! per deal (median, 90th and 99th percentile, unknowns, decided share) for
 //! draw 1 and draw 3 with unlimited redeals, and "not winnable" verdicts
-//! re-proved by the slower second search.
+//! re-proved by the independent loss checker.
 //!
 //! Usage:
 //!   cargo bench --bench klondike [-- DEALS BUDGET]   greedy, then the solver (default 300 100000)
 //!   cargo bench --bench klondike -- solver RULES FIRST LAST BUDGET [REPROVE] [THREADS]
 //!       [--deals FILE] [--csv FILE] [--relaxed FILE]
 //!       the solver alone on deals FIRST..LAST under RULES, every REPROVE-th
-//!       loss re-proved (default 20), on THREADS worker threads (default 1);
+//!       loss re-proved by the independent checker (default 20), on THREADS worker threads (default 1);
 //!       `--deals` takes the deal numbers from FILE instead (separated by
 //!       spaces, commas or lines: the unknowns of an earlier run, say), and
 //!       `--csv` writes one line per deal (deal, verdict, nodes, CPU
@@ -24,6 +24,7 @@
 //! more threads than cores, do not inflate it.
 
 use nimrod::games::klondike::greedy::{self, Player};
+use nimrod::games::klondike::independent::loss_check::{check_deal, Finding};
 use nimrod::games::klondike::parse_rules;
 use nimrod::games::klondike::solver::{self, RelaxedVerdict, Verdict};
 use nimrod::games::klondike::state::Rules;
@@ -199,15 +200,17 @@ fn solver_run(
     } else {
         lost_deals.iter().copied().step_by(every as usize).collect()
     };
-    // Ten times the budget, at most 10^7 (the plain search runs about a
-    // million positions in 2 s; a sample of losses at 10^8 would take hours).
-    let reprove_budget = (budget * 10).min(10_000_000);
+    // The independent loss checker (its own rules engine, an exhaustive
+    // search of exact positions) on the sample, up to 2*10^6 positions a deal.
+    let check_budget = 2_000_000;
     let (mut confirmed, mut too_big) = (0, 0);
     for &deal in &sample {
-        match solver::reprove(deal, rules, reprove_budget).verdict {
-            Verdict::Lost => confirmed += 1,
-            Verdict::Unknown => too_big += 1,
-            Verdict::Won(_) => panic!("deal {deal}: not winnable, yet the second search wins it"),
+        match check_deal(deal, rules, check_budget) {
+            Finding::Lost { .. } => confirmed += 1,
+            Finding::Unfinished { .. } => too_big += 1,
+            Finding::Won(line) => {
+                panic!("deal {deal}: not winnable, yet the independent checker wins it: {line:?}")
+            }
         }
     }
     times.sort_by(f64::total_cmp);
@@ -236,8 +239,8 @@ fn solver_run(
         times.iter().sum::<f64>()
     );
     println!(
-        "  second search (plain, {} nodes) on {} losses: {confirmed} re-proved, {too_big} beyond its budget, none won",
-        reprove_budget,
+        "  independent loss checker ({} positions) on {} losses: {confirmed} re-proved, {too_big} unfinished, none won",
+        check_budget,
         sample.len()
     );
     println!("  unknown deals: {unknown_deals:?}");

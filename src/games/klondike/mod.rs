@@ -10,6 +10,7 @@
 
 pub mod cards;
 pub mod greedy;
+pub mod independent;
 pub mod pile;
 pub mod query;
 pub mod records;
@@ -58,7 +59,12 @@ const VERSION: u32 = 3;
 /// the twin went home (`relaxed::TwinsAbove`). 12: at the deal, the
 /// relaxed game also counts empty columns: each king placed in one holds
 /// it until it goes home (`relaxed::may_win_counting_kings`).
-pub const SOLVER_VERSION: u32 = 12;
+/// 13: drawing three, a dominated waste card is no longer sent home
+/// without branching (taking it out of the talon shifts every later group
+/// of three; 42 draw-3 deals of 0-9,999 called lost were wins), and with
+/// worrying back a king may come back from its foundation into an empty
+/// column (Solvitaire's rule).
+pub const SOLVER_VERSION: u32 = 13;
 
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]

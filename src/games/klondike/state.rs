@@ -190,8 +190,9 @@ impl State {
             let f = self.foundations[s as usize];
             if f > 0 && rules.worry_back {
                 let c = s * 13 + f - 1;
+                // Solvitaire's rule: a king may come back into an empty column.
                 for to in 0..7 {
-                    if self.top(to).is_some() && stacks(c, self.top(to)) {
+                    if stacks(c, self.top(to)) {
                         out.push(Move::FoundationToColumn {
                             suit: s,
                             to: to as u8,

@@ -1,0 +1,6 @@
+//! A second rules engine and an exhaustive loss checker built on it, which
+//! share no move generation, pruning or relaxation with the solver: the
+//! second opinion on its verdicts (see `loss_check`).
+
+pub mod loss_check;
+pub mod rules;
