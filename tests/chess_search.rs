@@ -210,3 +210,109 @@ fn a_time_budget_stops_the_search_with_a_move_from_a_finished_iteration() {
     game.legal_moves(&mut legal);
     assert!(legal.contains(&r.best.expect("a move")), "{:?}", r.best);
 }
+
+/// Castling rights keep a line out of the tables (they index no rights), so
+/// a mate found through a probe beyond the depth searched in full may be
+/// beaten by a shorter line that keeps them. The two positions are
+/// mates in 3 plies that an earlier version printed as proven mates in 9;
+/// and on KRvK positions with the rook on h1 and the white king on e1,
+/// with the right to castle, every answer is either an exact distance no
+/// longer than the table's (castling only adds moves) or a labelled bound.
+#[test]
+fn castling_rights_never_pass_a_bound_off_as_exact() {
+    let d = tempfile::tempdir().unwrap();
+    common::build_small(d.path());
+    let dd = d.path().to_str().unwrap();
+    common::ok(&["build", "--only", "chess/KRRvK", "--data", dd]);
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    ] {
+        let out = common::ok(&["query", "chess", "--search", fen, "--data", dd]);
+        assert!(
+            out.contains("proven: win in 3 plies") && !out.contains("at most"),
+            "{fen}: {out}"
+        );
+    }
+    let m = Material::parse("KRvK").unwrap().canonical();
+    let tb = Tablebase::open_closure(d.path(), m).unwrap();
+    let (mut exact, mut bounded) = (0, 0);
+    for square in 0..64u8 {
+        let (file, rank) = ((square % 8) as usize, (square / 8) as usize);
+        let place = |rights: &str| {
+            let rows: Vec<String> = (0..8)
+                .rev()
+                .map(|r| {
+                    let mut pieces: Vec<(usize, char)> = Vec::new();
+                    if r == 0 {
+                        pieces.extend([(4, 'K'), (7, 'R')]);
+                    }
+                    if r == rank {
+                        pieces.push((file, 'k'));
+                    }
+                    fen_row(&pieces)
+                })
+                .collect();
+            format!("{} w {rights} - 0 1", rows.join("/"))
+        };
+        let (Ok(with), Ok(without)) = (Game::from_fen(&place("K")), Game::from_fen(&place("-")))
+        else {
+            continue;
+        };
+        let Ok(Value::Win(moves)) = tb.value(&without.board) else {
+            continue;
+        };
+        let table_plies = 2 * moves - 1;
+        let mut p = ChessSearch::new(with, Some(&tb), 3);
+        let mut o = Options::exact(18);
+        o.node_budget = Some(40_000);
+        let r = Engine::new(o).search(&mut p, 64);
+        assert!(r.proven(), "{}: KRvK is won", place("K"));
+        let distance = r.distance().unwrap();
+        if r.distance_exact() {
+            assert!(
+                distance <= table_plies,
+                "{}: exact {distance} plies, the table without castling {table_plies}",
+                place("K")
+            );
+            exact += 1;
+        } else {
+            assert!(
+                distance > r.depth,
+                "{}: a bound within the depth",
+                place("K")
+            );
+            bounded += 1;
+        }
+    }
+    eprintln!("KRvK with castling rights: {exact} exact, {bounded} bounds");
+    // With this budget the search covers the distance in full almost
+    // always (stopping at the first mate a probe shows would give none).
+    assert!(exact >= 40, "{exact} exact, {bounded} bounds");
+}
+
+/// One FEN rank from (file, piece) pairs ('?' where two share a square,
+/// which the FEN parser refuses).
+fn fen_row(pieces: &[(usize, char)]) -> String {
+    let mut squares = ['.'; 8];
+    for &(f, p) in pieces {
+        squares[f] = if squares[f] == '.' { p } else { '?' };
+    }
+    let mut out = String::new();
+    let mut empty = 0;
+    for c in squares {
+        if c == '.' {
+            empty += 1;
+            continue;
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+            empty = 0;
+        }
+        out.push(c);
+    }
+    if empty > 0 {
+        out.push_str(&empty.to_string());
+    }
+    out
+}

@@ -239,3 +239,28 @@ fn a_damaged_ttt_index_is_reported_as_damage() {
     assert!(!o.status.success());
     assert!(stdout(&o).contains("appended"), "{}", stdout(&o));
 }
+
+/// The largest unsigned number a user can type: every count it could
+/// reach is bounded, with an error naming the argument and its limit, or
+/// (Moore's k) answered by the rule it stands for, never a panic or a hang.
+#[test]
+fn the_largest_numbers_are_refused_or_answered_never_a_panic_or_a_hang() {
+    const MAX: &str = "18446744073709551615";
+    // k at least the heap count is taking from every heap: 1 2 3 -> 0 0 0.
+    let out = ok(&["query", "nim", "1", "2", "3", "--k", MAX]);
+    assert!(
+        out.contains("unsafe (N)") && out.contains("-> 0 0 0"),
+        "{out}"
+    );
+    let scratch = tempfile::tempdir().unwrap();
+    let dd = scratch.path().to_str().unwrap();
+    let err = fails(&["build", "--threads", MAX, "--only", "half", "--data", dd]);
+    assert!(err.contains("--threads") && err.contains("1024"), "{err}");
+    let err = fails(&["build", "--threads", "0", "--only", "half", "--data", dd]);
+    assert!(err.contains("--threads 0"), "{err}");
+    let err = fails(&["query", "klondike", "--deal", "284", "--budget", MAX]);
+    assert!(
+        err.contains("--budget") && err.contains("1000000000"),
+        "{err}"
+    );
+}

@@ -138,6 +138,18 @@ fn packed_tables_answer_queries_and_unpack_byte_for_byte() {
     }
     ok(&["unpack", packed.to_str().unwrap()]);
     assert_eq!(std::fs::read(&raw).unwrap(), original);
+    // Neither replaces an existing output without --force, as gzip and zstd.
+    std::fs::write(&raw, b"mine").unwrap();
+    let e = fails(&["unpack", packed.to_str().unwrap()]);
+    assert!(e.contains("already exists") && e.contains("--force"), "{e}");
+    assert_eq!(std::fs::read(&raw).unwrap(), b"mine");
+    ok(&["unpack", packed.to_str().unwrap(), "--force"]);
+    assert_eq!(std::fs::read(&raw).unwrap(), original);
+    let packed_bytes = std::fs::read(&packed).unwrap();
+    let e = fails(&["pack", raw.to_str().unwrap()]);
+    assert!(e.contains("values.nmt.zst already exists"), "{e}");
+    ok(&["pack", raw.to_str().unwrap(), "--force"]);
+    assert_eq!(std::fs::read(&packed).unwrap(), packed_bytes);
 }
 
 /// `verify` reports per file on stdout and exits non-zero on any failure.
@@ -360,4 +372,34 @@ fn edited_metadata_is_refused_at_open() {
     ]);
     assert!(e.contains("metadata/index checksum mismatch"), "{e}");
     verify_fails(&p, "metadata/index checksum mismatch");
+}
+
+/// Alignment padding is covered by no checksum, so `verify` requires it to
+/// be zero: a changed padding byte (before the 4 KiB-aligned payload of
+/// guessit/values) is reported with its offset, though answers are
+/// unaffected.
+#[test]
+fn verify_requires_zero_padding() {
+    let d = tempfile::tempdir().unwrap();
+    copy_tables(d.path());
+    let p = d.path().join("guessit/values.nmt");
+    let h = nimrod::table::Table::open(&p).unwrap().header().clone();
+    let mut sections = [h.meta, h.index, h.keys, h.payload, h.block_sums];
+    sections.sort_by_key(|s| s.offset);
+    let ends_before_payload = sections
+        .iter()
+        .filter(|s| s.len > 0 && s.offset < h.payload.offset)
+        .map(|s| s.offset + s.len)
+        .max()
+        .unwrap_or(160);
+    assert!(
+        ends_before_payload < h.payload.offset,
+        "no padding to alter"
+    );
+    let at = h.payload.offset - 1;
+    let mut bytes = std::fs::read(&p).unwrap();
+    assert_eq!(bytes[at as usize], 0);
+    bytes[at as usize] = 0x5a;
+    std::fs::write(&p, &bytes).unwrap();
+    verify_fails(&p, &format!("padding byte at offset {at} is 0x5a"));
 }

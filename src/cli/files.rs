@@ -212,9 +212,31 @@ pub fn verify(
     })
 }
 
-pub fn pack(files: &[PathBuf], level: i32, remove: bool, json: bool) -> Result<ExitCode> {
+/// Refuses to replace an existing output unless `force`.
+fn refuse_overwrite(out: &Path, force: bool) -> Result<()> {
+    if !force && std::fs::symlink_metadata(out).is_ok() {
+        bail!(
+            "{} already exists; pass --force to replace it",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+pub fn pack(
+    files: &[PathBuf],
+    level: i32,
+    remove: bool,
+    force: bool,
+    json: bool,
+) -> Result<ExitCode> {
     if !(1..=22).contains(&level) {
         bail!("--level {level} is out of range (1 ..= 22)");
+    }
+    for f in files {
+        let mut out = f.clone().into_os_string();
+        out.push(".zst");
+        refuse_overwrite(Path::new(&out), force)?;
     }
     let (mut text, mut rows) = (String::new(), Vec::new());
     for f in files {
@@ -250,14 +272,20 @@ pub fn pack(files: &[PathBuf], level: i32, remove: bool, json: bool) -> Result<E
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn unpack(files: &[PathBuf], json: bool) -> Result<ExitCode> {
+pub fn unpack(files: &[PathBuf], force: bool, json: bool) -> Result<ExitCode> {
     let (mut text, mut rows) = (String::new(), Vec::new());
-    for f in files {
+    let output = |f: &PathBuf| -> Result<PathBuf> {
         let name = f.to_string_lossy();
         let Some(out) = name.strip_suffix(".zst") else {
             bail!("{}: expected a packed table ending in .zst", f.display());
         };
-        let out = PathBuf::from(out);
+        Ok(PathBuf::from(out))
+    };
+    for f in files {
+        refuse_overwrite(&output(f)?, force)?;
+    }
+    for f in files {
+        let out = output(f)?;
         let raw_len = unpack_checked(f, &out)?;
         text.push_str(&format!(
             "unpacked {} -> {} ({raw_len} bytes)\n",

@@ -81,6 +81,9 @@ enum Command {
         /// Delete the raw file after a verified pack.
         #[arg(long)]
         remove: bool,
+        /// Replace an existing FILE.zst (refused otherwise, as gzip and zstd do).
+        #[arg(long)]
+        force: bool,
         #[arg(long)]
         json: bool,
     },
@@ -88,6 +91,9 @@ enum Command {
     Unpack {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Replace an existing FILE (refused otherwise, as gzip and zstd do).
+        #[arg(long)]
+        force: bool,
         #[arg(long)]
         json: bool,
     },
@@ -168,9 +174,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             files,
             level,
             remove,
+            force,
             json,
-        } => files::pack(&files, level, remove, json),
-        Command::Unpack { files, json } => files::unpack(&files, json),
+        } => files::pack(&files, level, remove, force, json),
+        Command::Unpack { files, force, json } => files::unpack(&files, force, json),
         Command::Query { game, args } => query::run(&game, args),
         Command::Play { game, args } => query::play(&game, args),
     }

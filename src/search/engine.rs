@@ -4,7 +4,7 @@
 //! and table probes, each switchable, under a node budget.
 
 use super::tt::{from_stored, to_stored, Bound, Entry, Table};
-use super::{ended_score, Position, Score, INFINITY, WIN_BOUND};
+use super::{ended_score, Position, Score, INFINITY, WIN, WIN_BOUND};
 
 /// Which techniques a search uses. `Default` is plain alpha-beta (one
 /// search to the full depth).
@@ -100,10 +100,27 @@ pub struct SearchResult<M> {
 }
 
 impl<M> SearchResult<M> {
-    /// True when the score is a proven result (a win or loss with its
-    /// distance), not an evaluation.
+    /// True when the score is a proven result (a win or a loss), not an
+    /// evaluation. Its distance is exact only when `distance_exact`; else it
+    /// is an upper bound (see there).
     pub fn proven(&self) -> bool {
         self.score.abs() >= WIN_BOUND
+    }
+
+    /// Plies to the end of a proven result (None for an evaluation).
+    pub fn distance(&self) -> Option<u32> {
+        self.proven().then(|| (WIN - self.score.abs()) as u32)
+    }
+
+    /// Whether a proven result's distance is exact: it is no longer than
+    /// the depth searched in full. Every line of that many plies was
+    /// searched, so a shorter mate (or a longer defence) within it would
+    /// have been seen; a mate found only through a table probe beyond the
+    /// horizon may have a shorter one outside the tables (a line keeping
+    /// castling rights, say), so its distance is only an upper bound (the
+    /// winner can do at least that well, the loser at least that badly).
+    pub fn distance_exact(&self) -> bool {
+        self.distance().is_some_and(|d| d <= self.depth)
     }
 }
 
@@ -160,8 +177,11 @@ impl<P: Position> Engine<P> {
                 Ok((s, m)) => {
                     done = Some((s, m, depth));
                     self.stats.iterations += 1;
-                    // A proven result does not change with more depth.
-                    if s.abs() >= WIN_BOUND && self.tt.is_some() {
+                    // A proven result within the depth searched is exact
+                    // and does not change with more depth. One beyond it came
+                    // through a table probe and may be beaten by a shorter
+                    // line: deepen on until the depth covers it.
+                    if s.abs() >= WIN_BOUND && (WIN - s.abs()) as u32 <= depth {
                         break;
                     }
                 }
@@ -169,7 +189,8 @@ impl<P: Position> Engine<P> {
             }
         }
         let (score, best, depth) = done.unwrap_or((0, None, 0));
-        let complete = depth == max_depth.max(1) || (depth > 0 && score.abs() >= WIN_BOUND);
+        let complete = depth == max_depth.max(1)
+            || (depth > 0 && score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth);
         SearchResult {
             score,
             best,

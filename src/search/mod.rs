@@ -85,6 +85,18 @@ pub fn ended_score(e: Ended, ply: u32) -> Score {
     }
 }
 
+/// `describe`, for a proven result whose distance is only an upper bound:
+/// "win, mate in at most 9 plies", "loss, mated in at most 8 plies".
+pub fn describe_bound(score: Score) -> String {
+    if score >= WIN_BOUND {
+        format!("win, mate in at most {} plies", WIN - score)
+    } else if score <= -WIN_BOUND {
+        format!("loss, mated in at most {} plies", WIN + score)
+    } else {
+        describe(score)
+    }
+}
+
 /// "win in 5 plies", "loss in 4 plies", "draw", or the evaluation.
 pub fn describe(score: Score) -> String {
     if score >= WIN_BOUND {

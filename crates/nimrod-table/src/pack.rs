@@ -82,11 +82,22 @@ pub fn pack_bytes(raw: &[u8], level: i32, frame_size: usize) -> io::Result<Vec<u
 /// Writes `bytes` to `path` atomically (tmp, fsync, rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = tmp_path(path);
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path)?;
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        // A full disk or a failed rename leaves no temporary behind, and
+        // the error names the file it was writing.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io::Error::new(
+            e.kind(),
+            format!("cannot write {}: {e}", path.display()),
+        ));
+    }
     sync_parent(path);
     Ok(())
 }
@@ -271,6 +282,21 @@ impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_atomic_write_names_its_file_and_leaves_no_temporary() {
+        // The rename fails: a directory holds the name.
+        let d = tempfile::tempdir().unwrap();
+        let target = d.path().join("menace.svg");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), b"x").unwrap();
+        let e = write_atomic(&target, b"<svg/>").unwrap_err();
+        assert!(
+            e.to_string().contains("cannot write") && e.to_string().contains("menace.svg"),
+            "{e}"
+        );
+        assert!(!tmp_path(&target).exists(), "the temporary was left behind");
+    }
 
     #[test]
     fn random_reads_match_the_raw_bytes() {

@@ -432,8 +432,40 @@ impl Table {
         Ok(())
     }
 
-    /// Full integrity check: checksums, and for perfect-hash tables that
-    /// every stored key hashes to its own slot.
+    /// The bytes between the header and the sections and between sections
+    /// (alignment padding, at most a few KiB) are zero, as the writer
+    /// leaves them: no checksum covers them, so this is what accounts for
+    /// every byte of the file.
+    fn check_padding(&self) -> Result<(), TableError> {
+        let h = &self.header;
+        let mut sections: Vec<(u64, u64)> = [h.meta, h.index, h.keys, h.payload, h.block_sums]
+            .iter()
+            .filter(|s| s.len > 0)
+            .map(|s| (s.offset, s.offset + s.len))
+            .collect();
+        sections.sort_unstable();
+        let mut at = HEADER_LEN as u64;
+        for (start, end) in sections {
+            if start > at {
+                let mut gap = vec![0u8; (start - at) as usize];
+                self.src
+                    .read_at(at, &mut gap)
+                    .map_err(|e| self.corrupt(format!("cannot read bytes {at}..{start}: {e}")))?;
+                if let Some(i) = gap.iter().position(|&b| b != 0) {
+                    return Err(self.corrupt(format!(
+                        "padding byte at offset {} is {:#04x}, not zero",
+                        at + i as u64,
+                        gap[i]
+                    )));
+                }
+            }
+            at = at.max(end);
+        }
+        Ok(())
+    }
+
+    /// Full integrity check: checksums, zero padding, and for perfect-hash
+    /// tables that every stored key hashes to its own slot.
     pub fn verify(&self) -> Result<(), TableError> {
         // Metadata, index, keys and block sums were checked at open (the
         // only way to a `Table`); the payload is read here once, for both
@@ -446,6 +478,7 @@ impl Table {
         if payload.digest() != h.payload_checksum {
             return Err(self.corrupt("payload checksum mismatch"));
         }
+        self.check_padding()?;
         if let Some(ph) = &self.mph {
             let ones = ph
                 .ones(self.src.as_ref())

@@ -141,8 +141,10 @@ pub fn play(
             let Some(m) = r.best else {
                 bail!("the engine found no move in {}", game.board.fen());
             };
-            let how = if r.proven() {
+            let how = if r.distance_exact() {
                 format!("sees {}", describe(r.score))
+            } else if r.proven() {
+                format!("sees {}", crate::search::describe_bound(r.score))
             } else {
                 format!("evaluation {:+}, depth {}", r.score, r.depth)
             };

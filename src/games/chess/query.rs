@@ -353,7 +353,7 @@ pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
 fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Answer> {
     use super::engine::ChessSearch;
     use super::full::Game;
-    use crate::search::{describe, Engine, Options};
+    use crate::search::{describe, describe_bound, Engine, Options};
     let game = Game::from_fen(fen)?;
     let (tb, loaded) = all_tables(&ctx.data_dir)?;
     let mut p = ChessSearch::new(game, Some(&tb), MAX_PIECES);
@@ -368,18 +368,34 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
     }
     let best = r.best.map(|m| game.board.san(&m));
     let proven = r.proven() || table_backed.is_some();
+    // A mate found through a table probe beyond the depth searched in full
+    // is proven, but a shorter one may exist: its distance is a bound.
+    let distance_exact = table_backed.is_some() || r.distance_exact();
+    let result = |score| {
+        if score == 0 {
+            "draw".to_string()
+        } else if distance_exact {
+            describe(score)
+        } else {
+            describe_bound(score)
+        }
+    };
     let verdict = if proven {
         format!(
-            "proven{}: {} for the side to move",
+            "proven{}: {} for the side to move{}",
             if table_backed.is_some() {
                 " (table-backed)"
             } else {
                 ""
             },
-            if r.score == 0 {
-                "draw".to_string()
+            result(r.score),
+            if distance_exact {
+                String::new()
             } else {
-                describe(r.score)
+                format!(
+                    " (the distance is an upper bound: the search covered {} plies in full, nodes ran out before it proved no shorter line)",
+                    r.depth
+                )
             }
         )
     } else {
@@ -391,8 +407,9 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
     Ok(Answer::of(&SearchAnswer {
         fen: fen.to_string(),
         proven,
+        distance_exact: proven && distance_exact,
         score: r.score,
-        result: proven.then(|| describe(r.score)),
+        result: proven.then(|| result(r.score)),
         best,
         depth: r.depth,
         complete: r.complete,
@@ -406,8 +423,11 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
 #[derive(Serialize)]
 struct SearchAnswer {
     fen: String,
-    /// Whether the result is exact (a mate found, or a table's value).
+    /// Whether the result is proven (a mate found, or a table's value).
     proven: bool,
+    /// Whether a proven result's distance is exact; false: it is an upper
+    /// bound ("mate in at most").
+    distance_exact: bool,
     score: crate::search::Score,
     result: Option<String>,
     /// The best move found: proven when `proven`, a labelled guess if not.

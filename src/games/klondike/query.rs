@@ -34,7 +34,8 @@ pub struct KlondikeQuery {
     /// 5 the strong priority list.
     #[arg(long, default_value_t = 0)]
     variant: usize,
-    /// Solver nodes before answering unknown.
+    /// Solver nodes before answering unknown (at most 10^9: the solver
+    /// keeps about 16 bytes a position).
     #[arg(long, default_value_t = 2_000_000)]
     budget: u64,
     /// Print the batch report instead.
@@ -42,9 +43,17 @@ pub struct KlondikeQuery {
     report: bool,
 }
 
+/// The largest `--budget`: about 16 GB of positions seen.
+pub const MAX_BUDGET: u64 = 1_000_000_000;
+
 fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
     let worry = if q.no_worry { "/noworry" } else { "" };
     let rules = parse_rules(&format!("{}/{}{worry}", q.draw, q.redeal))?;
+    ensure!(
+        (1..=MAX_BUDGET).contains(&q.budget),
+        "--budget {} is out of range: 1 to {MAX_BUDGET} solver nodes",
+        q.budget
+    );
     ensure!(
         q.variant < Player::ALL.len(),
         "--variant {} is out of range (0 ..= {})",

@@ -62,6 +62,10 @@ impl Game for Nim {
         );
         ensure!(q.k >= 1, "query nim: --k must be at least 1");
         let heaps = q.heaps.clone();
+        // Taking from k heaps or more, when there are fewer, is taking from
+        // all of them: Moore's rule is the same for every k at least the
+        // heap count, and k + 1 then cannot overflow.
+        let k = q.k.min(heaps.len().max(1));
         if q.k == 1 {
             let safe = bouton::is_p(&heaps, q.misere);
             let winning_moves = bouton::winning_moves(&heaps, q.misere)
@@ -87,8 +91,8 @@ impl Game for Nim {
             );
             Ok(Answer::of(&MooreAnswer {
                 game: "nim",
-                safe: moore::is_p(&heaps, q.k),
-                winning_move: moore::winning_move(&heaps, q.k),
+                safe: moore::is_p(&heaps, k),
+                winning_move: moore::winning_move(&heaps, k),
                 heaps,
                 k: q.k,
                 misere: false,
