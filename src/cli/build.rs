@@ -15,6 +15,7 @@ pub fn run(
     data: PathBuf,
     threads: Option<usize>,
     force: bool,
+    force_dependencies: bool,
     json: bool,
 ) -> Result<ExitCode> {
     if let Some(n) = threads {
@@ -35,6 +36,7 @@ pub fn run(
             data_dir: data,
             only,
             force,
+            force_dependencies,
             threads,
         },
     )?;

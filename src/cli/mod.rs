@@ -33,9 +33,13 @@ enum Command {
         /// Worker threads (default: all cores). Output bytes do not depend on it.
         #[arg(long)]
         threads: Option<usize>,
-        /// Rebuild tables even when they are complete and current.
+        /// Rebuild tables even when they are complete and current (with
+        /// --only, the jobs it names, not their dependencies).
         #[arg(long)]
         force: bool,
+        /// With --force --only: rebuild the dependencies too.
+        #[arg(long, requires = "force")]
+        force_deps: bool,
         #[arg(long)]
         json: bool,
     },
@@ -149,8 +153,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             data,
             threads,
             force,
+            force_deps,
             json,
-        } => build::run(config, only, data, threads, force, json),
+        } => build::run(config, only, data, threads, force, force_deps, json),
         Command::List { data, json } => files::list(&data, json),
         Command::Info { file, json } => files::info(&file, json),
         Command::Verify {
