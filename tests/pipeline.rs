@@ -208,7 +208,7 @@ fn snapshot_names(dir: &Path) -> Vec<String> {
 }
 
 #[test]
-fn a_second_build_is_refused_while_one_runs_and_a_killed_build_leaves_no_temporaries() {
+fn a_second_builder_of_a_job_is_refused_and_a_killed_build_leaves_no_temporaries() {
     let cfg = fixture("slow.toml");
     let d = tempfile::tempdir().unwrap();
     let args = [
@@ -226,7 +226,8 @@ fn a_second_build_is_refused_while_one_runs_and_a_killed_build_leaves_no_tempora
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let lock = d.path().join(".nimrod-build.lock");
+    // The slow job's lock: the first build is building it.
+    let lock = d.path().join(".locks/grundy/values.lock");
     let start = Instant::now();
     while std::fs::read_to_string(&lock).map_or(true, |s| s.trim().is_empty()) {
         assert!(start.elapsed() < Duration::from_secs(60), "no lock taken");
@@ -244,7 +245,8 @@ fn a_second_build_is_refused_while_one_runs_and_a_killed_build_leaves_no_tempora
     );
     assert!(
         err.contains(&format!(
-            "being built by another nimrod build (pid {})",
+            "job grundy/values in {} is being built by another nimrod build (pid {})",
+            d.path().display(),
             first.id()
         )),
         "{err}"
@@ -335,4 +337,37 @@ fn force_with_only_rebuilds_the_named_job_alone_unless_asked_for_its_dependencie
     assert!(!o.status.success(), "{all}");
     assert!(all.contains("grundy/values"), "{all}");
     assert!(!all.contains("panicked"), "{all}");
+}
+
+/// Two builds of different jobs share one data directory (as two Slurm
+/// array tasks would): both finish, and the tables are those of one build.
+#[test]
+fn two_builds_of_different_jobs_run_at_once_in_one_directory() {
+    let cfg = fixture("slow.toml");
+    let d = tempfile::tempdir().unwrap();
+    let args = |only: &'static str| {
+        vec![
+            "build".to_string(),
+            "--config".into(),
+            cfg.to_str().unwrap().into(),
+            "--data".into(),
+            d.path().to_str().unwrap().into(),
+            "--threads".into(),
+            "1".into(),
+            "--only".into(),
+            only.into(),
+        ]
+    };
+    let mut slow = nimrod().args(args("grundy")).spawn().unwrap();
+    let quick = nimrod().args(args("octal")).output().unwrap();
+    assert!(
+        slow.try_wait().unwrap().is_none(),
+        "the slow build finished first: the test checks nothing"
+    );
+    assert!(quick.status.success(), "{}", stderr(&quick));
+    assert!(slow.wait().unwrap().success());
+    let together = snapshot(d.path());
+    let apart = tempfile::tempdir().unwrap();
+    build_json(&cfg, apart.path(), &["--only", "grundy", "--only", "octal"]);
+    assert_eq!(together, snapshot(apart.path()));
 }

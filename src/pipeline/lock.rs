@@ -1,38 +1,48 @@
-//! One build at a time per data directory. Two builds into one directory
-//! would share temporary names, and the cleanup of stale temporaries at
-//! the start of a build is only safe when no other build is writing. The
-//! lock is an advisory `flock` on `<data>/.nimrod-build.lock`, released by
-//! the kernel when the holder exits or is killed, so it never goes stale;
-//! the file holds the holder's pid for the error message.
+//! One builder per job at a time, any number of jobs at once in one data
+//! directory. Each job's lock is an advisory `flock` on
+//! `<data>/.locks/<job id>.lock`, released by the kernel when the holder
+//! exits or is killed, so it never goes stale; the file holds the holder's
+//! pid for the error message. Two builds (or two Slurm array tasks) that
+//! run different jobs share the directory; a second builder of the same
+//! job is refused, naming the first.
+//!
+//! Under the lock a job removes its own stale temporaries (files next to
+//! its table whose names start with the table's and end in `.tmp`), which
+//! no other job writes. On a network filesystem, `flock` must reach the
+//! server: NFS v4 does; Lustre needs the `flock` mount option (without it
+//! `flock` fails with ENOSYS/EINVAL, and the build stops with an error
+//! naming the lock file rather than build without one).
 
 use anyhow::{bail, Context, Result};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-pub const LOCK_FILE: &str = ".nimrod-build.lock";
+/// The directory of the job locks, under the data directory.
+pub const LOCK_DIR: &str = ".locks";
 
-/// Held for the whole build; dropping it releases the lock.
+/// Held while a job is checked and built; dropping it releases the lock.
 #[derive(Debug)]
-pub struct BuildLock {
+pub struct JobLock {
     _file: File,
     path: PathBuf,
 }
 
-impl BuildLock {
-    /// Takes the data directory's build lock or fails at once, naming the
+impl JobLock {
+    /// Takes job `id`'s lock in `data_dir` or fails at once, naming the
     /// process that holds it.
-    pub fn acquire(data_dir: &Path) -> Result<BuildLock> {
-        std::fs::create_dir_all(data_dir)
-            .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
-        let path = data_dir.join(LOCK_FILE);
+    pub fn acquire(data_dir: &Path, id: &str) -> Result<JobLock> {
+        let path = data_dir.join(LOCK_DIR).join(format!("{id}.lock"));
+        let dir = path.parent().expect("a lock path has a directory");
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the lock directory {}", dir.display()))?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
             .open(&path)
-            .with_context(|| format!("cannot open the build lock {}", path.display()))?;
+            .with_context(|| format!("cannot open the job lock {}", path.display()))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -40,50 +50,62 @@ impl BuildLock {
                 let _ = file.read_to_string(&mut holder);
                 let holder = holder.trim();
                 bail!(
-                    "data directory {} is being built by another nimrod build ({}); wait for it to finish or use another --data",
+                    "job {id} in {} is being built by another nimrod build ({}); wait for it to finish or use another --data",
                     data_dir.display(),
                     if holder.is_empty() { "pid unknown".to_string() } else { format!("pid {holder}") }
                 );
             }
             Err(TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("cannot lock {}", path.display()))
+                return Err(e).with_context(|| {
+                    format!(
+                        "cannot lock {} (does this filesystem support flock? Lustre needs the flock mount option)",
+                        path.display()
+                    )
+                })
             }
         }
         file.set_len(0)
             .and_then(|()| file.seek(SeekFrom::Start(0)))
             .and_then(|_| writeln!(file, "{}", std::process::id()))
-            .with_context(|| format!("cannot write the build lock {}", path.display()))?;
-        Ok(BuildLock { _file: file, path })
+            .with_context(|| format!("cannot write the job lock {}", path.display()))?;
+        Ok(JobLock { _file: file, path })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
-}
 
-/// Removes the temporary files (`*.tmp`) a killed or failed build left
-/// under `data_dir`; only safe while holding the build lock. Returns them.
-pub fn remove_stale_temporaries(_lock: &BuildLock, data_dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut removed = Vec::new();
-    let mut stack = vec![data_dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d)
-            .with_context(|| format!("cannot read directory {}", d.display()))?;
+    /// Removes the temporary files a killed or failed build of this job
+    /// left next to `output` (names starting with the table's file name,
+    /// ending in `.tmp`); only this job writes such names. Returns them.
+    pub fn remove_stale_temporaries(&self, output: &Path) -> Result<Vec<PathBuf>> {
+        let (Some(dir), Some(name)) = (output.parent(), output.file_name()) else {
+            return Ok(Vec::new());
+        };
+        let name = name.to_string_lossy();
+        let mut removed = Vec::new();
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(removed),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot read directory {}", dir.display()))
+            }
+        };
         for e in entries {
-            let e = e.with_context(|| format!("cannot read directory {}", d.display()))?;
+            let e = e.with_context(|| format!("cannot read directory {}", dir.display()))?;
+            let file_name = e.file_name().to_string_lossy().into_owned();
             let p = e.path();
-            let kind = e
+            let is_file = e
                 .file_type()
-                .with_context(|| format!("cannot read {}", p.display()))?;
-            if kind.is_dir() {
-                stack.push(p);
-            } else if kind.is_file() && p.extension().is_some_and(|x| x == "tmp") {
+                .with_context(|| format!("cannot read {}", p.display()))?
+                .is_file();
+            if is_file && file_name.starts_with(name.as_ref()) && file_name.ends_with(".tmp") {
                 std::fs::remove_file(&p)
                     .with_context(|| format!("cannot remove stale temporary {}", p.display()))?;
                 removed.push(p);
             }
         }
+        removed.sort();
+        Ok(removed)
     }
-    removed.sort();
-    Ok(removed)
 }

@@ -3,13 +3,14 @@
 
 use super::config::Config;
 use super::job::{Job, JobContext};
-use super::lock::{remove_stale_temporaries, BuildLock};
+use super::lock::JobLock;
 use super::progress::Progress;
 use crate::table::Table;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 pub struct BuildOptions {
@@ -191,12 +192,10 @@ pub fn run_build(
         builder = builder.num_threads(n);
     }
     let pool = builder.build().context("cannot start the thread pool")?;
-    let lock = BuildLock::acquire(&opts.data_dir)?;
-    let removed_temporaries = remove_stale_temporaries(&lock, &opts.data_dir)?;
+    std::fs::create_dir_all(&opts.data_dir)
+        .with_context(|| format!("cannot create data directory {}", opts.data_dir.display()))?;
+    let removed_temporaries = Mutex::new(Vec::new());
     let progress = Progress::new();
-    for p in &removed_temporaries {
-        progress.println(&format!("removed stale temporary {}", p.display()));
-    }
     let start = Instant::now();
     let mut outcomes: BTreeMap<String, JobOutcome> = BTreeMap::new();
     let mut order = Vec::new();
@@ -213,7 +212,13 @@ pub fn run_build(
                     let outcome = if failed_dep {
                         JobOutcome::DependencyFailed
                     } else {
-                        run_one(job, targets.contains(&job.id), opts, &progress)
+                        run_one(
+                            job,
+                            targets.contains(&job.id),
+                            opts,
+                            &progress,
+                            &removed_temporaries,
+                        )
                     };
                     (job.id.clone(), outcome)
                 })
@@ -232,7 +237,13 @@ pub fn run_build(
                 (id, o)
             })
             .collect(),
-        removed_temporaries,
+        removed_temporaries: {
+            let mut removed = removed_temporaries
+                .into_inner()
+                .expect("no job panics holding it");
+            removed.sort();
+            removed
+        },
         wall_seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -240,9 +251,35 @@ pub fn run_build(
 /// Runs `job` unless its table is current: a job asked for (`target`) is
 /// checked in full, a dependency only opened; `force` rebuilds targets, and
 /// dependencies only with `force_dependencies`.
-fn run_one(job: &Job, target: bool, opts: &BuildOptions, progress: &Progress) -> JobOutcome {
+fn run_one(
+    job: &Job,
+    target: bool,
+    opts: &BuildOptions,
+    progress: &Progress,
+    removed_temporaries: &Mutex<Vec<PathBuf>>,
+) -> JobOutcome {
     let output = job.output(&opts.data_dir);
     let hash = job.param_hash();
+    // The job's lock, held until it returns: one builder per job.
+    let lock = match JobLock::acquire(&opts.data_dir, &job.id)
+        .and_then(|lock| lock.remove_stale_temporaries(&output).map(|r| (lock, r)))
+    {
+        Ok((lock, removed)) => {
+            for p in &removed {
+                progress.println(&format!("removed stale temporary {}", p.display()));
+            }
+            removed_temporaries
+                .lock()
+                .expect("no job panics holding it")
+                .extend(removed);
+            lock
+        }
+        Err(e) => {
+            progress.println(&format!("error: {}: {e:#}", job.id));
+            return JobOutcome::Failed(format!("{e:#}"));
+        }
+    };
+    let _held = lock;
     let forced = opts.force && (target || opts.force_dependencies);
     let current = || {
         if target {
