@@ -264,3 +264,41 @@ fn the_largest_numbers_are_refused_or_answered_never_a_panic_or_a_hang() {
         "{err}"
     );
 }
+
+/// Config counts are bounded too: a Klondike greedy_deals of 2^63 - 1 used
+/// to abort in the thread pool, a solver_budget of 2^63 - 1 was accepted.
+#[test]
+fn huge_klondike_config_counts_are_refused_naming_the_key() {
+    let d = tempfile::tempdir().unwrap();
+    for (key, line) in [
+        (
+            "greedy_deals",
+            "greedy_deals = 9223372036854775807\nsolver_deals = 10\nsolver_budget = 1000",
+        ),
+        (
+            "solver_budget",
+            "greedy_deals = 10\nsolver_deals = 10\nsolver_budget = 9223372036854775807",
+        ),
+    ] {
+        let cfg = d.path().join("c.toml");
+        std::fs::write(
+            &cfg,
+            format!("[klondike]\nrules = [\"1/unlimited\"]\n{line}\n"),
+        )
+        .unwrap();
+        let data = d.path().join("data");
+        let e = fails(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            data.to_str().unwrap(),
+        ]);
+        assert!(
+            e.contains(&format!(
+                "[klondike] {key} = 9223372036854775807 is out of range"
+            )),
+            "{e}"
+        );
+    }
+}

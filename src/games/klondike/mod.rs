@@ -66,6 +66,9 @@ const VERSION: u32 = 3;
 /// column (Solvitaire's rule).
 pub const SOLVER_VERSION: u32 = 13;
 
+/// The most deals a greedy table holds (six bytes each).
+pub const MAX_GREEDY_DEALS: u64 = 100_000_000;
+
 /// The parameters of `klondike/greedy-R` (hashed into its table's header).
 #[derive(Serialize)]
 struct GreedyJob {
@@ -178,6 +181,20 @@ impl Planner for Klondike {
         ensure!(
             p.solver_budget >= 1,
             "{source}: [klondike] solver_budget must be >= 1"
+        );
+        // Bounds that keep a typo from allocating the machine away: the
+        // greedy table holds six bytes a deal, the solver about 16 bytes a
+        // position of its budget.
+        ensure!(
+            p.greedy_deals <= MAX_GREEDY_DEALS,
+            "{source}: [klondike] greedy_deals = {} is out of range (1 ..= {MAX_GREEDY_DEALS})",
+            p.greedy_deals
+        );
+        ensure!(
+            p.solver_budget <= query::MAX_BUDGET,
+            "{source}: [klondike] solver_budget = {} is out of range (1 ..= {})",
+            p.solver_budget,
+            query::MAX_BUDGET
         );
         let parsed = p
             .rules
