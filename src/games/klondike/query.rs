@@ -43,6 +43,9 @@ pub struct KlondikeQuery {
     report: bool,
 }
 
+/// Positions between two progress lines of a long solve.
+const PROGRESS_EVERY: u64 = 10_000_000;
+
 /// The largest `--budget`: about 16 GB of positions seen.
 pub const MAX_BUDGET: u64 = 1_000_000_000;
 
@@ -87,7 +90,17 @@ pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
     let start = State::deal(deal);
     let played = greedy::play(deal, &rules, &variant);
     let greedy_moves = describe_line(deal, &rules, &played.moves);
-    let mut solved = solver::solve(deal, &rules, q.budget);
+    // A long solve says how far it has got, on stderr, every 10^7 positions
+    // (about 30 s); the answer on stdout is the same.
+    let mut solved = if q.budget > PROGRESS_EVERY {
+        let budget = q.budget;
+        let ticker = solver::Ticker::new(PROGRESS_EVERY, move |n| {
+            eprintln!("deal {deal}: {n} positions searched (budget {budget})…")
+        });
+        solver::solve_watched(deal, &rules, q.budget, ticker)
+    } else {
+        solver::solve(deal, &rules, q.budget)
+    };
     if solved.verdict == Verdict::Unknown && played.won {
         // The search ran out, but the greedy game itself proves the deal.
         solved.verdict = Verdict::Won(played.moves.clone());

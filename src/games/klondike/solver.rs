@@ -101,6 +101,33 @@ impl Verdict {
     }
 }
 
+/// Progress of a long solve: calls `report` with the positions searched so
+/// far (every search of the deal together) each time another `every` have
+/// been searched. One deal, one thread.
+pub struct Ticker {
+    searched: std::cell::Cell<u64>,
+    every: u64,
+    report: Box<dyn Fn(u64)>,
+}
+
+impl Ticker {
+    pub fn new(every: u64, report: impl Fn(u64) + 'static) -> Ticker {
+        Ticker {
+            searched: std::cell::Cell::new(0),
+            every: every.max(1),
+            report: Box::new(report),
+        }
+    }
+
+    fn tick(&self) {
+        let n = self.searched.get() + 1;
+        self.searched.set(n);
+        if n.is_multiple_of(self.every) {
+            (self.report)(n);
+        }
+    }
+}
+
 pub struct Solved {
     pub verdict: Verdict,
     pub nodes: u64,
@@ -275,6 +302,8 @@ struct Search<'a> {
     /// The depth-first search's path, kept when the budget runs out so
     /// that a later round can resume it (`resume_dfs`).
     stack: Vec<Frame>,
+    /// Progress of the whole solve, when someone watches it.
+    ticker: Option<std::rc::Rc<Ticker>>,
 }
 
 /// A position on the depth-first search's path and the steps from it
@@ -312,6 +341,20 @@ impl<'a> Search<'a> {
             line: Vec::new(),
             pass,
             stack: Vec::new(),
+            ticker: None,
+        }
+    }
+
+    fn watched(mut self, ticker: Option<&std::rc::Rc<Ticker>>) -> Self {
+        self.ticker = ticker.cloned();
+        self
+    }
+
+    /// One more position searched.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if let Some(t) = &self.ticker {
+            t.tick();
         }
     }
 
@@ -635,7 +678,7 @@ impl Search<'_> {
         while let Some((_, at)) = open.pop() {
             let here = nodes[at].0;
             for step in self.moves(&here, true) {
-                self.nodes += 1;
+                self.count_node();
                 if self.nodes > self.budget {
                     return None;
                 }
@@ -794,7 +837,7 @@ impl Search<'_> {
     /// stack: winning lines run to hundreds of moves.
     fn dfs(&mut self, root: State) -> Option<bool> {
         let mut s = root;
-        self.nodes += 1;
+        self.count_node();
         self.autoplay(&mut s);
         if s.is_won() {
             return Some(true);
@@ -891,7 +934,7 @@ impl Search<'_> {
                 continue;
             }
             // Positions expanded, so the budget buys search, not lookups.
-            self.nodes += 1;
+            self.count_node();
             stack.push(Frame {
                 moves: child_moves,
                 state: child,
@@ -925,7 +968,14 @@ pub fn solve(deal: u64, rules: &Rules, budget: u64) -> Solved {
 /// `solve` with a first round of `first_round` nodes (tests make it small
 /// to exercise the second round on small budgets).
 pub fn solve_in_rounds(deal: u64, rules: &Rules, budget: u64, first_round: u64) -> Solved {
-    solve_with(deal, rules, budget, first_round, None)
+    solve_with(deal, rules, budget, first_round, None, None)
+}
+
+/// `solve`, telling `ticker` of its progress (the same verdict and nodes:
+/// watching changes nothing it does).
+pub fn solve_watched(deal: u64, rules: &Rules, budget: u64, ticker: Ticker) -> Solved {
+    let ticker = std::rc::Rc::new(ticker);
+    solve_with(deal, rules, budget, FIRST_ROUND, None, Some(&ticker))
 }
 
 /// What the table of the relaxed rule set (draw one, unlimited redeals,
@@ -961,7 +1011,7 @@ pub fn solve_knowing_relaxed(
     budget: u64,
     relaxed: RelaxedVerdict,
 ) -> Solved {
-    solve_with(deal, rules, budget, FIRST_ROUND, Some(relaxed))
+    solve_with(deal, rules, budget, FIRST_ROUND, Some(relaxed), None)
 }
 
 fn solve_with(
@@ -970,6 +1020,7 @@ fn solve_with(
     budget: u64,
     first_round: u64,
     relaxed: Option<RelaxedVerdict>,
+    ticker: Option<&std::rc::Rc<Ticker>>,
 ) -> Solved {
     let known = relaxed.filter(|_| *rules != RELAXED);
     if known == Some(RelaxedVerdict::Lost) || !may_win_counting_kings(&State::deal(deal), rules) {
@@ -991,7 +1042,14 @@ fn solve_with(
         },
         full: None,
     };
-    let solved = round(deal, rules, first, &[(Pass::Quick, quick)], &mut searches);
+    let solved = round(
+        deal,
+        rules,
+        first,
+        &[(Pass::Quick, quick)],
+        &mut searches,
+        ticker,
+    );
     if solved.verdict != Verdict::Unknown || budget <= solved.nodes {
         return solved;
     }
@@ -1001,7 +1059,7 @@ fn solve_with(
         (Pass::Plain, rest / 8),
         (Pass::NormalForm, rest / 8),
     ];
-    let mut second = round(deal, rules, rest, &finders, &mut searches);
+    let mut second = round(deal, rules, rest, &finders, &mut searches, ticker);
     second.nodes += solved.nodes;
     second
 }
@@ -1037,6 +1095,7 @@ fn run_depth_first<'a>(
     rules: &'a Rules,
     deal: u64,
     budget: u64,
+    ticker: Option<&std::rc::Rc<Ticker>>,
 ) -> (Option<bool>, u64) {
     match slot {
         Some(search) => {
@@ -1045,7 +1104,7 @@ fn run_depth_first<'a>(
             (verdict, search.nodes - before)
         }
         None => {
-            let search = slot.insert(Search::new(rules, budget, Pass::NormalForm));
+            let search = slot.insert(Search::new(rules, budget, Pass::NormalForm).watched(ticker));
             let verdict = search.dfs(State::deal(deal));
             (verdict, search.nodes)
         }
@@ -1069,11 +1128,12 @@ fn round<'a>(
     budget: u64,
     finders: &[(Pass, u64)],
     searches: &mut DepthFirst<'a>,
+    ticker: Option<&std::rc::Rc<Ticker>>,
 ) -> Solved {
     let mut used = 0;
     for &(pass, share) in finders {
         let share = share.max(1);
-        let mut search = Search::new(rules, share, pass);
+        let mut search = Search::new(rules, share, pass).watched(ticker);
         let found = search.best_first(State::deal(deal));
         used += search.nodes.min(share);
         if let Some(line) = found {
@@ -1089,7 +1149,7 @@ fn round<'a>(
         // those too: a deal lost there is lost here. Its normal form (talon
         // cards wait in the talon) makes that search much the smaller.
         let share = budget.saturating_sub(used) / 2;
-        let (verdict, spent) = run_depth_first(slot, &RELAXED, deal, share);
+        let (verdict, spent) = run_depth_first(slot, &RELAXED, deal, share, ticker);
         used += spent;
         match verdict {
             Some(false) => {
@@ -1105,7 +1165,7 @@ fn round<'a>(
         }
     }
     let share = budget.saturating_sub(used);
-    let (verdict, spent) = run_depth_first(&mut searches.full, rules, deal, share);
+    let (verdict, spent) = run_depth_first(&mut searches.full, rules, deal, share, ticker);
     let search = searches.full.as_mut().expect("the search just ran");
     Solved {
         verdict: search.verdict(verdict),
@@ -1517,6 +1577,47 @@ mod tests {
             all_lost += lost;
         }
         assert!(all_lost >= 60, "{all_lost} lost endgames in all");
+    }
+
+    #[test]
+    fn a_watched_solve_reports_its_progress_and_decides_the_same() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        for (draw, deal) in [(1u8, 0u64), (3, 179), (1, 284)] {
+            let rules = Rules {
+                draw,
+                redeal: Redeal::Unlimited,
+                worry_back: true,
+            };
+            let plain = solve(deal, &rules, 200_000);
+            let seen = Rc::new(RefCell::new(Vec::new()));
+            let log = Rc::clone(&seen);
+            let watched = solve_watched(
+                deal,
+                &rules,
+                200_000,
+                Ticker::new(50, move |n| log.borrow_mut().push(n)),
+            );
+            assert_eq!(
+                (&watched.verdict, watched.nodes),
+                (&plain.verdict, plain.nodes),
+                "deal {deal}"
+            );
+            let seen = seen.borrow();
+            assert!(
+                seen.iter()
+                    .enumerate()
+                    .all(|(i, &n)| n == 50 * (i as u64 + 1)),
+                "deal {deal}: reports {:?}",
+                &seen[..seen.len().min(5)]
+            );
+            assert!(
+                seen.len() as u64 >= plain.nodes / 50,
+                "deal {deal}: {} reports for {} nodes",
+                seen.len(),
+                plain.nodes
+            );
+        }
     }
 
     #[test]
