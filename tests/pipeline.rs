@@ -371,3 +371,49 @@ fn two_builds_of_different_jobs_run_at_once_in_one_directory() {
     build_json(&cfg, apart.path(), &["--only", "grundy", "--only", "octal"]);
     assert_eq!(together, snapshot(apart.path()));
 }
+
+/// `nimrod plan`: the jobs in dependency order, and where a job has an
+/// estimate, its entries and output bytes are those of the table the build
+/// then writes (GOPS score levels and chess tables).
+#[test]
+fn plan_lists_the_jobs_in_order_with_estimates_the_build_meets() {
+    let small = fixture("small.toml");
+    let plan = json(&ok(&[
+        "plan",
+        "--config",
+        small.to_str().unwrap(),
+        "--json",
+    ]));
+    let jobs = plan["jobs"].as_array().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for j in jobs {
+        for d in j["deps"].as_array().unwrap() {
+            assert!(
+                seen.contains(d.as_str().unwrap()),
+                "{j} before its dependency"
+            );
+        }
+        seen.insert(j["id"].as_str().unwrap().to_string());
+        assert_eq!(j["shardable"], false);
+    }
+    let d = tempfile::tempdir().unwrap();
+    build_small(d.path());
+    let mut checked = 0;
+    for j in jobs.iter().filter(|j| !j["estimate"].is_null()) {
+        let id = j["id"].as_str().unwrap();
+        let t = nimrod::table::Table::open(&d.path().join(format!("{id}.nmt"))).unwrap();
+        assert_eq!(j["estimate"]["entries"], t.len(), "{id}");
+        assert_eq!(
+            j["estimate"]["output_bytes"],
+            t.header().payload.len,
+            "{id}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} estimates checked");
+    let text = ok(&["plan", "--config", small.to_str().unwrap()]);
+    assert!(
+        text.contains("gops/n06/k03") && text.contains("matrix games of 3 x 3"),
+        "{text}"
+    );
+}

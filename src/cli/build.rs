@@ -75,3 +75,52 @@ pub fn run(
         ExitCode::FAILURE
     })
 }
+
+/// `nimrod plan`: the jobs in dependency order with their estimates.
+pub fn plan(config: Option<PathBuf>, json: bool) -> Result<ExitCode> {
+    let config = match config {
+        Some(p) => Config::load(&p)?,
+        None => Config::embedded_default()?,
+    };
+    let jobs = nimrod::pipeline::plan_report(&config, &nimrod::games::planners())?;
+    let mut text = String::new();
+    let mb = |b: u64| b as f64 / 1e6;
+    for j in &jobs {
+        let size = match &j.estimate {
+            Some(e) => format!(
+                "{} entries, {:.1} MB out, {:.1} MB memory, {} {}",
+                e.entries,
+                mb(e.output_bytes),
+                mb(e.memory_bytes),
+                e.work,
+                e.work_unit
+            ),
+            None => "no estimate".to_string(),
+        };
+        text.push_str(&format!(
+            "{:<28} {}  {}{}\n",
+            j.id,
+            if j.shardable {
+                "shardable"
+            } else {
+                "whole    "
+            },
+            size,
+            if j.deps.is_empty() {
+                String::new()
+            } else {
+                format!("  after {}", j.deps.join(", "))
+            }
+        ));
+    }
+    let known: Vec<_> = jobs.iter().filter_map(|j| j.estimate.as_ref()).collect();
+    text.push_str(&format!(
+        "{} jobs; {} with estimates: {:.1} MB of tables in all, the largest job {:.1} MB of memory\n",
+        jobs.len(),
+        known.len(),
+        mb(known.iter().map(|e| e.output_bytes).sum()),
+        mb(known.iter().map(|e| e.memory_bytes).max().unwrap_or(0)),
+    ));
+    emit(json, &json!({ "jobs": jobs }), &text);
+    Ok(ExitCode::SUCCESS)
+}

@@ -20,6 +20,17 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The job graph of a config (default: the embedded one): each job's
+    /// dependencies, whether it can be split into parts, and its estimated
+    /// entries, output size, memory and work.
+    Plan {
+        /// TOML config; without it the embedded default is used.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// One JSON object: {"jobs": [{"id", "deps", "shardable", "estimate"}]}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run the jobs of a config (default: the embedded config/default.toml).
     Build {
         /// TOML config; without it the embedded default is used.
@@ -156,6 +167,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             force_deps,
             json,
         } => build::run(config, only, data, threads, force, force_deps, json),
+        Command::Plan { config, json } => build::plan(config, json),
         Command::List { data, json } => files::list(&data, json),
         Command::Info { file, json } => files::info(&file, json),
         Command::Verify {

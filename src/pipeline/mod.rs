@@ -11,4 +11,6 @@ pub mod runner;
 pub use config::Config;
 pub use job::{param_hash, Job, JobContext};
 pub use progress::{Progress, Stage};
-pub use runner::{run_build, BuildOptions, BuildReport, JobOutcome, Planner};
+pub use runner::{
+    plan_report, run_build, BuildOptions, BuildReport, Estimate, JobOutcome, PlannedJob, Planner,
+};

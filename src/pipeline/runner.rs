@@ -54,6 +54,57 @@ pub trait Planner: Sync + Send {
     fn name(&self) -> &'static str;
     /// Expands its config section into jobs.
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>>;
+    /// What building `job` (one of its own) will take, where the planner
+    /// can tell from the parameters alone; None where it cannot.
+    fn estimate(&self, _job: &Job) -> Option<Estimate> {
+        None
+    }
+}
+
+/// A job's size before it runs, from its parameters.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Estimate {
+    /// Entries of its table.
+    pub entries: u64,
+    /// Bytes of its table's payload.
+    pub output_bytes: u64,
+    /// Bytes it holds in memory at its peak (its table and the inputs it
+    /// maps), a lower bound: working sets come on top.
+    pub memory_bytes: u64,
+    /// Units of work, and what a unit is ("matrix games of 5 x 5").
+    pub work: u64,
+    pub work_unit: String,
+}
+
+/// One job of `nimrod plan`: its dependencies, whether it can be split
+/// into parts, and its estimate.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlannedJob {
+    pub id: String,
+    pub deps: Vec<String>,
+    /// Whether `build --shard` can split it (no job can yet).
+    pub shardable: bool,
+    pub estimate: Option<Estimate>,
+}
+
+/// The job graph of `config` in dependency order, with each job's estimate.
+pub fn plan_report(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<PlannedJob>> {
+    let jobs = plan(config, planners)?;
+    let mut out = Vec::new();
+    for wave in waves(jobs)? {
+        for job in wave {
+            let planner = planners
+                .iter()
+                .find(|p| job.id.split('/').next() == Some(p.name()));
+            out.push(PlannedJob {
+                estimate: planner.and_then(|p| p.estimate(&job)),
+                id: job.id,
+                deps: job.deps,
+                shardable: false,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Expands the config into jobs (every section through its planner).

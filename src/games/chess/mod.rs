@@ -70,6 +70,25 @@ impl Planner for Chess {
     fn name(&self) -> &'static str {
         "chess"
     }
+    /// One byte per slot, both sides to move; every slot is visited by the
+    /// retrograde passes; the tables of its successors are mapped beside it.
+    fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        let p: TableJob = serde_json::from_value(job.params.clone()).ok()?;
+        let m = Material::parse(&p.material).ok()?;
+        let slots = 2 * index::Layout::new(m).positions;
+        let inputs: u64 = m
+            .successors()
+            .iter()
+            .map(|s| 2 * index::Layout::new(*s).positions)
+            .sum();
+        Some(crate::pipeline::Estimate {
+            entries: slots,
+            output_bytes: slots,
+            memory_bytes: slots.saturating_add(inputs),
+            work: slots,
+            work_unit: "slots (positions x sides to move)".into(),
+        })
+    }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: ChessParams = game_params(source, "chess", section)?;
         let mut wanted = Vec::new();

@@ -90,6 +90,29 @@ impl Planner for Gops {
     fn name(&self) -> &'static str {
         "gops"
     }
+    /// Score level k: one k x k matrix game per state, one f64 per state,
+    /// and the level below mapped beside it.
+    fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        let p: LevelJob = serde_json::from_value(job.params.clone()).ok()?;
+        // Win-probability levels also index the score difference: no
+        // estimate for them yet.
+        if p.wins() {
+            return None;
+        }
+        let states = level::Level::new(p.cards, p.k).len();
+        let below = if p.k > 1 {
+            level::Level::new(p.cards, p.k - 1).len()
+        } else {
+            0
+        };
+        Some(crate::pipeline::Estimate {
+            entries: states,
+            output_bytes: states.saturating_mul(8),
+            memory_bytes: states.saturating_add(below).saturating_mul(8),
+            work: states,
+            work_unit: format!("matrix games of {k} x {k}", k = p.k),
+        })
+    }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GopsParams = game_params(source, "gops", section)?;
         ensure!(

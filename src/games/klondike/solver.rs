@@ -1335,6 +1335,16 @@ mod tests {
         );
     }
 
+    /// A xorshift stream from `seed`: each call a number below its argument.
+    fn below(mut rng: u64) -> impl FnMut(u64) -> u64 {
+        move |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        }
+    }
+
     /// A late position of `deal`: the lowest `heights[suit]` cards of each
     /// suit already home, taken from wherever the deal put them; a column
     /// whose face-up card went home turns up the next one.
@@ -1370,13 +1380,7 @@ mod tests {
         // Random foundation heights put the normal form's autoplay (cards
         // that can come back, talon cards included) and worrying back to
         // work in positions small enough to search exhaustively.
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % n
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1du64);
         // Each rule set: positions tried, and the fewest lost ones to meet.
         // (Reverting either unsound rule this test found fails it: a king
         // sent home from an empty base, and a pending step followed only
@@ -1506,13 +1510,7 @@ mod tests {
         // first, so the waste holds cards (dominated ones among them).
         // (Sending a dominated waste card home drawing three fails it.)
         use crate::games::klondike::independent::loss_check::{check_from, Finding};
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % n
-        };
+        let mut next = below(0x9e37_79b9_7f4a_7c15u64);
         let mut all_lost = 0;
         for (text, tries) in [
             ("1/unlimited", 250),
