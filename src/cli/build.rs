@@ -5,10 +5,6 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The most worker threads a build takes (each has a stack, and past the
-/// cores they only wait).
-pub const MAX_THREADS: usize = 1024;
-
 pub fn run(
     config: Option<PathBuf>,
     only: Vec<String>,
@@ -18,12 +14,6 @@ pub fn run(
     force_dependencies: bool,
     json: bool,
 ) -> Result<ExitCode> {
-    if let Some(n) = threads {
-        anyhow::ensure!(
-            (1..=MAX_THREADS).contains(&n),
-            "build: --threads {n} is out of range: 1 to {MAX_THREADS}"
-        );
-    }
     let config = match config {
         Some(p) => Config::load(&p)?,
         None => Config::embedded_default()?,

@@ -13,6 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// The most worker threads a build takes (each has a stack, and past the
+/// cores they only wait).
+pub const MAX_THREADS: usize = 1024;
+
 pub struct BuildOptions {
     pub data_dir: PathBuf,
     pub only: Vec<String>,
@@ -237,8 +241,8 @@ pub fn run_build(
     let waves = waves(jobs)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = opts.threads {
-        if n == 0 {
-            bail!("--threads must be at least 1");
+        if !(1..=MAX_THREADS).contains(&n) {
+            bail!("build: --threads {n} is out of range: 1 to {MAX_THREADS}");
         }
         builder = builder.num_threads(n);
     }
@@ -312,7 +316,7 @@ fn run_one(
     let output = job.output(&opts.data_dir);
     let hash = job.param_hash();
     // The job's lock, held until it returns: one builder per job.
-    let lock = match JobLock::acquire(&opts.data_dir, &job.id)
+    let _lock = match JobLock::acquire(&opts.data_dir, &job.id)
         .and_then(|lock| lock.remove_stale_temporaries(&output).map(|r| (lock, r)))
     {
         Ok((lock, removed)) => {
@@ -330,7 +334,6 @@ fn run_one(
             return JobOutcome::Failed(format!("{e:#}"));
         }
     };
-    let _held = lock;
     let forced = opts.force && (target || opts.force_dependencies);
     let current = || {
         if target {

@@ -109,7 +109,7 @@ impl<M> SearchResult<M> {
 
     /// Plies to the end of a proven result (None for an evaluation).
     pub fn distance(&self) -> Option<u32> {
-        self.proven().then(|| (WIN - self.score.abs()) as u32)
+        distance(self.score)
     }
 
     /// Whether a proven result's distance is exact: it is no longer than
@@ -120,8 +120,19 @@ impl<M> SearchResult<M> {
     /// castling rights, say), so its distance is only an upper bound (the
     /// winner can do at least that well, the loser at least that badly).
     pub fn distance_exact(&self) -> bool {
-        self.distance().is_some_and(|d| d <= self.depth)
+        exact_within(self.score, self.depth)
     }
+}
+
+/// Plies to the end of a proven score (None for an evaluation).
+fn distance(score: Score) -> Option<u32> {
+    (score.abs() >= WIN_BOUND).then(|| (WIN - score.abs()) as u32)
+}
+
+/// Whether `score` is proven with a distance a full search to `depth`
+/// plies covers, so that it is exact (see `SearchResult::distance_exact`).
+fn exact_within(score: Score, depth: u32) -> bool {
+    distance(score).is_some_and(|d| d <= depth)
 }
 
 struct OutOfBudget;
@@ -181,7 +192,7 @@ impl<P: Position> Engine<P> {
                     // and does not change with more depth. One beyond it came
                     // through a table probe and may be beaten by a shorter
                     // line: deepen on until the depth covers it.
-                    if s.abs() >= WIN_BOUND && (WIN - s.abs()) as u32 <= depth {
+                    if exact_within(s, depth) {
                         break;
                     }
                 }
@@ -189,8 +200,7 @@ impl<P: Position> Engine<P> {
             }
         }
         let (score, best, depth) = done.unwrap_or((0, None, 0));
-        let complete = depth == max_depth.max(1)
-            || (depth > 0 && score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth);
+        let complete = depth == max_depth.max(1) || (depth > 0 && exact_within(score, depth));
         SearchResult {
             score,
             best,
