@@ -394,7 +394,8 @@ fn plan_lists_the_jobs_in_order_with_estimates_the_build_meets() {
             );
         }
         seen.insert(j["id"].as_str().unwrap().to_string());
-        assert_eq!(j["shardable"], false);
+        let gops = j["id"].as_str().unwrap().starts_with("gops/");
+        assert_eq!(j["shardable"], gops, "{j}: only GOPS levels split");
     }
     let d = tempfile::tempdir().unwrap();
     build_small(d.path());

@@ -1,19 +1,51 @@
 use super::emit;
 use anyhow::Result;
-use nimrod::pipeline::{run_build, BuildOptions, Config, JobOutcome};
+use nimrod::pipeline::{run_build, BuildOptions, Config, JobOutcome, Shard};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// TOML config; without it the embedded default is used.
+    #[arg(long)]
     config: Option<PathBuf>,
+    /// Build only these jobs (id like grundy/values, or a game name) and their dependencies.
+    #[arg(long)]
     only: Vec<String>,
+    #[arg(long, default_value = "data")]
     data: PathBuf,
+    /// Worker threads (default: all cores). Output bytes do not depend on it.
+    #[arg(long)]
     threads: Option<usize>,
+    /// Rebuild tables even when they are complete and current (with
+    /// --only, the jobs it names, not their dependencies).
+    #[arg(long)]
     force: bool,
-    force_dependencies: bool,
+    /// With --force --only: rebuild the dependencies too.
+    #[arg(long, requires = "force")]
+    force_deps: bool,
+    /// Build part I of S of the one job --only names (a job `nimrod plan`
+    /// calls shardable), as its own checked file beside the table. Once
+    /// every part exists, a build without --shard merges them into the
+    /// table, byte-identical to a whole build, and removes them.
+    #[arg(long, value_name = "I/S", requires = "only")]
+    shard: Option<Shard>,
+    #[arg(long)]
     json: bool,
-) -> Result<ExitCode> {
+}
+
+pub fn run(args: BuildArgs) -> Result<ExitCode> {
+    let BuildArgs {
+        config,
+        only,
+        data,
+        threads,
+        force,
+        force_deps: force_dependencies,
+        shard,
+        json,
+    } = args;
     let config = match config {
         Some(p) => Config::load(&p)?,
         None => Config::embedded_default()?,
@@ -28,6 +60,7 @@ pub fn run(
             force,
             force_dependencies,
             threads,
+            shard,
         },
     )?;
     let mut text = String::new();

@@ -32,28 +32,7 @@ enum Command {
         json: bool,
     },
     /// Run the jobs of a config (default: the embedded config/default.toml).
-    Build {
-        /// TOML config; without it the embedded default is used.
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// Build only these jobs (id like grundy/values, or a game name) and their dependencies.
-        #[arg(long)]
-        only: Vec<String>,
-        #[arg(long, default_value = "data")]
-        data: PathBuf,
-        /// Worker threads (default: all cores). Output bytes do not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Rebuild tables even when they are complete and current (with
-        /// --only, the jobs it names, not their dependencies).
-        #[arg(long)]
-        force: bool,
-        /// With --force --only: rebuild the dependencies too.
-        #[arg(long, requires = "force")]
-        force_deps: bool,
-        #[arg(long)]
-        json: bool,
-    },
+    Build(build::BuildArgs),
     /// List the tables under a data directory with size and state.
     List {
         #[arg(long, default_value = "data")]
@@ -158,15 +137,7 @@ fn emit(json: bool, value: &serde_json::Value, text: &str) {
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Build {
-            config,
-            only,
-            data,
-            threads,
-            force,
-            force_deps,
-            json,
-        } => build::run(config, only, data, threads, force, force_deps, json),
+        Command::Build(args) => build::run(args),
         Command::Plan { config, json } => build::plan(config, json),
         Command::List { data, json } => files::list(&data, json),
         Command::Info { file, json } => files::info(&file, json),

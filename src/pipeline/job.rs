@@ -1,9 +1,92 @@
 use super::progress::Progress;
 use crate::table::Table;
-use anyhow::Result;
+use anyhow::{bail, Result};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub type JobFn = Box<dyn Fn(&JobContext) -> Result<()> + Send + Sync>;
+
+/// The most parts a job may be split into (`build --shard I/S`, S at most
+/// this): every part is a file and a lock, and a cluster array of more
+/// tasks than this is beyond any level we build.
+pub const MAX_SHARDS: u32 = 4096;
+
+/// Part `index` (1-based) of `count` of a job split into parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// A checked part number: 1 ≤ index ≤ count ≤ [`MAX_SHARDS`].
+    pub fn new(index: u32, count: u32) -> Result<Shard> {
+        if !(1..=MAX_SHARDS).contains(&count) {
+            bail!("shard count {count} is out of range: 1 to {MAX_SHARDS}");
+        }
+        if !(1..=count).contains(&index) {
+            bail!("shard {index}/{count}: the part number must be 1 to {count}");
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The units of work `0..units` that this part covers: the parts cut
+    /// them into `count` contiguous ranges of sizes differing by at most
+    /// one, in order (a part may be empty when there are fewer units than
+    /// parts).
+    pub fn range(&self, units: u64) -> Range<u64> {
+        let cut = |i: u32| (units as u128 * i as u128 / self.count as u128) as u64;
+        cut(self.index - 1)..cut(self.index)
+    }
+
+    /// The job id of this part of job `id` (also its table path without
+    /// extension): `gops/n12/k08.part-0003-of-0004`.
+    pub fn part_id(&self, id: &str) -> String {
+        format!("{id}.part-{:04}-of-{:04}", self.index, self.count)
+    }
+
+    /// Parses a part file's name stem (`k08.part-0003-of-0004`) back, given
+    /// the job's stem (`k08`); None for any other name.
+    pub fn from_stem(job_stem: &str, stem: &str) -> Option<Shard> {
+        let rest = stem.strip_prefix(job_stem)?.strip_prefix(".part-")?;
+        let (i, s) = rest.split_once("-of-")?;
+        let ok = |t: &str| t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit());
+        if !ok(i) || !ok(s) {
+            return None;
+        }
+        Shard::new(i.parse().ok()?, s.parse().ok()?).ok()
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = anyhow::Error;
+    /// `I/S`, as `build --shard` takes it.
+    fn from_str(s: &str) -> Result<Shard> {
+        let Some((i, n)) = s.split_once('/') else {
+            bail!("--shard {s}: expected I/S, part I of S (like 2/4)");
+        };
+        let parse = |t: &str, what: &str| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| anyhow::anyhow!("--shard {s}: {what} {t:?} is not a number"))
+        };
+        Shard::new(parse(i, "part")?, parse(n, "part count")?)
+            .map_err(|e| anyhow::anyhow!("--shard {s}: {e}"))
+    }
+}
+
+/// How a job that can be split builds one part and merges the parts. A part
+/// is a checked table of its own (job id [`Shard::part_id`]); the merge
+/// reads the parts, computes nothing, and writes bytes identical to those
+/// of the job built whole, whatever the number of parts.
+pub trait JobParts: Send + Sync {
+    /// Builds `part` into `ctx.output` (`ctx.id` is the part's id).
+    fn build_part(&self, ctx: &JobContext, part: Shard) -> Result<()>;
+    /// Writes the job's table to `ctx.output` from its parts, in order
+    /// (`parts[i]` is part i + 1, each opened and identity-checked).
+    fn merge(&self, ctx: &JobContext, parts: &[Table]) -> Result<()>;
+}
 
 /// One unit of work that produces one table file.
 pub struct Job {
@@ -14,6 +97,8 @@ pub struct Job {
     /// Everything that determines the output bytes; hashed into the header.
     pub params: serde_json::Value,
     pub run: JobFn,
+    /// Present when the job can be built in parts (`build --shard I/S`).
+    pub parts: Option<Arc<dyn JobParts>>,
 }
 
 impl Job {
@@ -22,6 +107,11 @@ impl Job {
     }
     pub fn param_hash(&self) -> u64 {
         param_hash(&self.id, &self.params)
+    }
+    /// The parameter hash of one part's table: the part's id with the
+    /// job's parameters.
+    pub fn part_param_hash(&self, shard: Shard) -> u64 {
+        param_hash(&shard.part_id(&self.id), &self.params)
     }
 }
 

@@ -9,7 +9,7 @@ pub mod progress;
 pub mod runner;
 
 pub use config::Config;
-pub use job::{param_hash, Job, JobContext};
+pub use job::{param_hash, Job, JobContext, JobParts, Shard, MAX_SHARDS};
 pub use progress::{Progress, Stage};
 pub use runner::{
     plan_report, run_build, BuildOptions, BuildReport, Estimate, JobOutcome, PlannedJob, Planner,

@@ -2,7 +2,7 @@
 //! skipped when its table is already complete with the same parameter hash.
 
 use super::config::Config;
-use super::job::{Job, JobContext};
+use super::job::{table_path, Job, JobContext, Shard};
 use super::lock::JobLock;
 use super::progress::Progress;
 use crate::table::Table;
@@ -26,6 +26,8 @@ pub struct BuildOptions {
     /// With `force` and `only`: rebuild the jobs they depend on too.
     pub force_dependencies: bool,
     pub threads: Option<usize>,
+    /// Build only this part of the one job `only` names (`--shard I/S`).
+    pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +88,7 @@ pub struct Estimate {
 pub struct PlannedJob {
     pub id: String,
     pub deps: Vec<String>,
-    /// Whether `build --shard` can split it (no job can yet).
+    /// Whether `build --shard` can split it.
     pub shardable: bool,
     pub estimate: Option<Estimate>,
 }
@@ -102,9 +104,9 @@ pub fn plan_report(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<Pla
                 .find(|p| job.id.split('/').next() == Some(p.name()));
             out.push(PlannedJob {
                 estimate: planner.and_then(|p| p.estimate(&job)),
+                shardable: job.parts.is_some(),
                 id: job.id,
                 deps: job.deps,
-                shardable: false,
             });
         }
     }
@@ -238,6 +240,23 @@ pub fn run_build(
     opts: &BuildOptions,
 ) -> Result<BuildReport> {
     let (jobs, targets) = select(plan(config, planners)?, &opts.only)?;
+    if let Some(shard) = opts.shard {
+        let [target] = targets.iter().collect::<Vec<_>>()[..] else {
+            bail!(
+                "build --shard {}/{}: --only must name exactly one job (it names {}: {})",
+                shard.index,
+                shard.count,
+                targets.len(),
+                targets.iter().cloned().collect::<Vec<_>>().join(", ")
+            );
+        };
+        let job = jobs.iter().find(|j| &j.id == target).expect("selected");
+        if job.parts.is_none() {
+            bail!(
+                "build --shard: job {target} cannot be split into parts; build it whole (nimrod plan shows which jobs are shardable)"
+            );
+        }
+    }
     let waves = waves(jobs)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = opts.threads {
@@ -303,9 +322,32 @@ pub fn run_build(
     })
 }
 
+/// Takes the lock of job (or part) `id` and removes the temporaries its
+/// killed builds left, recording them.
+fn lock_job(
+    data_dir: &Path,
+    id: &str,
+    output: &Path,
+    progress: &Progress,
+    removed_temporaries: &Mutex<Vec<PathBuf>>,
+) -> Result<JobLock> {
+    let lock = JobLock::acquire(data_dir, id)?;
+    let removed = lock.remove_stale_temporaries(output)?;
+    for p in &removed {
+        progress.println(&format!("removed stale temporary {}", p.display()));
+    }
+    removed_temporaries
+        .lock()
+        .expect("no job panics holding it")
+        .extend(removed);
+    Ok(lock)
+}
+
 /// Runs `job` unless its table is current: a job asked for (`target`) is
 /// checked in full, a dependency only opened; `force` rebuilds targets, and
-/// dependencies only with `force_dependencies`.
+/// dependencies only with `force_dependencies`. With `opts.shard`, the
+/// target builds that part only; a job that can be split and finds parts
+/// of itself merges them (building any part missing first).
 fn run_one(
     job: &Job,
     target: bool,
@@ -315,26 +357,50 @@ fn run_one(
 ) -> JobOutcome {
     let output = job.output(&opts.data_dir);
     let hash = job.param_hash();
-    // The job's lock, held until it returns: one builder per job.
-    let _lock = match JobLock::acquire(&opts.data_dir, &job.id)
-        .and_then(|lock| lock.remove_stale_temporaries(&output).map(|r| (lock, r)))
-    {
-        Ok((lock, removed)) => {
-            for p in &removed {
-                progress.println(&format!("removed stale temporary {}", p.display()));
-            }
-            removed_temporaries
-                .lock()
-                .expect("no job panics holding it")
-                .extend(removed);
-            lock
-        }
+    let forced = opts.force && (target || opts.force_dependencies);
+    // A current dependency is used without its lock: tables are only ever
+    // replaced whole by a rename, and the parts of one level all read the
+    // level below at once.
+    if !target && !forced && opens_current(&output, hash) {
+        return JobOutcome::UpToDate;
+    }
+    let started = Instant::now();
+    let result = match (target, opts.shard) {
+        (true, Some(shard)) => run_part(job, shard, opts, progress, removed_temporaries),
+        _ => run_whole(job, target, forced, opts, progress, removed_temporaries),
+    };
+    match result {
+        Ok(false) => JobOutcome::UpToDate,
+        Ok(true) => JobOutcome::Built {
+            seconds_millis: started.elapsed().as_millis(),
+        },
         Err(e) => {
             progress.println(&format!("error: {}: {e:#}", job.id));
-            return JobOutcome::Failed(format!("{e:#}"));
+            JobOutcome::Failed(format!("{e:#}"))
         }
-    };
-    let forced = opts.force && (target || opts.force_dependencies);
+    }
+}
+
+/// Builds (or merges) the whole table of `job` under its lock; false when
+/// it was already current.
+fn run_whole(
+    job: &Job,
+    target: bool,
+    forced: bool,
+    opts: &BuildOptions,
+    progress: &Progress,
+    removed_temporaries: &Mutex<Vec<PathBuf>>,
+) -> Result<bool> {
+    let output = job.output(&opts.data_dir);
+    let hash = job.param_hash();
+    // The job's lock, held until it returns: one builder per job.
+    let _lock = lock_job(
+        &opts.data_dir,
+        &job.id,
+        &output,
+        progress,
+        removed_temporaries,
+    )?;
     let current = || {
         if target {
             is_current(&output, hash)
@@ -342,10 +408,14 @@ fn run_one(
             opens_current(&output, hash)
         }
     };
+    let parts = match &job.parts {
+        Some(_) => existing_parts(&opts.data_dir, &job.id)?,
+        None => Vec::new(),
+    };
     if !forced && current() {
-        return JobOutcome::UpToDate;
+        remove_parts(&parts)?;
+        return Ok(false);
     }
-    let started = Instant::now();
     let ctx = JobContext {
         id: &job.id,
         params: &job.params,
@@ -354,21 +424,168 @@ fn run_one(
         param_hash: hash,
         progress,
     };
-    let result = (job.run)(&ctx).and_then(|()| {
-        let t = Table::open(&output)
-            .with_context(|| format!("job {} did not leave a readable table", job.id))?;
-        if t.header().param_hash != hash {
-            bail!("job {} wrote a table with the wrong parameter hash", job.id);
+    match (&job.parts, parts.first()) {
+        (Some(split), Some(&(first, _))) if !forced => {
+            // Parts of one count only: the count most parts were built at.
+            let count = most_common_count(&parts).unwrap_or(first.count);
+            let mut tables = Vec::new();
+            let mut locks = Vec::new();
+            for index in 1..=count {
+                let shard = Shard::new(index, count)?;
+                let part_id = shard.part_id(&job.id);
+                let part_out = table_path(&opts.data_dir, &part_id);
+                locks.push(lock_job(
+                    &opts.data_dir,
+                    &part_id,
+                    &part_out,
+                    progress,
+                    removed_temporaries,
+                )?);
+                let part_hash = job.part_param_hash(shard);
+                if !opens_current(&part_out, part_hash) {
+                    progress.println(&format!("{}: building missing part {part_id}", job.id));
+                    build_part(job, shard, opts, progress)?;
+                }
+                let t = Table::open(&part_out)?;
+                super::job::check_identity(&t, &part_id)?;
+                tables.push(t);
+            }
+            split.merge(&ctx, &tables)?;
+            drop(tables);
+            check_written(job, &output, hash)?;
+            // Those found and those built here.
+            remove_parts(&existing_parts(&opts.data_dir, &job.id)?)?;
         }
-        Ok(())
-    });
-    match result {
-        Ok(()) => JobOutcome::Built {
-            seconds_millis: started.elapsed().as_millis(),
-        },
-        Err(e) => {
-            progress.println(&format!("error: {}: {e:#}", job.id));
-            JobOutcome::Failed(format!("{e:#}"))
+        _ => {
+            (job.run)(&ctx)?;
+            check_written(job, &output, hash)?;
+            remove_parts(&parts)?;
         }
+    }
+    Ok(true)
+}
+
+/// Builds part `shard` of `job` under the part's lock; false when the part,
+/// or the whole table, is already there.
+fn run_part(
+    job: &Job,
+    shard: Shard,
+    opts: &BuildOptions,
+    progress: &Progress,
+    removed_temporaries: &Mutex<Vec<PathBuf>>,
+) -> Result<bool> {
+    let part_id = shard.part_id(&job.id);
+    let part_out = table_path(&opts.data_dir, &part_id);
+    let _lock = lock_job(
+        &opts.data_dir,
+        &part_id,
+        &part_out,
+        progress,
+        removed_temporaries,
+    )?;
+    if !opts.force
+        && (opens_current(&job.output(&opts.data_dir), job.param_hash())
+            || is_current(&part_out, job.part_param_hash(shard)))
+    {
+        return Ok(false);
+    }
+    build_part(job, shard, opts, progress)?;
+    Ok(true)
+}
+
+/// Builds part `shard` of `job` (the caller holds the part's lock).
+fn build_part(job: &Job, shard: Shard, opts: &BuildOptions, progress: &Progress) -> Result<()> {
+    let split = job.parts.as_ref().context("job cannot be split")?;
+    let part_id = shard.part_id(&job.id);
+    let part_out = table_path(&opts.data_dir, &part_id);
+    let part_hash = job.part_param_hash(shard);
+    let ctx = JobContext {
+        id: &part_id,
+        params: &job.params,
+        data_dir: &opts.data_dir,
+        output: part_out.clone(),
+        param_hash: part_hash,
+        progress,
+    };
+    split.build_part(&ctx, shard)?;
+    let t = Table::open(&part_out)
+        .with_context(|| format!("part {part_id} did not leave a readable table"))?;
+    if t.header().param_hash != part_hash {
+        bail!("part {part_id} was written with the wrong parameter hash");
+    }
+    Ok(())
+}
+
+fn check_written(job: &Job, output: &Path, hash: u64) -> Result<()> {
+    let t = Table::open(output)
+        .with_context(|| format!("job {} did not leave a readable table", job.id))?;
+    if t.header().param_hash != hash {
+        bail!("job {} wrote a table with the wrong parameter hash", job.id);
+    }
+    Ok(())
+}
+
+/// The part files of job `id` in `data_dir` (any part count), sorted.
+fn existing_parts(data_dir: &Path, id: &str) -> Result<Vec<(Shard, PathBuf)>> {
+    let table = table_path(data_dir, id);
+    let (Some(dir), Some(stem)) = (table.parent(), table.file_stem()) else {
+        return Ok(Vec::new());
+    };
+    let stem = stem.to_string_lossy();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        let e = e.with_context(|| format!("cannot read {}", dir.display()))?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(shard) = name
+            .strip_suffix(".nmt")
+            .and_then(|s| Shard::from_stem(&stem, s))
+        {
+            out.push((shard, e.path()));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The part count most of `parts` were built with (the larger on a tie).
+fn most_common_count(parts: &[(Shard, PathBuf)]) -> Option<u32> {
+    let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+    for (s, _) in parts {
+        *counts.entry(s.count).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(count, n)| (n, count))
+        .map(|(count, _)| count)
+}
+
+/// Removes part files once the whole table is in place.
+fn remove_parts(parts: &[(Shard, PathBuf)]) -> Result<()> {
+    for (_, p) in parts {
+        match std::fs::remove_file(p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("cannot remove part {}", p.display())),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn most_parts_decide_the_count() {
+        let p = |i, n| (Shard::new(i, n).unwrap(), PathBuf::new());
+        assert_eq!(most_common_count(&[]), None);
+        assert_eq!(most_common_count(&[p(1, 4), p(2, 4), p(1, 2)]), Some(4));
+        assert_eq!(most_common_count(&[p(1, 4), p(1, 2)]), Some(4));
+        assert_eq!(most_common_count(&[p(1, 3), p(2, 3), p(1, 7)]), Some(3));
     }
 }

@@ -108,6 +108,7 @@ impl Planner for Bridgit {
                 deps: vec![],
                 params: SizeJob::value(n, ex, games)?,
                 run: Box::new(move |ctx| build_pairing(ctx, n, ex, games)),
+                parts: None,
             });
             let ex = n <= p.trees_exhaustive_up_to;
             jobs.push(Job {
@@ -115,6 +116,7 @@ impl Planner for Bridgit {
                 deps: vec![],
                 params: SizeJob::value(n, ex, games)?,
                 run: Box::new(move |ctx| build_trees(ctx, n, ex, games)),
+                parts: None,
             });
         }
         Ok(jobs)

@@ -121,6 +121,7 @@ impl Planner for Chess {
                     })
                     .expect("plain struct"),
                     run: Box::new(move |ctx| build(ctx, m)),
+                    parts: None,
                 }
             })
             .collect())

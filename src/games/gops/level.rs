@@ -10,6 +10,7 @@ use crate::lp::{MatrixGame, Method, Workspace};
 use crate::table::rank::{binomial, rank_subset, unrank_subset};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// Shape of one level.
 #[derive(Clone, Debug)]
@@ -165,43 +166,96 @@ pub fn solve_level(
     prev: &[f64],
     progress: &(impl Fn(u64) + Sync),
 ) -> (Vec<f64>, LevelStats) {
+    let below = Level::new(level.cards, level.k - 1);
+    assert_eq!(prev.len() as u64, below.len(), "level {} size", level.k - 1);
+    let rows: Vec<&[f64]> = prev.chunks(below.patterns.len() as usize).collect();
+    solve_units(level, 0..level.len(), &rows, progress)
+}
+
+/// The prize-set ranks of level k − 1 that the states `units` of `level`
+/// read (`needed[r]`): each prize set P of the range needs P less one
+/// upcard. A part of a level reads only these rows of the level below.
+pub fn rows_needed(level: &Level, units: Range<u64>) -> Vec<bool> {
+    let below_sets = binomial(level.cards as u64, level.k as u64 - 1).expect("small binomial");
+    let mut needed = vec![false; below_sets as usize];
+    for (prize_rank, _) in segments(level, units) {
+        let prizes = unrank_subset(prize_rank, level.k as u32);
+        let mut m = prizes;
+        while m != 0 {
+            let bit = m.trailing_zeros();
+            needed[rank_subset(prizes & !(1 << bit)) as usize] = true;
+            m &= m - 1;
+        }
+    }
+    needed
+}
+
+/// The states `units` (unit = prize_rank · patterns + pattern_rank) cut by
+/// prize set: (prize rank, pattern ranks).
+pub(super) fn segments(level: &Level, units: Range<u64>) -> Vec<(u64, Range<u64>)> {
+    let np = level.patterns.len();
+    let mut out = Vec::new();
+    let mut u = units.start;
+    while u < units.end {
+        let prize_rank = u / np;
+        let end = units.end.min((prize_rank + 1) * np);
+        out.push((prize_rank, u - prize_rank * np..end - prize_rank * np));
+        u = end;
+    }
+    out
+}
+
+/// Values of the states `units` of level k (slot = unit) from the level
+/// below, given by prize set: `below[r]` holds the values of prize-set
+/// rank r of level k − 1 (it may be empty where `rows_needed` is false).
+/// `progress` is called once per prize set (or part of one) done. The
+/// values do not depend on the range: a state's value is the same whether
+/// solved in a part or in the whole level.
+pub fn solve_units(
+    level: &Level,
+    units: Range<u64>,
+    below: &[&[f64]],
+    progress: &(impl Fn(u64) + Sync),
+) -> (Vec<f64>, LevelStats) {
     let k = level.k;
     assert!((1..=MAX_CARDS).contains(&k));
-    let below = Level::new(level.cards, k - 1);
-    assert_eq!(prev.len() as u64, below.len(), "level {} size", k - 1);
+    assert!(units.start <= units.end && units.end <= level.len());
+    let below_level = Level::new(level.cards, k - 1);
     let np = level.patterns.len() as usize;
-    let prev_np = below.patterns.len() as usize;
     let kids: Vec<Child> = (0..np as u64)
         .into_par_iter()
-        .flat_map_iter(|r| children(&level.patterns.unrank(r), &below.patterns))
+        .flat_map_iter(|r| children(&level.patterns.unrank(r), &below_level.patterns))
         .collect();
-    let mut values = vec![0.0f64; level.len() as usize];
-    let stats = values
-        .par_chunks_mut(np)
-        .enumerate()
-        .map(|(prize_rank, out)| {
+    let mut values = vec![0.0f64; (units.end - units.start) as usize];
+    let mut work: Vec<(u64, Range<u64>, &mut [f64])> = Vec::new();
+    let mut rest: &mut [f64] = &mut values;
+    for (prize_rank, patterns) in segments(level, units) {
+        let (out, tail) = rest.split_at_mut((patterns.end - patterns.start) as usize);
+        work.push((prize_rank, patterns, out));
+        rest = tail;
+    }
+    let stats = work
+        .into_par_iter()
+        .map(|(prize_rank, patterns, out)| {
             let mut st = LevelStats::default();
-            let prizes = unrank_subset(prize_rank as u64, k as u32);
-            let mut upcards = [(0u32, 0usize); MAX_CARDS];
+            let prizes = unrank_subset(prize_rank, k as u32);
+            let mut upcards: [(u32, &[f64]); MAX_CARDS] = [(0, &[]); MAX_CARDS];
             let mut m = prizes;
             for u in upcards.iter_mut().take(k) {
                 let bit = m.trailing_zeros();
-                *u = (
-                    bit + 1,
-                    rank_subset(prizes & !(1 << bit)) as usize * prev_np,
-                );
+                *u = (bit + 1, below[rank_subset(prizes & !(1 << bit)) as usize]);
                 m &= m - 1;
             }
             let mut game = MatrixGame::new(k, k);
             let mut ws = Workspace::new();
-            for (r, slot) in out.iter_mut().enumerate() {
+            for (r, slot) in (patterns.start as usize..).zip(out.iter_mut()) {
                 let cells = &kids[r * k * k..(r + 1) * k * k];
                 let mut total = 0.0;
-                for &(prize, base) in &upcards[..k] {
+                for &(prize, row_below) in &upcards[..k] {
                     let p = prize as f64;
                     for (i, row) in cells.chunks_exact(k).enumerate() {
                         for (j, c) in row.iter().enumerate() {
-                            let v = prev[base + c.rank as usize];
+                            let v = row_below[c.rank as usize];
                             let v = if c.negate { -v } else { v };
                             game.set(i, j, c.sign as f64 * p + v);
                         }

@@ -8,11 +8,12 @@
 //! patterns × (2ΣP + 1) values, d running from −ΣP to ΣP fastest.
 //! Swapping the players maps (pattern, d) to (swapped, −d) and negates W.
 
-use super::level::{children, Child, Level, LevelStats};
+use super::level::{children, segments, Child, Level, LevelStats};
 use super::pattern::{Pattern, MAX_CARDS};
 use crate::lp::{MatrixGame, Workspace};
 use crate::table::rank::{rank_subset, unrank_subset};
 use rayon::prelude::*;
+use std::ops::Range;
 
 pub fn prize_sum(prizes: u64) -> i32 {
     (0..64)
@@ -107,57 +108,99 @@ pub fn solve_level(
     progress: &(impl Fn(u64) + Sync),
 ) -> (Vec<f64>, LevelStats) {
     let k = level.base.k;
+    let below = WinLevel::new(level.base.cards, k - 1);
+    let rows: Vec<&[f64]> = if k > 1 {
+        assert_eq!(prev.len() as u64, below.len(), "level {} size", k - 1);
+        (0..below.base.prize_sets as usize)
+            .map(|r| &prev[below.offsets[r] as usize..below.offsets[r + 1] as usize])
+            .collect()
+    } else {
+        vec![&[]]
+    };
+    solve_units(level, 0..level.base.len(), &rows, progress)
+}
+
+impl WinLevel {
+    /// The first slot of unit `u` (unit = prize_rank · patterns +
+    /// pattern_rank: one pattern of one prize set, every score difference);
+    /// `u` = the number of units gives the length.
+    pub fn unit_start(&self, u: u64) -> u64 {
+        let np = self.base.patterns.len();
+        let r = u / np;
+        if r >= self.base.prize_sets {
+            return self.len();
+        }
+        let width = 2 * prize_sum(unrank_subset(r, self.base.k as u32)) as u64 + 1;
+        self.offsets[r as usize] + (u % np) * width
+    }
+
+    /// The slots of prize-set rank `r`'s block.
+    pub fn block(&self, r: u64) -> Range<u64> {
+        self.offsets[r as usize]..self.offsets[r as usize + 1]
+    }
+}
+
+/// The values of the units `units` of level k of the win objective (their
+/// slots `unit_start(units.start)..unit_start(units.end)`), from the level
+/// below by prize set: `below[r]` is the block of prize-set rank r of level
+/// k − 1 (empty where `level::rows_needed` is false, and for k = 1).
+pub fn solve_units(
+    level: &WinLevel,
+    units: Range<u64>,
+    below: &[&[f64]],
+    progress: &(impl Fn(u64) + Sync),
+) -> (Vec<f64>, LevelStats) {
+    let k = level.base.k;
     let cards = level.base.cards;
     assert!((1..=MAX_CARDS).contains(&k));
-    let below = WinLevel::new(cards, k - 1);
-    if k > 1 {
-        assert_eq!(prev.len() as u64, below.len(), "level {} size", k - 1);
-    }
+    assert!(units.start <= units.end && units.end <= level.base.len());
+    let below_level = Level::new(cards, k - 1);
     let np = level.base.patterns.len();
     let kids: Vec<Child> = (0..np)
         .into_par_iter()
-        .flat_map_iter(|r| children(&level.base.patterns.unrank(r), &below.base.patterns))
+        .flat_map_iter(|r| children(&level.base.patterns.unrank(r), &below_level.patterns))
         .collect();
-    let mut values = vec![0.0f64; level.len() as usize];
-    let mut blocks: Vec<(u64, &mut [f64])> = Vec::new();
+    let first = level.unit_start(units.start);
+    let mut values = vec![0.0f64; (level.unit_start(units.end) - first) as usize];
+    let mut work: Vec<(u64, Range<u64>, &mut [f64])> = Vec::new();
     let mut rest: &mut [f64] = &mut values;
-    for r in 0..level.base.prize_sets {
-        let size = (level.offsets[r as usize + 1] - level.offsets[r as usize]) as usize;
-        let (block, tail) = rest.split_at_mut(size);
-        blocks.push((r, block));
+    for (prize_rank, patterns) in segments(&level.base, units) {
+        let u = prize_rank * np;
+        let size = level.unit_start(u + patterns.end) - level.unit_start(u + patterns.start);
+        let (out, tail) = rest.split_at_mut(size as usize);
+        work.push((prize_rank, patterns, out));
         rest = tail;
     }
-    let stats = blocks
+    let stats = work
         .into_par_iter()
-        .map(|(prize_rank, out)| {
+        .map(|(prize_rank, patterns, out)| {
             let mut st = LevelStats::default();
             let prizes = unrank_subset(prize_rank, k as u32);
             let sum = prize_sum(prizes);
             let width = 2 * sum as usize + 1;
-            // Per upcard: its value, the remaining prizes' sum, and the
-            // offset of their block in level k − 1.
-            let mut upcards = [(0i32, 0i32, 0u64); MAX_CARDS];
+            // Per upcard: its value, the remaining prizes' sum, and their
+            // block in level k − 1.
+            let mut upcards: [(i32, i32, &[f64]); MAX_CARDS] = [(0, 0, &[]); MAX_CARDS];
             let mut m = prizes;
             for u in upcards.iter_mut().take(k) {
                 let bit = m.trailing_zeros();
                 let rest = prizes & !(1 << bit);
-                let off = if k > 1 {
-                    below.offsets[rank_subset(rest) as usize]
-                } else {
-                    0
-                };
-                *u = (bit as i32 + 1, prize_sum(rest), off);
+                *u = (
+                    bit as i32 + 1,
+                    prize_sum(rest),
+                    below[rank_subset(rest) as usize],
+                );
                 m &= m - 1;
             }
             let mut game = MatrixGame::new(k, k);
             let mut ws = Workspace::new();
-            for r in 0..np as usize {
+            for (at, r) in (patterns.start as usize..patterns.end as usize).enumerate() {
                 let cells = &kids[r * k * k..(r + 1) * k * k];
                 for di in 0..width {
                     let d = di as i32 - sum;
                     let mut total = 0.0;
-                    for &(p, rest_sum, off) in &upcards[..k] {
-                        let rest_width = 2 * rest_sum as u64 + 1;
+                    for &(p, rest_sum, block) in &upcards[..k] {
+                        let rest_width = 2 * rest_sum as usize + 1;
                         for (i, row) in cells.chunks_exact(k).enumerate() {
                             for (j, c) in row.iter().enumerate() {
                                 let nd = d + c.sign as i32 * p;
@@ -165,10 +208,8 @@ pub fn solve_level(
                                     nd.signum() as f64
                                 } else {
                                     let (nd, s) = if c.negate { (-nd, -1.0) } else { (nd, 1.0) };
-                                    s * prev[(off
-                                        + c.rank as u64 * rest_width
-                                        + (nd + rest_sum) as u64)
-                                        as usize]
+                                    s * block
+                                        [c.rank as usize * rest_width + (nd + rest_sum) as usize]
                                 };
                                 game.set(i, j, v);
                             }
@@ -177,7 +218,7 @@ pub fn solve_level(
                         st.count(s.method, s.gap);
                         total += s.value;
                     }
-                    out[r * width + di] = total / k as f64;
+                    out[at * width + di] = total / k as f64;
                     st.states += 1;
                 }
             }

@@ -95,12 +95,14 @@ impl Planner for Grundy {
             deps: vec![],
             params: serde_json::to_value(job)?,
             run: Box::new(move |ctx| build_values(ctx, &job)),
+            parts: None,
         };
         let rare = Job {
             id: "grundy/rare".into(),
             deps: vec!["grundy/values".into()],
             params: serde_json::to_value(&table)?,
             run: Box::new(build_rare),
+            parts: None,
         };
         let mb = p.misere_bound;
         let misere = Job {
@@ -111,6 +113,7 @@ impl Planner for Grundy {
                 solver,
             })?,
             run: Box::new(move |ctx| build_misere(ctx, mb)),
+            parts: None,
         };
         Ok(vec![values, rare, misere])
     }

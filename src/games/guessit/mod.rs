@@ -53,6 +53,7 @@ impl Planner for GuessIt {
                 solver: SOLVER_VERSION,
             })?,
             run: Box::new(move |ctx| build(ctx, max)),
+            parts: None,
         }])
     }
 }

@@ -101,6 +101,7 @@ impl Planner for Half {
                     })
                     .expect("plain struct"),
                     run: Box::new(move |ctx| build(ctx, bound, conv)),
+                    parts: None,
                 }
             })
             .collect())

@@ -227,6 +227,7 @@ impl Planner for Klondike {
                     version: VERSION,
                 })?,
                 run: Box::new(move |ctx| build_greedy(ctx, rules, deals)),
+                parts: None,
             });
             let (sdeals, budget) = (p.solver_deals, p.solver_budget);
             let relaxed_from = relaxed_job.clone().filter(|_| rules != solver::RELAXED);
@@ -244,6 +245,7 @@ impl Planner for Klondike {
                 deps,
                 params: serde_json::to_value(&job)?,
                 run: Box::new(move |ctx| build_solver(ctx, &job)),
+                parts: None,
             });
         }
         let deps: Vec<String> = ids
@@ -266,6 +268,7 @@ impl Planner for Klondike {
                 version: SOLVER_VERSION,
             })?,
             run: Box::new(move |ctx| report::build(ctx, &all_rules)),
+            parts: None,
         });
         Ok(jobs)
     }

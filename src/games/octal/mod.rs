@@ -54,6 +54,7 @@ impl Planner for Octal {
                     solver: SOLVER_VERSION,
                 })?,
                 run: Box::new(move |ctx| build(ctx, &code, bound)),
+                parts: None,
             });
         }
         Ok(jobs)

@@ -99,6 +99,7 @@ impl Planner for Ttt {
                         solver: SOLVER_VERSION,
                     })?,
                     run: Box::new(move |ctx| build_board(ctx, &g)),
+                    parts: None,
                 })
             })
             .collect::<Result<_>>()?;
@@ -116,6 +117,7 @@ impl Planner for Ttt {
                 solver: SOLVER_VERSION,
             })?,
             run: Box::new(move |ctx| machines::build(ctx, runs, games)),
+            parts: None,
         });
         Ok(jobs)
     }
