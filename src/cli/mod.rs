@@ -1,6 +1,7 @@
 mod build;
 mod files;
 mod query;
+mod slurm;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -33,6 +34,10 @@ enum Command {
     },
     /// Run the jobs of a config (default: the embedded config/default.toml).
     Build(build::BuildArgs),
+    /// Write sbatch scripts for a config's plan (a job array of parts and a
+    /// merge job per split job, afterok dependencies along the job graph);
+    /// with --submit, submit them; with --wait, wait and report.
+    Slurm(slurm::SlurmArgs),
     /// List the tables under a data directory with size and state.
     List {
         #[arg(long, default_value = "data")]
@@ -138,6 +143,7 @@ fn emit(json: bool, value: &serde_json::Value, text: &str) {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build::run(args),
+        Command::Slurm(args) => slurm::run(args),
         Command::Plan { config, json } => build::plan(config, json),
         Command::List { data, json } => files::list(&data, json),
         Command::Info { file, json } => files::info(&file, json),

@@ -7,10 +7,12 @@ pub mod job;
 pub mod lock;
 pub mod progress;
 pub mod runner;
+pub mod slurm;
 
-pub use config::Config;
+pub use config::{Config, DEFAULT_CONFIG};
 pub use job::{param_hash, Job, JobContext, JobParts, Shard, MAX_SHARDS};
 pub use progress::{Progress, Stage};
 pub use runner::{
-    plan_report, run_build, BuildOptions, BuildReport, Estimate, JobOutcome, PlannedJob, Planner,
+    opens_current, plan, plan_report, run_build, BuildOptions, BuildReport, Estimate, JobOutcome,
+    PlannedJob, Planner,
 };
