@@ -298,55 +298,8 @@ pub fn unpack(files: &[PathBuf], force: bool, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Streams `packed` into `out`'s temporary name frame by frame, checks the
-/// result as a table, then renames it into place; returns its length.
+/// Unpacks `packed` to `out` through the table crate (streamed, checked
+/// as a table before the rename); returns the raw length.
 fn unpack_checked(packed: &Path, out: &Path) -> Result<u64> {
-    let file =
-        std::fs::File::open(packed).with_context(|| format!("cannot read {}", packed.display()))?;
-    // SAFETY: read-only map of a file this command only reads; a packed
-    // file is never modified in place (pack renames a new file over it).
-    let map = unsafe { memmap2::Mmap::map(&file) }
-        .with_context(|| format!("cannot read {}", packed.display()))?;
-    let p = PackedFile::new(&map[..])
-        .with_context(|| format!("{}: not a valid packed table", packed.display()))?;
-    let tmp = nimrod::table::writer::tmp_path(out);
-    let result = (|| -> Result<u64> {
-        let mut w = std::io::BufWriter::new(
-            std::fs::File::create(&tmp)
-                .with_context(|| format!("cannot write {}", tmp.display()))?,
-        );
-        p.unpack_to(&mut w)
-            .with_context(|| format!("{}: not a valid packed table", packed.display()))?;
-        let file = w
-            .into_inner()
-            .map_err(|e| e.into_error())
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        file.sync_all()
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        let t = Table::open(&tmp).with_context(|| {
-            format!(
-                "{}: the unpacked bytes are not a valid table",
-                packed.display()
-            )
-        })?;
-        t.verify().with_context(|| {
-            format!(
-                "{}: the unpacked bytes are not a valid table",
-                packed.display()
-            )
-        })?;
-        Ok(file.metadata()?.len())
-    })();
-    match result {
-        Ok(len) => {
-            std::fs::rename(&tmp, out)
-                .with_context(|| format!("cannot write {}", out.display()))?;
-            nimrod::table::writer::sync_parent(out);
-            Ok(len)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+    Ok(nimrod::table::pack::unpack_file(packed, out)?)
 }

@@ -102,6 +102,51 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Unpacks the packed table `packed` into the raw table file `out`: frame by
+/// frame into `out`'s temporary name, fsynced, opened and verified in full
+/// as a table, then renamed into place. Returns the raw length. On any
+/// failure no file is left under either name.
+pub fn unpack_file(packed: &Path, out: &Path) -> Result<u64, crate::TableError> {
+    use crate::TableError;
+    let file = std::fs::File::open(packed).map_err(|e| TableError::io(packed, e))?;
+    // SAFETY: a read-only, private map of a file nimrod never modifies in
+    // place (pack writes a new file and renames it over the old one). If
+    // another program truncates it while we read, the process gets SIGBUS;
+    // that is the documented limit of every memory-mapped read here.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(packed, e))?;
+    let p = PackedFile::new(&map[..])
+        .map_err(|e| TableError::corrupt(packed, format!("not a valid packed table: {e}")))?;
+    let tmp = tmp_path(out);
+    let result = (|| -> Result<u64, TableError> {
+        let create = std::fs::File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
+        let mut w = std::io::BufWriter::new(create);
+        p.unpack_to(&mut w)
+            .map_err(|e| TableError::corrupt(packed, format!("not a valid packed table: {e}")))?;
+        let file = w
+            .into_inner()
+            .map_err(|e| TableError::io(&tmp, e.into_error()))?;
+        file.sync_all().map_err(|e| TableError::io(&tmp, e))?;
+        let unpacked_is_a_table = |e: TableError| {
+            TableError::corrupt(
+                packed,
+                format!("the unpacked bytes are not a valid table: {e}"),
+            )
+        };
+        crate::Table::open(&tmp)
+            .and_then(|t| t.verify())
+            .map_err(unpacked_is_a_table)?;
+        let len = file.metadata().map_err(|e| TableError::io(&tmp, e))?.len();
+        std::fs::rename(&tmp, out).map_err(|e| TableError::io(out, e))?;
+        Ok(len)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    } else {
+        sync_parent(out);
+    }
+    result
+}
+
 struct Frame {
     compressed_at: usize,
     compressed_len: usize,

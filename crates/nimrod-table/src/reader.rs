@@ -63,6 +63,15 @@ impl std::fmt::Debug for Table {
 impl Table {
     /// Opens a raw table (memory-mapped) or a packed one (`nimrod pack`),
     /// recognised by its content, not its name.
+    ///
+    /// The file is memory-mapped. nimrod never changes a table file in
+    /// place (a rebuild writes a new file and renames it over the name, and
+    /// an open table keeps reading the old one), so the bytes cannot change
+    /// under a reader. Another program that truncates or rewrites the file
+    /// in place breaks that: reading past a truncation ends the process
+    /// with SIGBUS, and bytes rewritten in place are caught by the block
+    /// checksums only for blocks not yet checked. Replace tables by rename,
+    /// as nimrod does, or read them with [`Table::from_bytes`].
     pub fn open(path: &Path) -> Result<Table, TableError> {
         // Checked before opening: opening a FIFO for reading blocks until
         // someone writes to it, and a directory opens but cannot be mapped.
