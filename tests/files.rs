@@ -39,7 +39,7 @@ fn grundy_queries_answer_from_the_tables() {
     assert_eq!(splits.len(), expect.len());
     assert_eq!(
         v["rare"],
-        nimrod::games::grundy::sparse::is_rare_value(g[1000])
+        nimrod::games::grundy::rare::is_rare_value(g[1000])
     );
     // A misère query: the winning split must lead to a P-position.
     let v = q(&["grundy", "20", "--misere"]);

@@ -1,6 +1,6 @@
 //! Game solvers against slow obvious references and published facts.
 
-use nimrod::games::grundy::{driver, naive, sparse};
+use nimrod::games::grundy::{driver, naive, rare};
 use nimrod::games::half;
 use nimrod::games::nim::{bouton, brute, moore};
 use nimrod::games::octal::{code::OctalCode, period, solve};
@@ -81,7 +81,7 @@ fn grundy_matches_published_values() {
         (231, 10),
     ];
     let ours: Vec<(usize, u16)> = (0..=231)
-        .filter(|&n| sparse::is_rare_value(g[n]))
+        .filter(|&n| rare::is_rare_value(g[n]))
         .map(|n| (n, g[n]))
         .collect();
     assert_eq!(ours, rare);

@@ -77,6 +77,8 @@ impl fmt::Display for CertificateError {
     }
 }
 
+impl std::error::Error for CertificateError {}
+
 impl MatrixGame {
     /// Largest absolute payoff, at least 1: the scale of every tolerance.
     pub fn scale(&self) -> f64 {

@@ -3,7 +3,9 @@
 
 use super::block::{mark_piece, MarkBuffer, MarkJob, BLOCK, PIECES};
 use super::crew::Crew;
-use super::sparse::{is_rare_value, GrundyStats, SparseState};
+use super::rare::is_rare_value;
+use super::sparse::SparseState;
+use super::stats::GrundyStats;
 use super::values::{Cursor, Storage};
 use anyhow::{bail, Result};
 use std::sync::{Arc, PoisonError, RwLock};

@@ -7,8 +7,10 @@ mod crew;
 pub mod driver;
 pub mod misere;
 pub mod naive;
+pub mod rare;
 pub mod search;
 pub mod sparse;
+pub mod stats;
 mod targets;
 pub mod values;
 
@@ -19,9 +21,10 @@ use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::{write_hashed, write_ranked};
 use crate::table::{EntryKind, Table, TableMeta, TableWriter};
 use anyhow::{bail, ensure, Context, Result};
+use rare::is_rare_value;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sparse::{is_rare_value, GrundyStats};
+use stats::GrundyStats;
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 const SOLVER_VERSION: u32 = 2;

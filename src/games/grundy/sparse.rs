@@ -16,32 +16,11 @@
 //! Nothing is assumed: every value is the exact mex. This file also holds
 //! the per-heap method itself, used below heap 4,096 and as the reference.
 
+use super::rare::is_rare_value;
+use super::stats::GrundyStats;
 use super::targets::Targets;
 use anyhow::{bail, Result};
 use std::sync::Arc;
-
-pub fn is_rare_value(v: u16) -> bool {
-    (v >> 1).count_ones().is_multiple_of(2)
-}
-
-/// Statistics recorded in the table metadata.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct GrundyStats {
-    pub bound: u64,
-    pub max_value: u16,
-    pub max_value_first_heap: u64,
-    /// Heaps n ≥ 0 (heap 0 included, as in Flammenkamp's list) with a rare value.
-    pub rare_count: u64,
-    pub last_rare_heap: u64,
-    pub zero_count: u64,
-    pub last_zero_heap: u64,
-    /// Step-2 splits marked or tried, summed over heaps (a cost indicator:
-    /// in block mode, every part of the block pass counts for every heap).
-    /// Depends on the solver version, never on the thread count.
-    pub scan_steps: u64,
-    /// Heaps where the scan had to run to the end (exact fallback).
-    pub full_scans: u64,
-}
 
 /// A rare heap and its value.
 #[derive(Clone, Copy)]

@@ -57,7 +57,7 @@ impl Targets {
         let mut classes: Vec<usize> = Vec::with_capacity(by_value.len());
         for v in 0..values {
             self.starts.push(self.parts.len());
-            if !super::sparse::is_rare_value(v as u16) {
+            if !super::rare::is_rare_value(v as u16) {
                 continue;
             }
             classes.clear();
