@@ -120,7 +120,7 @@ fn query_search_reports_proven_results_and_labels_guesses() {
         dd,
     ]);
     assert!(
-        out.contains("proven: win in 1 plies") && out.contains("Rd8#"),
+        out.contains("proven: win in 1 ply") && out.contains("Rd8#"),
         "{out}"
     );
     let out = common::ok(&[
@@ -174,7 +174,7 @@ fn play_chess_answers_moves_and_ends_games() {
         "",
     );
     assert!(
-        out.contains("engine plays Rd8# (sees win in 1 plies)"),
+        out.contains("engine plays Rd8# (sees win in 1 ply)"),
         "{out}"
     );
     assert!(out.contains("Checkmate: the engine wins."), "{out}");

@@ -302,3 +302,124 @@ fn huge_klondike_config_counts_are_refused_naming_the_key() {
         );
     }
 }
+
+/// Global options before the game's name work as help says they do, and
+/// `NIMROD_DATA` is the default data directory.
+#[test]
+fn global_options_go_before_or_after_the_game_and_nimrod_data_is_the_default() {
+    let empty = tempfile::tempdir().unwrap();
+    let d = empty.path().to_str().unwrap();
+    let before = ok(&["query", "--json", "nim", "1", "2", "3"]);
+    let after = ok(&["query", "nim", "1", "2", "3", "--json"]);
+    assert_eq!(before, after);
+    assert_eq!(json(&before)["safe"], true, "{before}");
+    let o = run(&["query", "--data", d, "--json", "grundy", "5"]);
+    assert!(
+        stderr(&o).contains(&format!("not found in {d}")),
+        "{}",
+        stderr(&o)
+    );
+    let o = nimrod()
+        .args(["query", "grundy", "5"])
+        .env("NIMROD_DATA", d)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains(&format!("not found in {d}")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("--data DIR or NIMROD_DATA=DIR"),
+        "{}",
+        stderr(&o)
+    );
+    let o = nimrod()
+        .args(["list"])
+        .env("NIMROD_DATA", d)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && stdout(&o).contains("no tables"),
+        "{}",
+        stderr(&o)
+    );
+    // `query` alone: the games, and the usage exit code.
+    let o = run(&["query"]);
+    assert_eq!(o.status.code(), Some(2));
+    for g in nimrod::games::names() {
+        assert!(stderr(&o).contains(g), "{g} missing from:\n{}", stderr(&o));
+    }
+}
+
+/// A missing table's hint is the command that builds it, from the configs
+/// that ship: the default, config/big.toml, or neither.
+#[test]
+fn a_missing_table_says_which_command_builds_it() {
+    let empty = tempfile::tempdir().unwrap();
+    let d = empty.path().to_str().unwrap();
+    let err = |args: &[&str]| {
+        let mut a = args.to_vec();
+        a.extend(["--data", d]);
+        let o = run(&a);
+        assert!(!o.status.success());
+        stderr(&o)
+    };
+    let e = err(&["query", "grundy", "5"]);
+    assert!(
+        e.contains(&format!(
+            "to build it: nimrod build --only grundy/values --data {d}"
+        )),
+        "{e}"
+    );
+    // A 5-piece table is only in config/big.toml.
+    let e = err(&["query", "chess", "8/8/8/4k3/8/8/4P3/KRR5 w - - 0 1"]);
+    assert!(
+        e.contains("to build it: nimrod build --config config/big.toml --only chess/KRRPvK"),
+        "{e}"
+    );
+    assert_eq!(e.matches("nimrod build").count(), 1, "one command: {e}");
+    let e = err(&["query", "octal", "0.123", "5"]);
+    assert!(e.contains("no shipped config builds octal/0.123"), "{e}");
+}
+
+#[test]
+fn wording_an_empty_config_and_a_file_given_as_the_data_directory() {
+    let text = ok(&["query", "nim", "1", "3", "5", "7", "11"]);
+    assert!(
+        text.contains("take 11 from the 5th heap (11 -> 0)"),
+        "{text}"
+    );
+    let text = ok(&[
+        "query",
+        "chess",
+        "--search",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--nodes",
+        "20000",
+    ]);
+    assert!(
+        text.contains("win in 1 ply") && !text.contains("1 plies"),
+        "{text}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("empty.toml");
+    std::fs::write(&cfg, "# nothing\n").unwrap();
+    let e = fails(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        tmp.path().to_str().unwrap(),
+    ]);
+    assert!(e.contains("the config defines no jobs"), "{e}");
+    let e = fails(&["list", "--data", cfg.to_str().unwrap()]);
+    assert!(e.contains("is a file, not a data directory"), "{e}");
+    std::fs::create_dir_all(tmp.path().join("d/x.nmt")).unwrap();
+    let text = ok(&["list", "--data", tmp.path().join("d").to_str().unwrap()]);
+    assert!(
+        text.contains("x.nmt") && text.contains("is a directory"),
+        "{text}"
+    );
+}

@@ -13,7 +13,8 @@ pub struct BuildArgs {
     /// Build only these jobs (id like grundy/values, or a game name) and their dependencies.
     #[arg(long)]
     only: Vec<String>,
-    #[arg(long, default_value = "data")]
+    /// Directory of the tables (default: $NIMROD_DATA, else ./data).
+    #[arg(long, env = "NIMROD_DATA", default_value = "data")]
     data: PathBuf,
     /// Worker threads (default: all cores). Output bytes do not depend on it.
     #[arg(long)]

@@ -21,7 +21,11 @@ fn table_files(dir: &Path) -> Result<Vec<PathBuf>> {
                 .with_context(|| format!("cannot read directory {}", d.display()))?
                 .path();
             let name = p.to_string_lossy();
-            if p.is_dir() {
+            if p.is_dir() && name.ends_with(".nmt") {
+                // Listed as bad (opening it says it is a directory), not
+                // skipped: it stands where a table should be.
+                out.push(p);
+            } else if p.is_dir() {
                 stack.push(p);
             } else if name.ends_with(".nmt") || name.ends_with(".nmt.zst") || name.ends_with(".tmp")
             {
@@ -34,6 +38,13 @@ fn table_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 pub fn list(data: &Path, json: bool) -> Result<ExitCode> {
+    if data.is_file() {
+        bail!(
+            "--data {} is a file, not a data directory (for one table: nimrod info {})",
+            data.display(),
+            data.display()
+        );
+    }
     if !data.is_dir() {
         bail!(
             "data directory {} does not exist (run nimrod build first)",

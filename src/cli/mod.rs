@@ -40,7 +40,8 @@ enum Command {
     Slurm(slurm::SlurmArgs),
     /// List the tables under a data directory with size and state.
     List {
-        #[arg(long, default_value = "data")]
+        /// Directory of the tables (default: $NIMROD_DATA, else ./data).
+        #[arg(long, env = "NIMROD_DATA", default_value = "data")]
         data: PathBuf,
         #[arg(long)]
         json: bool,
@@ -55,7 +56,8 @@ enum Command {
     Verify {
         /// Files or directories (default: the data directory).
         paths: Vec<PathBuf>,
-        #[arg(long, default_value = "data")]
+        /// Directory of the tables (default: $NIMROD_DATA, else ./data).
+        #[arg(long, env = "NIMROD_DATA", default_value = "data")]
         data: PathBuf,
         #[arg(long)]
         json: bool,
@@ -102,7 +104,7 @@ enum Command {
     Query {
         /// Game name; `nimrod query list` lists them.
         #[arg(allow_hyphen_values = true)]
-        game: String,
+        game: Option<String>,
         /// Game arguments, plus --data DIR and --json.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
@@ -112,7 +114,7 @@ enum Command {
     #[command(disable_help_flag = true)]
     Play {
         #[arg(allow_hyphen_values = true)]
-        game: String,
+        game: Option<String>,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
@@ -172,7 +174,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             json,
         } => files::pack(&files, level, remove, force, json),
         Command::Unpack { files, force, json } => files::unpack(&files, force, json),
-        Command::Query { game, args } => query::run(&game, args),
-        Command::Play { game, args } => query::play(&game, args),
+        Command::Query { game, args } => query::run(game, args),
+        Command::Play { game, args } => query::play(game, args),
     }
 }

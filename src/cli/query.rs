@@ -44,9 +44,10 @@ fn command(kind: Kind) -> clap::Command {
                 .long("data")
                 .value_name("DIR")
                 .global(true)
+                .env("NIMROD_DATA")
                 .default_value("data")
                 .value_parser(clap::value_parser!(PathBuf))
-                .help("Directory holding the tables"),
+                .help("Directory holding the tables (default: $NIMROD_DATA, else ./data)"),
         )
         .arg(
             Arg::new("json")
@@ -165,7 +166,36 @@ fn prepare(kind: Kind, game: &str, args: Vec<String>) -> Result<Prepared> {
     }
 }
 
-pub fn run(game: &str, args: Vec<String>) -> Result<ExitCode> {
+/// Moves the global options given before the game's name (`nimrod query
+/// --json grundy 5`, `--data DIR`) behind it, where the game's command
+/// takes them; None when no game name is left.
+fn hoist_global_options(game: Option<String>, args: Vec<String>) -> Option<(String, Vec<String>)> {
+    let mut all: std::collections::VecDeque<String> = game.into_iter().chain(args).collect();
+    let mut lead = Vec::new();
+    loop {
+        match all.front().map(String::as_str) {
+            Some("--json") => lead.extend(all.pop_front()),
+            Some("--data") if all.len() >= 2 => lead.extend(all.drain(..2)),
+            Some(a) if a.starts_with("--data=") => lead.extend(all.pop_front()),
+            _ => break,
+        }
+    }
+    let game = all.pop_front()?;
+    Some((game, all.into_iter().chain(lead).collect()))
+}
+
+/// `nimrod query` or `nimrod play` without a game: the help, listing the
+/// games, on standard error, and the usage exit code.
+fn no_game(kind: Kind) -> ExitCode {
+    eprint!("{}", command(kind).render_help());
+    ExitCode::from(2)
+}
+
+pub fn run(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
+    let Some((game, args)) = hoist_global_options(game, args) else {
+        return Ok(no_game(Kind::Query));
+    };
+    let game = game.as_str();
     let (g, args, json, data_dir) = match prepare(Kind::Query, game, args)? {
         Prepared::Ready {
             game,
@@ -196,7 +226,11 @@ fn find(game: &str) -> Result<&'static dyn games::Game> {
     }
 }
 
-pub fn play(game: &str, args: Vec<String>) -> Result<ExitCode> {
+pub fn play(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
+    let Some((game, args)) = hoist_global_options(game, args) else {
+        return Ok(no_game(Kind::Play));
+    };
+    let game = game.as_str();
     if !is_help(game) && games::find(game).is_some_and(|g| g.play_command().is_none()) {
         bail!("{game} has no interactive play");
     }

@@ -118,15 +118,68 @@ fn typed_meta<T: serde::de::DeserializeOwned>(
 }
 
 /// Opens the table of job `id` under the data directory, raw or packed.
+/// A missing table is an error that names the directory searched, how to
+/// point at another, and the command that builds it (`build_hint`).
 pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
     match crate::table::open_job_table(data_dir, id) {
         Err(e @ crate::table::TableError::Missing { .. }) => {
-            let game = id.split('/').next().unwrap_or(id);
+            bail!("{e}; {}", missing_hint(data_dir, id))
+        }
+        Err(
+            e @ (crate::table::TableError::Corrupt { .. }
+            | crate::table::TableError::Truncated { .. }),
+        ) => {
             bail!(
-                "{e}; build it with: nimrod build --only {game} --data {}",
+                "{e}; rebuild it: nimrod build {}--force --only {id} --data {}",
+                shipped_config_of(id)
+                    .flatten()
+                    .map(|n| format!("--config {n} "))
+                    .unwrap_or_default(),
                 data_dir.display()
             )
         }
         other => Ok(other?),
     }
+}
+
+/// The shipped config whose plan has job `id`: `Some(None)` for the
+/// embedded default, `Some(Some("config/big.toml"))`, or None.
+fn shipped_config_of(id: &str) -> Option<Option<&'static str>> {
+    let shipped = [
+        (None, crate::pipeline::DEFAULT_CONFIG),
+        (Some("config/big.toml"), crate::pipeline::config::BIG_CONFIG),
+    ];
+    shipped.into_iter().find_map(|(name, text)| {
+        crate::pipeline::Config::parse(name.unwrap_or("default"), text)
+            .and_then(|c| crate::pipeline::plan(&c, &super::planners()))
+            .is_ok_and(|jobs| jobs.iter().any(|j| j.id == id))
+            .then_some(name)
+    })
+}
+
+/// What to do about a table that is not in `data_dir`: look elsewhere, or
+/// build it (see `build_hint`).
+pub fn missing_hint(data_dir: &Path, id: &str) -> String {
+    format!(
+        "if the tables are elsewhere, say where with --data DIR or NIMROD_DATA=DIR; {}",
+        build_hint(data_dir, id)
+    )
+}
+
+/// The command that builds table `id`, found by planning the configs that
+/// ship with nimrod: the embedded default first, then `config/big.toml`.
+/// A table neither builds is said to need a config of its own.
+pub fn build_hint(data_dir: &Path, id: &str) -> String {
+    if let Some(config) = shipped_config_of(id) {
+        return format!(
+            "to build it: nimrod build {}--only {id} --data {}",
+            config.map(|n| format!("--config {n} ")).unwrap_or_default(),
+            data_dir.display()
+        );
+    }
+    let game = id.split('/').next().unwrap_or(id);
+    format!(
+        "no shipped config builds {id}: add it to the [{game}] section of a config (see config/big.toml) and run nimrod build --config FILE --only {id} --data {}",
+        data_dir.display()
+    )
 }

@@ -5,6 +5,9 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 pub const DEFAULT_CONFIG: &str = include_str!("../../config/default.toml");
+/// `config/big.toml`, embedded so that a missing table's hint can say
+/// whether it builds that table.
+pub const BIG_CONFIG: &str = include_str!("../../config/big.toml");
 
 #[derive(Debug, Clone)]
 pub struct Config {

@@ -130,6 +130,17 @@ pub fn plan(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<Job>> {
             })?;
         jobs.extend(planner.plan(&config.source, section)?);
     }
+    if jobs.is_empty() {
+        bail!(
+            "{}: the config defines no jobs (no game section such as [grundy]; known: {})",
+            config.source,
+            planners
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let mut seen = BTreeSet::new();
     for j in &jobs {
         if !seen.insert(j.id.clone()) {

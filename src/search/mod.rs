@@ -86,12 +86,21 @@ pub fn ended_score(e: Ended, ply: u32) -> Score {
 }
 
 /// `describe`, for a proven result whose distance is only an upper bound:
+/// "1 ply", "5 plies".
+pub fn plies(n: impl std::fmt::Display + PartialEq<i32>) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// "win, mate in at most 9 plies", "loss, mated in at most 8 plies".
 pub fn describe_bound(score: Score) -> String {
     if score >= WIN_BOUND {
-        format!("win, mate in at most {} plies", WIN - score)
+        format!("win, mate in at most {}", plies(WIN - score))
     } else if score <= -WIN_BOUND {
-        format!("loss, mated in at most {} plies", WIN + score)
+        format!("loss, mated in at most {}", plies(WIN + score))
     } else {
         describe(score)
     }
@@ -100,9 +109,9 @@ pub fn describe_bound(score: Score) -> String {
 /// "win in 5 plies", "loss in 4 plies", "draw", or the evaluation.
 pub fn describe(score: Score) -> String {
     if score >= WIN_BOUND {
-        format!("win in {} plies", WIN - score)
+        format!("win in {}", plies(WIN - score))
     } else if score <= -WIN_BOUND {
-        format!("loss in {} plies", WIN + score)
+        format!("loss in {}", plies(WIN + score))
     } else if score == 0 {
         "0 (draw, or level)".into()
     } else {

@@ -143,10 +143,8 @@ pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
     } else {
         Tablebase::open_closure(&ctx.data_dir, canonical).map_err(|e| {
             anyhow::anyhow!(
-                "{e} (the position needs table {}: nimrod build --config config/big.toml --only {} --data {})",
+                "{e:#} (the position needs table {} and those it converts to)",
                 table_id(&canonical),
-                table_id(&canonical),
-                ctx.data_dir.display()
             )
         })?
     };
@@ -232,8 +230,9 @@ impl std::fmt::Display for PositionAnswer {
         writeln!(f, "table     {} ({turn} to move)", self.table)?;
         writeln!(
             f,
-            "value     {} for {turn}; DTM {} plies",
-            self.value, self.dtm_plies
+            "value     {} for {turn}; DTM {}",
+            self.value,
+            crate::search::plies(self.dtm_plies as i32)
         )?;
         writeln!(f, "moves     {} legal, best first:", self.moves.len())?;
         for m in &self.moves {

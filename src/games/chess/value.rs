@@ -77,7 +77,10 @@ impl Value {
 
     pub fn describe(self) -> String {
         match self {
-            Value::Win(m) => format!("win, mate in {m} ({} plies)", 2 * m - 1),
+            Value::Win(m) => format!(
+                "win, mate in {m} ({})",
+                crate::search::plies(2 * m as i32 - 1)
+            ),
             Value::Loss(0) => "loss, checkmated".into(),
             Value::Loss(m) => format!("loss, mated in {m} ({} plies)", 2 * m),
             Value::Draw => "draw".into(),

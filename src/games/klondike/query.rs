@@ -317,13 +317,13 @@ pub fn play(
             return Ok(());
         }
         let hint = variant.next_move(&s, &rules, false);
-        match line.trim() {
-            "q" => return Ok(()),
-            "h" => match hint {
+        match line.trim().to_ascii_lowercase().as_str() {
+            "q" | "quit" => return Ok(()),
+            "h" | "hint" => match hint {
                 Some(m) => writeln!(output, "hint: {}", s.describe(m))?,
                 None => writeln!(output, "hint: the greedy player would give up here")?,
             },
-            "g" => match hint {
+            "g" | "greedy" => match hint {
                 Some(m) => {
                     writeln!(output, "greedy plays: {}", s.describe(m))?;
                     s.apply(m, &rules);

@@ -132,6 +132,19 @@ struct BoutonAnswer {
     winning_moves: Vec<NimMove>,
 }
 
+/// "1st", "2nd", "3rd", "4th", "11th", "21st": heaps are numbered from 1
+/// in the order given, so a heap's number is never read as its size.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 impl std::fmt::Display for BoutonAnswer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let play = if self.misere { "misère" } else { "normal" };
@@ -140,9 +153,9 @@ impl std::fmt::Display for BoutonAnswer {
         for m in &self.winning_moves {
             writeln!(
                 f,
-                "  take {} from heap {} ({} -> {})",
+                "  take {} from the {} heap ({} -> {})",
                 m.from - m.to,
-                m.heap,
+                ordinal(m.heap),
                 m.from,
                 m.to
             )?;
