@@ -1,0 +1,239 @@
+//! The Grundy jobs: the values table, the rare heaps and misère outcomes.
+
+use super::rare::is_rare_value;
+use super::stats::GrundyStats;
+use super::{driver, misere, Grundy, SOLVER_VERSION};
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext, Planner};
+use crate::table::writer::{write_hashed, write_ranked};
+use crate::table::{EntryKind, Table, TableMeta, TableWriter};
+use anyhow::{ensure, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrundyParams {
+    /// Largest heap whose value is computed.
+    pub bound: u64,
+    /// How the values are held while they are computed.
+    #[serde(default)]
+    pub mode: Mode,
+    #[serde(default = "default_window")]
+    pub window: u64,
+    /// Largest single heap solved in misère play.
+    #[serde(default = "default_misere_bound")]
+    pub misere_bound: u64,
+}
+
+/// `mode` in `[grundy]`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Every value in memory (2 bytes a heap).
+    #[default]
+    Full,
+    /// Two windows of `window` values; values are written as they come.
+    Streaming,
+}
+fn default_window() -> u64 {
+    1 << 20
+}
+fn default_misere_bound() -> u64 {
+    70
+}
+
+impl Planner for Grundy {
+    fn name(&self) -> &'static str {
+        "grundy"
+    }
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: GrundyParams = game_params(source, "grundy", section)?;
+        ensure!(
+            p.bound >= 3 && p.bound < (1u64 << 40),
+            "{source}: [grundy] bound = {} is out of range (3 ..= 2^40 - 1)",
+            p.bound
+        );
+        ensure!(
+            p.misere_bound <= misere::MAX_HEAP,
+            "{source}: [grundy] misere_bound = {} is out of range (0 ..= {})",
+            p.misere_bound,
+            misere::MAX_HEAP
+        );
+        let solver = SOLVER_VERSION;
+        let job = ValuesJob {
+            bound: p.bound,
+            mode: p.mode,
+            window: p.window,
+            solver,
+        };
+        let table = ValuesTable {
+            bound: p.bound,
+            solver,
+        };
+        let values = Job {
+            id: "grundy/values".into(),
+            deps: vec![],
+            params: serde_json::to_value(job)?,
+            run: Box::new(move |ctx| build_values(ctx, &job)),
+            parts: None,
+        };
+        let rare = Job {
+            id: "grundy/rare".into(),
+            deps: vec!["grundy/values".into()],
+            params: serde_json::to_value(&table)?,
+            run: Box::new(build_rare),
+            parts: None,
+        };
+        let mb = p.misere_bound;
+        let misere = Job {
+            id: "grundy/misere".into(),
+            deps: vec![],
+            params: serde_json::to_value(MisereJob {
+                misere_bound: mb,
+                solver,
+            })?,
+            run: Box::new(move |ctx| build_misere(ctx, mb)),
+            parts: None,
+        };
+        Ok(vec![values, rare, misere])
+    }
+}
+
+/// The parameters of the `grundy/values` job (hashed into its table's header).
+#[derive(Serialize, Clone, Copy)]
+struct ValuesJob {
+    bound: u64,
+    mode: Mode,
+    window: u64,
+    solver: u32,
+}
+
+/// The parameters recorded in the values table (and hashed for the rare
+/// table): the mode and window change how the values are computed, not
+/// which values they are.
+#[derive(Serialize)]
+struct ValuesTable {
+    bound: u64,
+    solver: u32,
+}
+
+/// The parameters of the `grundy/misere` job and its table.
+#[derive(Serialize)]
+struct MisereJob {
+    misere_bound: u64,
+    solver: u32,
+}
+
+fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
+    let bound = job.bound;
+    let params = serde_json::to_value(ValuesTable {
+        bound,
+        solver: job.solver,
+    })?;
+    let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
+    let meta = |stats: &GrundyStats| {
+        TableMeta::new(
+            "grundy",
+            "values",
+            params.clone(),
+            "heap-size",
+            "u16 Sprague-Grundy value G(n) of a heap of n",
+            json!(stats),
+        )
+        .stamped(ctx.stamp())
+    };
+    if job.mode == Mode::Streaming {
+        let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
+        let stats = driver::stream(bound, job.window, |chunk| {
+            stage.inc(chunk.len() as u64);
+            Ok(w.write_entries(chunk)?)
+        })?;
+        w.finish(&meta(&stats), ctx.param_hash)?;
+    } else {
+        let (g, stats) = driver::values(bound, |k| stage.inc(k))?;
+        write_ranked(&ctx.output, &g, &meta(&stats), ctx.param_hash)?;
+    }
+    stage.finish();
+    Ok(())
+}
+
+/// Visits the values table in chunks (works for raw and packed tables).
+pub(super) fn for_each_value(t: &Table, mut f: impl FnMut(u64, u16)) -> Result<()> {
+    const CHUNK: u64 = 1 << 20;
+    let mut start = 0;
+    while start < t.len() {
+        let n = CHUNK.min(t.len() - start);
+        for (i, v) in t.read_range::<u16>(start, n)?.into_iter().enumerate() {
+            f(start + i as u64, v);
+        }
+        start += n;
+    }
+    Ok(())
+}
+
+fn build_rare(ctx: &JobContext) -> Result<()> {
+    let stage = ctx.progress.stage(ctx.id, "rare heaps", 1);
+    let values = ctx.open("grundy/values")?;
+    let (mut keys, mut vals) = (Vec::new(), Vec::new());
+    for_each_value(&values, |n, v| {
+        if is_rare_value(v) {
+            keys.push(n);
+            vals.push(v);
+        }
+    })?;
+    let stats =
+        json!({"rare_count": keys.len(), "last_rare_heap": keys.last(), "bound": values.len() - 1});
+    write_hashed(
+        &ctx.output,
+        &keys,
+        &vals,
+        &TableMeta::new(
+            "grundy",
+            "rare",
+            values.meta().params.clone(),
+            "perfect-hash",
+            "u16 value of a heap whose value is rare (even parity of bits above the lowest); key = heap size",
+            stats,
+        ).stamped(ctx.stamp()),
+        ctx.param_hash,
+    )?;
+    stage.inc(1);
+    stage.finish();
+    Ok(())
+}
+
+fn build_misere(ctx: &JobContext, bound: u64) -> Result<()> {
+    let stage = ctx.progress.stage(ctx.id, "misère search", bound + 1);
+    let mut solver = misere::MisereSolver::new();
+    let mut entries = Vec::new();
+    let mut p_heaps = Vec::new();
+    for n in 0..=bound {
+        let (win, split) = solver.single_heap(n as u8);
+        if !win {
+            p_heaps.push(n);
+        }
+        entries.push(misere::encode(win, split));
+        stage.inc(1);
+    }
+    let stats = json!({
+        "bound": bound,
+        "p_heaps": p_heaps,
+        "multisets_solved": solver.positions_solved(),
+    });
+    write_ranked(
+        &ctx.output,
+        &entries,
+        &TableMeta::new(
+            "grundy",
+            "misere",
+            ctx.params.clone(),
+            "heap-size",
+            "u32: 0 = P-position; bit 31 = player to move wins, low bits = smaller part of a winning split (0: no move exists)",
+            stats,
+        ).stamped(ctx.stamp()),
+        ctx.param_hash,
+    )?;
+    stage.finish();
+    Ok(())
+}
