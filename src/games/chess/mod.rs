@@ -6,13 +6,17 @@ pub mod bitboard;
 pub mod board;
 mod cells;
 pub mod engine;
+mod fen;
 pub mod full;
 pub mod index;
 pub mod material;
+mod moves;
 pub mod play;
 pub mod probe;
 pub mod query;
+mod san;
 pub mod solve;
+mod unmoves;
 pub mod value;
 
 use super::query::{Answer, QueryContext};
