@@ -32,6 +32,7 @@ pub struct BuildArgs {
     /// table, byte-identical to a whole build, and removes them.
     #[arg(long, value_name = "I/S", requires = "only")]
     shard: Option<Shard>,
+    /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
 }

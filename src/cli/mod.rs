@@ -43,12 +43,14 @@ enum Command {
         /// Directory of the tables (default: $NIMROD_DATA, else ./data).
         #[arg(long, env = "NIMROD_DATA", default_value = "data")]
         data: PathBuf,
+        /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Header, metadata and statistics of one table file.
     Info {
         file: PathBuf,
+        /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -59,6 +61,7 @@ enum Command {
         /// Directory of the tables (default: $NIMROD_DATA, else ./data).
         #[arg(long, env = "NIMROD_DATA", default_value = "data")]
         data: PathBuf,
+        /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
         /// Re-derive every stored entry where a game can (GOPS re-solves
@@ -85,6 +88,7 @@ enum Command {
         /// Replace an existing FILE.zst (refused otherwise, as gzip and zstd do).
         #[arg(long)]
         force: bool,
+        /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -95,6 +99,7 @@ enum Command {
         /// Replace an existing FILE (refused otherwise, as gzip and zstd do).
         #[arg(long)]
         force: bool,
+        /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
     },

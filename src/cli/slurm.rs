@@ -56,6 +56,7 @@ pub struct SlurmArgs {
     /// With --wait: give up after this many seconds.
     #[arg(long, default_value_t = MAX_WAIT_SECONDS, requires = "wait")]
     wait_limit: u64,
+    /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
 }

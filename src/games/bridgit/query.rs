@@ -25,6 +25,8 @@ enum Kind {
 )]
 #[command(about = "Bridg-it: White's reply under a stored winning strategy")]
 pub struct BridgitQuery {
+    /// Board size n: the grid of the built table of that size (see the
+    /// config's [bridgit] sizes).
     #[arg(long)]
     size: usize,
     /// Moves so far, White first, alternating: site numbers or labels such

@@ -19,7 +19,7 @@ use serde::Serialize;
 )]
 #[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
 pub struct ChessQuery {
-    /// Position in FEN (castling "-", no en passant square).
+    /// Position in FEN: castling "-" (use --search for positions with castling rights); an en passant square is taken into account.
     fen: Option<String>,
     /// Print the statistics of one table (e.g. KQvKR) instead.
     #[arg(long)]

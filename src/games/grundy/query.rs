@@ -14,6 +14,7 @@ use serde::Serialize;
 #[command(about = "Grundy's game: value of a heap and its winning splits")]
 pub(super) struct GrundyQuery {
     /// Heap size.
+    #[arg(allow_negative_numbers = true)]
     heap: u64,
     /// Misère play (the player who cannot move wins).
     #[arg(long)]
