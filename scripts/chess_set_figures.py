@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Figures of a chess table build: per table its size, the seconds of each
+build stage (from the build's progress log on stderr), its longest win and
+its retrograde plies (from the table's statistics).
+
+    scripts/chess_set_figures.py DATA BUILD_LOG [NIMROD] > table.csv
+
+DATA is the data directory, BUILD_LOG the captured stderr of
+`nimrod build --only chess …`. Tables in DATA whose stages are not all in the
+log (built by another run) get empty times.
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+
+data, log = sys.argv[1], sys.argv[2]
+nimrod = sys.argv[3] if len(sys.argv) > 3 else "target/release/nimrod"
+stage = re.compile(r"\] chess/(\w+): (first pass|retrograde|statistics)[^\n]* done in ([0-9.]+) s")
+times = {}
+for line in open(log, errors="replace"):
+    m = stage.search(line)
+    if m:
+        times.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
+
+out = csv.writer(sys.stdout)
+out.writerow(["table", "pieces", "bytes", "first_pass_s", "retrograde_s", "statistics_s",
+              "total_s", "plies", "longest_win_white_moves", "longest_win_black_moves",
+              "white_wins", "black_wins", "draws"])
+folder = os.path.join(data, "chess")
+for name in sorted(f for f in os.listdir(folder) if f.endswith(".nmt")):
+    table = name[:-4]
+    info = json.loads(subprocess.run([nimrod, "info", os.path.join(folder, name), "--json"],
+                                     capture_output=True, text=True, check=True).stdout)
+    s = info["meta"]["stats"]
+    w, b = s["white_to_move"], s["black_to_move"]
+    t = times.get(table, {})
+    parts = [t.get(k) for k in ("first pass", "retrograde", "statistics")]
+    total = sum(parts) if all(p is not None for p in parts) else None
+    pieces = sum(c.isupper() for c in table)
+    fmt = lambda x: "" if x is None else f"{x:.2f}"
+    out.writerow([table, pieces, os.path.getsize(os.path.join(folder, name)),
+                  *map(fmt, parts), fmt(total), s["plies"], w["longest_win"], b["longest_win"],
+                  w["wins"] + b["losses"], b["wins"] + w["losses"], w["draws"] + b["draws"]])
