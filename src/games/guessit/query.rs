@@ -1,0 +1,256 @@
+//! `nimrod query guessit`: the tables of a hand-size pair, or one position.
+
+use super::jobs::{GuessItStats, TableParams};
+use super::FIELDS;
+use crate::games::query::{open_table, table_params, table_stats, Answer, QueryContext};
+use crate::table::Table;
+use anyhow::{bail, ensure, Result};
+use serde::Serialize;
+
+#[derive(clap::Parser)]
+#[command(after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6")]
+#[command(about = "Guess It: value and optimal bluffing/calling")]
+pub(super) struct GuessItQuery {
+    /// Cards in the hand of the player to move.
+    mine: Option<usize>,
+    /// Cards in the opponent's hand.
+    theirs: Option<usize>,
+    /// Print the bluff and call tables up to this hand size.
+    #[arg(long)]
+    tables: Option<usize>,
+}
+
+fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {
+    let max = table_params::<TableParams>(t)?.max_hand;
+    ensure!(
+        m <= max && n <= max,
+        "hand sizes ({m}, {n}) are beyond the table (max_hand = {max}); raise [guessit] max_hand and rebuild"
+    );
+    let base = ((m * (max + 1) + n) * FIELDS) as u64;
+    let v = t.read_range::<f64>(base, FIELDS as u64)?;
+    Ok([v[0], v[1], v[2], v[3], v[4]])
+}
+
+/// The exact value as printed: whole when short; beyond 80 characters (from
+/// about 12 cards a side the fractions run to thousands of digits) its digit
+/// counts, the whole fraction being in `--json`.
+fn shown_exact(exact: &str) -> String {
+    if exact.len() <= 80 {
+        return exact.to_string();
+    }
+    let (num, den) = exact.split_once('/').unwrap_or((exact, "1"));
+    format!(
+        "a fraction of {} / {} digits (whole in --json)",
+        num.len(),
+        den.len()
+    )
+}
+
+pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
+    let t = open_table(&ctx.data_dir, "guessit/values")?;
+    if let Some(size) = q.tables {
+        // Checked before the header row is laid out for `size` columns.
+        row(&t, size, size)?;
+        // Rows = opponent's cards, columns = own cards. Bluffing is the
+        // mover's (own cards = m); calling is the responder's, whose
+        // opponent (the asker) moved.
+        let mut bluff = Vec::new();
+        let mut call = Vec::new();
+        let mut marks = Vec::new();
+        for opp in 1..=size {
+            let (mut b_row, mut c_row, mut m_row) = (Vec::new(), Vec::new(), Vec::new());
+            for own in 1..=size {
+                let mover = row(&t, own, opp)?;
+                b_row.push(mover[3]);
+                c_row.push(row(&t, opp, own)?[4]);
+                // A mover's cell where guessing at once is optimal too (the
+                // value is exactly 1/(n+1)) is marked: the card shows the
+                // ask/bluff mixture, which is equally good.
+                let tie = (mover[0] - 1.0 / (opp as f64 + 1.0)).abs() < 1e-12;
+                m_row.push(if mover[1] > 0.0 {
+                    Mark::Guesses
+                } else if tie {
+                    Mark::Tie
+                } else {
+                    Mark::None
+                });
+            }
+            bluff.push(b_row);
+            call.push(c_row);
+            marks.push(m_row);
+        }
+        return Ok(Answer::of(&TablesAnswer {
+            game: "guessit",
+            size,
+            bluff,
+            call,
+            marks,
+        }));
+    }
+    let (Some(m), Some(n)) = (q.mine, q.theirs) else {
+        bail!("query guessit: give two hand sizes (mine theirs) or --tables N");
+    };
+    let r = row(&t, m, n)?;
+    let stats: GuessItStats = table_stats(&t)?;
+    let Some(exact) = stats.exact.into_iter().find(|e| e.m == m && e.n == n) else {
+        bail!(
+            "{}: no exact value for ({m}, {n}) in its statistics; rebuild it",
+            t.path().display()
+        );
+    };
+    Ok(Answer::of(&PositionAnswer {
+        game: "guessit",
+        mine: m,
+        theirs: n,
+        value: r[0],
+        value_exact: exact.value,
+        guess: r[1],
+        ask: r[2],
+        bluff: r[3],
+        call: r[4],
+        bluff_exact: exact.bluff,
+        call_exact: exact.call,
+    }))
+}
+
+/// How a bluff-table cell is marked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    /// Guessing at once is optimal as well (same value).
+    Tie,
+    /// The optimal strategy also guesses.
+    Guesses,
+}
+
+/// `nimrod query guessit --tables N`: bluff and call percentages.
+#[derive(Serialize)]
+struct TablesAnswer {
+    game: &'static str,
+    size: usize,
+    /// `bluff[opp - 1][own - 1]`: the mover's probability of asking for a
+    /// card in its own hand.
+    bluff: Vec<Vec<f64>>,
+    /// `call[opp - 1][own - 1]`: the probability of naming an answered "no"
+    /// as the hidden card, for the responder holding `own` cards.
+    call: Vec<Vec<f64>>,
+    #[serde(skip)]
+    marks: Vec<Vec<Mark>>,
+}
+
+impl std::fmt::Display for TablesAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.size;
+        for (title, cells, marked) in [
+            (
+                "bluff: % of turns you ask for a card in your own hand",
+                &self.bluff,
+                true,
+            ),
+            (
+                "call: % of answered \"no\" you name as the hidden card",
+                &self.call,
+                false,
+            ),
+        ] {
+            writeln!(
+                f,
+                "{title}\n  rows = opponent's cards, columns = your cards"
+            )?;
+            write!(f, "      ")?;
+            for own in 1..=size {
+                write!(f, "{own:>6} ")?;
+            }
+            writeln!(f)?;
+            for (r, row) in cells.iter().enumerate() {
+                write!(f, "{:>6}", r + 1)?;
+                for (c, p) in row.iter().enumerate() {
+                    let mark = match (marked, self.marks[r][c]) {
+                        (true, Mark::Guesses) => "g",
+                        (true, Mark::Tie) => "*",
+                        _ => " ",
+                    };
+                    write!(f, "{:>6.1}{mark}", 100.0 * p)?;
+                }
+                writeln!(f)?;
+            }
+            if marked {
+                let any = |m: Mark| self.marks.iter().flatten().any(|&x| x == m);
+                writeln!(
+                    f,
+                    "  ask honestly the rest of the time{}{}",
+                    if any(Mark::Tie) {
+                        "\n  * guessing at once is optimal as well here (same value); the card shows\n    the ask/bluff mixture, which stays optimal when followed as printed"
+                    } else {
+                        ""
+                    },
+                    if any(Mark::Guesses) {
+                        "\n  g the optimal strategy also guesses: see nimrod query guessit M N"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// `nimrod query guessit MINE THEIRS`: the mover's optimal mixture.
+#[derive(Serialize)]
+struct PositionAnswer {
+    game: &'static str,
+    mine: usize,
+    theirs: usize,
+    /// The mover's probability of winning, and as an exact fraction.
+    value: f64,
+    value_exact: String,
+    /// The mover's probabilities of guessing, asking honestly, bluffing.
+    guess: f64,
+    ask: f64,
+    bluff: f64,
+    /// The opponent's probability of calling an answered "no" genuine.
+    call: f64,
+    bluff_exact: String,
+    call_exact: String,
+}
+
+impl std::fmt::Display for PositionAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Guess It, you to move with {} cards against {}",
+            self.mine, self.theirs
+        )?;
+        writeln!(
+            f,
+            "  P(you win)      {:.6} = {}",
+            self.value,
+            shown_exact(&self.value_exact)
+        )?;
+        writeln!(f, "  guess           {:.4}", self.guess)?;
+        writeln!(f, "  honest ask      {:.4}", self.ask)?;
+        writeln!(f, "  bluff           {:.4}", self.bluff)?;
+        writeln!(
+            f,
+            "  opponent calls an answered \"no\" genuine with probability {:.4}",
+            self.call
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_exact;
+
+    #[test]
+    fn long_fractions_are_shown_by_their_digit_counts() {
+        assert_eq!(shown_exact("3/7"), "3/7");
+        let long = format!("{}/{}", "1".repeat(90), "2".repeat(91));
+        assert_eq!(
+            shown_exact(&long),
+            "a fraction of 90 / 91 digits (whole in --json)"
+        );
+    }
+}
