@@ -27,6 +27,15 @@ fn cluster_up() -> bool {
     up
 }
 
+/// A temporary directory with the config both tests build: GOPS N = 10
+/// and every 3- and 4-piece chess table.
+fn gops_and_chess() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("config.toml");
+    std::fs::write(&cfg, "[gops]\ncards = 10\n\n[chess]\npieces = [3, 4]\n").unwrap();
+    (tmp, cfg)
+}
+
 fn sha256_of_tables(dir: &Path) -> Vec<(String, String)> {
     use std::io::Write;
     snapshot(dir)
@@ -58,9 +67,7 @@ fn a_slurm_build_with_split_levels_matches_a_one_process_build() {
     if !cluster_up() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("config.toml");
-    std::fs::write(&cfg, "[gops]\ncards = 10\n\n[chess]\npieces = [3, 4]\n").unwrap();
+    let (tmp, cfg) = gops_and_chess();
     let (slurm, whole) = (tmp.path().join("slurm"), tmp.path().join("whole"));
     let report = json(&ok(&[
         "slurm",
@@ -101,9 +108,7 @@ fn array_tasks_build_into_one_data_directory_at_once() {
     if !cluster_up() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("config.toml");
-    std::fs::write(&cfg, "[gops]\ncards = 10\n\n[chess]\npieces = [3, 4]\n").unwrap();
+    let (tmp, cfg) = gops_and_chess();
     let data = tmp.path().join("data");
     let nimrod = env!("CARGO_BIN_EXE_nimrod");
     let script = |name: &str, body: &str| {

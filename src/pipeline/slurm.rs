@@ -221,44 +221,28 @@ impl SlurmPlan {
                 .iter()
                 .map(|d| var_of[d.as_str()].clone())
                 .collect();
-            match self.split(job) {
-                Some(parts) => {
-                    let file = write(
-                        &format!("{:04}-{name}.parts.sbatch", n + 1),
-                        &self.script(&dir, job, Some(parts), false),
-                    )?;
-                    scripts.push(Script {
-                        job: job.id.clone(),
-                        parts: Some(parts),
-                        file,
-                        var: format!("{var}P"),
-                        after,
-                    });
-                    let file = write(
-                        &format!("{:04}-{name}.sbatch", n + 1),
-                        &self.script(&dir, job, None, true),
-                    )?;
-                    scripts.push(Script {
-                        job: job.id.clone(),
-                        parts: None,
-                        file,
-                        var: var.clone(),
-                        after: vec![format!("{var}P")],
-                    });
-                }
-                None => {
-                    let file = write(
-                        &format!("{:04}-{name}.sbatch", n + 1),
-                        &self.script(&dir, job, None, false),
-                    )?;
-                    scripts.push(Script {
-                        job: job.id.clone(),
-                        parts: None,
-                        file,
-                        var: var.clone(),
-                        after,
-                    });
-                }
+            // A split job: its array of parts after the dependencies, then
+            // the merge after the parts. A whole job: one script.
+            let steps = match self.split(job) {
+                Some(parts) => vec![
+                    (Some(parts), false, format!("{var}P"), after),
+                    (None, true, var.clone(), vec![format!("{var}P")]),
+                ],
+                None => vec![(None, false, var.clone(), after)],
+            };
+            for (parts, merge, step_var, after) in steps {
+                let suffix = if parts.is_some() { ".parts" } else { "" };
+                let file = write(
+                    &format!("{:04}-{name}{suffix}.sbatch", n + 1),
+                    &self.script(&dir, job, parts, merge),
+                )?;
+                scripts.push(Script {
+                    job: job.id.clone(),
+                    parts,
+                    file,
+                    var: step_var,
+                    after,
+                });
             }
             var_of.insert(&job.id, var);
         }
