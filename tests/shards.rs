@@ -28,18 +28,6 @@ fn job_ids(cfg: &Path) -> Vec<String> {
         .collect()
 }
 
-fn build(cfg: &Path, data: &Path, extra: &[&str]) -> String {
-    let mut args = vec![
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        data.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    ok(&args)
-}
-
 fn part_files(data: &Path) -> Vec<String> {
     if !data.exists() {
         return Vec::new();
@@ -59,14 +47,14 @@ fn levels_built_in_parts_merge_to_the_bytes_of_a_whole_build() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = config(tmp.path(), GOPS);
     let whole = tmp.path().join("whole");
-    build(&cfg, &whole, &[]);
+    build_json(&cfg, &whole, &[]);
     let expected = snapshot(&whole);
     assert_eq!(expected.len(), 13);
     for parts in [1u32, 2, 3, 7, 20] {
         let data = tmp.path().join(format!("parts-{parts}"));
         for id in job_ids(&cfg) {
             for i in 1..=parts {
-                build(
+                build_json(
                     &cfg,
                     &data,
                     &["--only", &id, "--shard", &format!("{i}/{parts}")],
@@ -79,7 +67,7 @@ fn levels_built_in_parts_merge_to_the_bytes_of_a_whole_build() {
                 parts as usize,
                 "{id}: {here:?}"
             );
-            build(&cfg, &data, &["--only", &id]);
+            build_json(&cfg, &data, &["--only", &id]);
             assert_eq!(part_files(&data), Vec::<String>::new(), "{id}: parts left");
         }
         assert_eq!(snapshot(&data), expected, "{parts} parts");
@@ -94,11 +82,11 @@ fn a_plain_build_completes_missing_parts_and_removes_all_parts() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = config(tmp.path(), GOPS);
     let whole = tmp.path().join("whole");
-    build(&cfg, &whole, &[]);
+    build_json(&cfg, &whole, &[]);
     let data = tmp.path().join("data");
-    build(&cfg, &data, &["--only", "gops/n08/k05", "--shard", "1/4"]);
-    build(&cfg, &data, &["--only", "gops/n08/k05", "--shard", "3/4"]);
-    build(&cfg, &data, &["--only", "gops/n08/k05", "--shard", "2/3"]);
+    build_json(&cfg, &data, &["--only", "gops/n08/k05", "--shard", "1/4"]);
+    build_json(&cfg, &data, &["--only", "gops/n08/k05", "--shard", "3/4"]);
+    build_json(&cfg, &data, &["--only", "gops/n08/k05", "--shard", "2/3"]);
     assert_eq!(part_files(&data).len(), 3);
     let report = build_json(&cfg, &data, &[]);
     assert_eq!(report["ok"], true);
@@ -124,7 +112,7 @@ fn two_parts_of_one_level_build_at_once_and_one_part_twice_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = config(tmp.path(), "[gops]\ncards = 10\n");
     let data = tmp.path().join("data");
-    build(&cfg, &data, &["--only", "gops/n10/k05"]);
+    build_json(&cfg, &data, &["--only", "gops/n10/k05"]);
     let args = |part: &str| {
         vec![
             "build".to_string(),
@@ -161,9 +149,9 @@ fn two_parts_of_one_level_build_at_once_and_one_part_twice_is_refused() {
         );
     }
     assert_eq!(part_files(&data).len(), 2);
-    build(&cfg, &data, &["--only", "gops/n10/k06"]);
+    build_json(&cfg, &data, &["--only", "gops/n10/k06"]);
     let whole = tmp.path().join("whole");
-    build(&cfg, &whole, &["--only", "gops/n10/k06"]);
+    build_json(&cfg, &whole, &["--only", "gops/n10/k06"]);
     assert_eq!(snapshot(&data), snapshot(&whole));
 }
 
@@ -175,7 +163,7 @@ fn a_damaged_part_stops_the_merge_naming_it() {
     let cfg = config(tmp.path(), GOPS);
     let data = tmp.path().join("data");
     for i in 1..=2 {
-        build(
+        build_json(
             &cfg,
             &data,
             &["--only", "gops/n08/k04", "--shard", &format!("{i}/2")],

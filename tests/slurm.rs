@@ -88,13 +88,7 @@ fn a_slurm_build_with_split_levels_matches_a_one_process_build() {
     assert_eq!(report["ok"], true, "{report}");
     // 10 levels as 4 parts and a merge, 35 chess tables.
     assert_eq!(report["submitted"].as_array().unwrap().len(), 20 + 35);
-    ok(&[
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        whole.to_str().unwrap(),
-    ]);
+    build_json(&cfg, &whole, &[]);
     let (a, b) = (sha256_of_tables(&slurm), sha256_of_tables(&whole));
     assert_eq!(a.len(), 45);
     assert_eq!(a, b);
@@ -138,15 +132,7 @@ fn array_tasks_build_into_one_data_directory_at_once() {
         "parts",
         &format!("{build} --only gops/n10/k06 --shard $SLURM_ARRAY_TASK_ID/2"),
     );
-    ok(&[
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        data.to_str().unwrap(),
-        "--only",
-        "gops/n10/k05",
-    ]);
+    build_json(&cfg, &data, &["--only", "gops/n10/k05"]);
     for (s, tasks) in [(&chess, "1-4"), (&parts, "1-2")] {
         let o = Command::new("sbatch")
             .args(["--wait", "--array", tasks])
@@ -174,29 +160,20 @@ fn array_tasks_build_into_one_data_directory_at_once() {
     }
     assert!(data.join("gops/n10/k06.part-0001-of-0002.nmt").exists());
     assert!(data.join("gops/n10/k06.part-0002-of-0002.nmt").exists());
-    ok(&[
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        data.to_str().unwrap(),
-        "--only",
-        "gops/n10/k06",
-    ]);
+    build_json(&cfg, &data, &["--only", "gops/n10/k06"]);
     let whole = tmp.path().join("whole");
-    ok(&[
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        whole.to_str().unwrap(),
-        "--only",
-        "gops/n10/k06",
-        "--only",
-        "chess/KQRvK",
-        "--only",
-        "chess/KBBvK",
-    ]);
+    build_json(
+        &cfg,
+        &whole,
+        &[
+            "--only",
+            "gops/n10/k06",
+            "--only",
+            "chess/KQRvK",
+            "--only",
+            "chess/KBBvK",
+        ],
+    );
     let pick = |d: &Path| {
         sha256_of_tables(d)
             .into_iter()

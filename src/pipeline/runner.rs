@@ -435,10 +435,9 @@ fn run_whole(
         param_hash: hash,
         progress,
     };
-    match (&job.parts, parts.first()) {
-        (Some(split), Some(&(first, _))) if !forced => {
-            // Parts of one count only: the count most parts were built at.
-            let count = most_common_count(&parts).unwrap_or(first.count);
+    match (&job.parts, most_common_count(&parts)) {
+        // Parts of one count only: the count most parts were built at.
+        (Some(split), Some(count)) if !forced => {
             let mut tables = Vec::new();
             let mut locks = Vec::new();
             for index in 1..=count {
@@ -453,23 +452,28 @@ fn run_whole(
                     removed_temporaries,
                 )?);
                 let part_hash = job.part_param_hash(shard);
-                if !opens_current(&part_out, part_hash) {
-                    progress.println(&format!("{}: building missing part {part_id}", job.id));
-                    build_part(job, shard, opts, progress)?;
-                }
-                let t = Table::open(&part_out)?;
+                let found = Table::open(&part_out)
+                    .ok()
+                    .filter(|t| t.header().param_hash == part_hash);
+                let t = match found {
+                    Some(t) => t,
+                    None => {
+                        progress.println(&format!("{}: building missing part {part_id}", job.id));
+                        build_part(job, shard, opts, progress)?
+                    }
+                };
                 super::job::check_identity(&t, &part_id)?;
                 tables.push(t);
             }
             split.merge(&ctx, &tables)?;
             drop(tables);
-            check_written(job, &output, hash)?;
+            check_written(&format!("job {}", job.id), &output, hash)?;
             // Those found and those built here.
             remove_parts(&existing_parts(&opts.data_dir, &job.id)?)?;
         }
         _ => {
             (job.run)(&ctx)?;
-            check_written(job, &output, hash)?;
+            check_written(&format!("job {}", job.id), &output, hash)?;
             remove_parts(&parts)?;
         }
     }
@@ -504,8 +508,9 @@ fn run_part(
     Ok(true)
 }
 
-/// Builds part `shard` of `job` (the caller holds the part's lock).
-fn build_part(job: &Job, shard: Shard, opts: &BuildOptions, progress: &Progress) -> Result<()> {
+/// Builds part `shard` of `job` (the caller holds the part's lock) and
+/// returns the part's table, checked to be the one it wrote.
+fn build_part(job: &Job, shard: Shard, opts: &BuildOptions, progress: &Progress) -> Result<Table> {
     let split = job.parts.as_ref().context("job cannot be split")?;
     let part_id = shard.part_id(&job.id);
     let part_out = table_path(&opts.data_dir, &part_id);
@@ -519,21 +524,16 @@ fn build_part(job: &Job, shard: Shard, opts: &BuildOptions, progress: &Progress)
         progress,
     };
     split.build_part(&ctx, shard)?;
-    let t = Table::open(&part_out)
-        .with_context(|| format!("part {part_id} did not leave a readable table"))?;
-    if t.header().param_hash != part_hash {
-        bail!("part {part_id} was written with the wrong parameter hash");
-    }
-    Ok(())
+    check_written(&format!("part {part_id}"), &part_out, part_hash)
 }
 
-fn check_written(job: &Job, output: &Path, hash: u64) -> Result<()> {
-    let t = Table::open(output)
-        .with_context(|| format!("job {} did not leave a readable table", job.id))?;
+/// Opens what a job (or part: `who`) wrote and checks it carries `hash`.
+fn check_written(who: &str, output: &Path, hash: u64) -> Result<Table> {
+    let t = Table::open(output).with_context(|| format!("{who} did not leave a readable table"))?;
     if t.header().param_hash != hash {
-        bail!("job {} wrote a table with the wrong parameter hash", job.id);
+        bail!("{who} wrote a table with the wrong parameter hash");
     }
-    Ok(())
+    Ok(t)
 }
 
 /// The part files of job `id` in `data_dir` (any part count), sorted.

@@ -52,15 +52,16 @@ pub struct Script {
     pub after: Vec<String>,
 }
 
-fn check_token(what: &str, v: &str, allowed: impl Fn(char) -> bool) -> Result<()> {
+/// Checks a value that goes into a script line: 1 to 64 characters, digits,
+/// letters where `letters`, and the characters of `punctuation`.
+fn check_token(what: &str, v: &str, letters: bool, punctuation: &str) -> Result<()> {
+    let allowed = |c: char| {
+        c.is_ascii_digit() || (letters && c.is_ascii_alphabetic()) || punctuation.contains(c)
+    };
     if v.is_empty() || v.len() > 64 || !v.chars().all(allowed) {
         bail!(
-            "slurm: {what} {v:?} is not valid (1 to 64 characters: letters, digits and {})",
-            match what {
-                "--time" => "- :",
-                "--partition" => "_ - . ,",
-                _ => "K M G T",
-            }
+            "slurm: {what} {v:?} is not valid (1 to 64 characters: digits{}, and any of {punctuation:?})",
+            if letters { ", letters" } else { "" }
         );
     }
     Ok(())
@@ -97,12 +98,10 @@ impl SlurmPlan {
             );
         }
         if let Some(p) = &self.partition {
-            check_token("--partition", p, |c| {
-                c.is_ascii_alphanumeric() || "_-.,".contains(c)
-            })?;
+            check_token("--partition", p, true, "_-.,")?;
         }
         if let Some(t) = &self.time {
-            check_token("--time", t, |c| c.is_ascii_digit() || "-:".contains(c))?;
+            check_token("--time", t, false, "-:")?;
         }
         if let Some(m) = &self.mem_per_part {
             check_mem("--mem-per-part", m)?;

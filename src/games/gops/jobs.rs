@@ -193,6 +193,18 @@ impl Shape {
         }
     }
 
+    /// The slots of prize-set rank `r`'s row (all its patterns, and for
+    /// the win objective every score difference).
+    fn row_slots(&self, r: u64) -> std::ops::Range<u64> {
+        match self {
+            Shape::Score(l) => {
+                let np = l.patterns.len();
+                r * np..(r + 1) * np
+            }
+            Shape::Win(w) => w.block(r),
+        }
+    }
+
     /// Solves the units `units`, reading from the level below only the
     /// rows (prize sets) they need, each through a checked view.
     fn solve(
@@ -204,39 +216,33 @@ impl Shape {
         let base = self.base();
         let (cards, k) = (base.cards, base.k);
         let needed = level::rows_needed(base, units.clone());
-        let below_table = if k > 1 {
+        let below = if k > 1 {
             let id = self.id(k - 1);
             let t = ctx.open(&id)?;
-            let expect = Shape::new(cards, k - 1, self.is_win()).len();
+            let shape = Shape::new(cards, k - 1, self.is_win());
             ensure!(
-                t.len() == expect,
-                "{id} has {} entries, expected {expect}",
-                t.len()
+                t.len() == shape.len(),
+                "{id} has {} entries, expected {}",
+                t.len(),
+                shape.len()
             );
-            Some(t)
+            Some((t, shape))
         } else {
             None
         };
-        let rows: Vec<std::borrow::Cow<[f64]>> = match &below_table {
+        let rows: Vec<std::borrow::Cow<[f64]>> = match &below {
             None if self.is_win() => vec![std::borrow::Cow::Borrowed(&[])],
             None => vec![std::borrow::Cow::Owned(vec![0.0])],
-            Some(t) => {
-                let below = Shape::new(cards, k - 1, self.is_win());
-                let np = below.base().patterns.len();
-                (0..below.base().prize_sets)
-                    .map(|r| {
-                        if !needed[r as usize] {
-                            return Ok(std::borrow::Cow::Borrowed(&[][..]));
-                        }
-                        let slots = match &below {
-                            Shape::Score(_) => r * np..(r + 1) * np,
-                            Shape::Win(w) => w.block(r),
-                        };
-                        t.view::<f64>(slots.start, slots.end - slots.start)
-                            .map_err(anyhow::Error::from)
-                    })
-                    .collect::<Result<_>>()?
-            }
+            Some((t, shape)) => (0..shape.base().prize_sets)
+                .map(|r| {
+                    if !needed[r as usize] {
+                        return Ok(std::borrow::Cow::Borrowed(&[][..]));
+                    }
+                    let slots = shape.row_slots(r);
+                    t.view::<f64>(slots.start, slots.end - slots.start)
+                        .map_err(anyhow::Error::from)
+                })
+                .collect::<Result<_>>()?,
         };
         let rows: Vec<&[f64]> = rows.iter().map(|r| r.as_ref()).collect();
         Ok(match self {
