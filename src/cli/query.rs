@@ -1,7 +1,6 @@
 use super::emit;
 use anyhow::{bail, Result};
-use nimrod::games::query::Usage;
-use nimrod::games::{self, QueryContext};
+use nimrod::games::{self, QueryContext, QueryError, Usage};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,7 +61,7 @@ fn command(kind: Kind) -> clap::Command {
     for g in games::registry() {
         let sub = match kind {
             Kind::Query => Some(g.query_command()),
-            Kind::Play => g.play_command(),
+            Kind::Play => g.play_command().map(|p| p.command()),
         };
         if let Some(mut sub) = sub.map(|s| s.name(g.name())) {
             if sub.get_about().is_none() {
@@ -110,7 +109,7 @@ fn is_help(game: &str) -> bool {
 /// was already answered (help, `list`, a usage error).
 enum Prepared {
     Ready {
-        game: &'static dyn games::Game,
+        game: &'static dyn games::CommandLine,
         args: clap::ArgMatches,
         json: bool,
         data_dir: PathBuf,
@@ -205,18 +204,16 @@ pub fn run(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
         } => (game, args, json, data_dir),
         Prepared::Done(code) => return Ok(code),
     };
-    let answer = match g.query(&args, &QueryContext { data_dir }) {
+    let answer = match g.query_matches(&args, &QueryContext { data_dir }) {
         Ok(a) => a,
-        Err(e) => match e.downcast_ref::<Usage>() {
-            Some(u) => return Ok(usage(u, json)),
-            None => return Err(e),
-        },
+        Err(QueryError::Usage(u)) => return Ok(usage(&u, json)),
+        Err(QueryError::Failed(e)) => return Err(e),
     };
     emit(json, answer.json(), answer.text());
     Ok(ExitCode::SUCCESS)
 }
 
-fn find(game: &str) -> Result<&'static dyn games::Game> {
+fn find(game: &str) -> Result<&'static dyn games::CommandLine> {
     match games::find(game) {
         Some(g) => Ok(g),
         None => bail!(
@@ -246,18 +243,19 @@ pub fn play(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
-    match g.play(&args, &QueryContext { data_dir }, &mut input, &mut output) {
+    let Some(player) = g.play_command() else {
+        bail!("{} has no interactive play", g.name());
+    };
+    match player.play_matches(&args, &QueryContext { data_dir }, &mut input, &mut output) {
         Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) => match e.downcast_ref::<Usage>() {
-            Some(u) => Ok(usage(u, json)),
-            // The reader went away (`… | head`): the game just ends.
-            None if e
-                .downcast_ref::<std::io::Error>()
+        Err(QueryError::Usage(u)) => Ok(usage(&u, json)),
+        // The reader went away (`… | head`): the game just ends.
+        Err(QueryError::Failed(e))
+            if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
-            {
-                Ok(ExitCode::SUCCESS)
-            }
-            None => Err(e),
-        },
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(QueryError::Failed(e)) => Err(e),
     }
 }

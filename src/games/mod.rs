@@ -16,34 +16,16 @@ pub mod ttt;
 use crate::pipeline::Planner;
 use crate::table::Table;
 use anyhow::Result;
-pub use query::{Answer, QueryContext};
+pub use query::{Answer, QueryContext, QueryError, Usage};
 
 /// A game: its planner (`Planner::name` is the name used in configs
 /// (`[grundy]`), job ids and `nimrod query NAME`; `Planner::plan` expands its
-/// config section into jobs), its query, play and verification.
-pub trait Game: Planner {
+/// config section into jobs) and its verification. What it answers is
+/// [`Queries`], what it plays [`Plays`]; the command line reaches both
+/// through [`CommandLine`], the one place clap meets a game.
+pub trait Game: Planner + Sync {
     /// One line for `nimrod query list`.
     fn summary(&self) -> &'static str;
-    /// The arguments, help and examples of `nimrod query NAME` (the CLI
-    /// names it and adds `--data` and `--json`).
-    fn query_command(&self) -> clap::Command;
-    /// Answers `nimrod query NAME ARGS…`, parsed by `query_command`.
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer>;
-    /// The arguments of `nimrod play NAME`, if the game can be played.
-    fn play_command(&self) -> Option<clap::Command> {
-        None
-    }
-    /// `nimrod play NAME ARGS…` (parsed by `play_command`): an interactive
-    /// game on `input`/`output` against the stored strategy.
-    fn play(
-        &self,
-        _args: &clap::ArgMatches,
-        _ctx: &QueryContext,
-        _input: &mut dyn std::io::BufRead,
-        _output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        anyhow::bail!("{} has no interactive play", self.name())
-    }
     /// Game-specific invariants checked by `nimrod verify` (beyond checksums).
     fn verify(&self, _table: &Table) -> Result<()> {
         Ok(())
@@ -52,6 +34,110 @@ pub trait Game: Planner {
     /// re-solves matrix games): a one-line report and its JSON, if any.
     fn verify_deep(&self, table: &Table, _depth: &VerifyDepth) -> Result<Option<VerifyNote>> {
         self.verify(table).map(|_| None)
+    }
+}
+
+/// A game's query with typed arguments: a library caller fills the struct,
+/// the command line parses it (`nimrod query NAME ARGS…`; the struct's
+/// clap derive gives the arguments, help and examples).
+///
+/// ```
+/// use nimrod::games::{nim::{Nim, NimQuery}, Queries, QueryContext};
+/// let ctx = QueryContext { data_dir: "data".into() };
+/// let q = NimQuery { heaps: vec![3, 4, 5], k: 1, misere: false };
+/// let answer = Nim.query(&q, &ctx).unwrap();
+/// assert_eq!(answer.json()["safe"], false);
+/// ```
+pub trait Queries: Game {
+    /// The arguments of `nimrod query NAME`.
+    type Query: clap::Parser;
+    /// The answer to one query.
+    fn query(&self, q: &Self::Query, ctx: &QueryContext) -> Result<Answer>;
+    /// This game's interactive play, if it has one (return `Some(self)`
+    /// from a game that implements [`Plays`]).
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        None
+    }
+}
+
+/// An interactive game against the stored strategy (`nimrod play NAME`),
+/// with typed arguments, on any input and output (so a script can play).
+pub trait Plays: Queries {
+    /// The arguments of `nimrod play NAME`.
+    type Play: clap::Parser;
+    /// Plays one game on `input`/`output`.
+    fn play(
+        &self,
+        p: &Self::Play,
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()>;
+}
+
+/// A game as the command line sees it: its commands, and its typed query
+/// run on clap's parse. Implemented once, for every [`Queries`] game.
+pub trait CommandLine: Game {
+    /// The arguments, help and examples of `nimrod query NAME` (the CLI
+    /// names it and adds `--data` and `--json`).
+    fn query_command(&self) -> clap::Command;
+    /// Answers `nimrod query NAME ARGS…`, parsed by `query_command`.
+    fn query_matches(&self, m: &clap::ArgMatches, ctx: &QueryContext)
+        -> Result<Answer, QueryError>;
+    /// `nimrod play NAME`, if the game can be played.
+    fn play_command(&self) -> Option<&dyn PlayCommand>;
+}
+
+impl<G: Queries> CommandLine for G {
+    fn query_command(&self) -> clap::Command {
+        <G::Query as clap::CommandFactory>::command()
+    }
+
+    fn query_matches(
+        &self,
+        m: &clap::ArgMatches,
+        ctx: &QueryContext,
+    ) -> Result<Answer, QueryError> {
+        let q = <G::Query as clap::FromArgMatches>::from_arg_matches(m)
+            .map_err(|e| QueryError::Usage(Usage::from(e)))?;
+        self.query(&q, ctx).map_err(QueryError::Failed)
+    }
+
+    fn play_command(&self) -> Option<&dyn PlayCommand> {
+        self.player()
+    }
+}
+
+/// A game's play as the command line sees it (see [`CommandLine`]).
+pub trait PlayCommand {
+    /// The arguments, help and examples of `nimrod play NAME`.
+    fn command(&self) -> clap::Command;
+    /// Plays `nimrod play NAME ARGS…`, parsed by `command`.
+    fn play_matches(
+        &self,
+        m: &clap::ArgMatches,
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<(), QueryError>;
+}
+
+impl<G: Plays> PlayCommand for G {
+    fn command(&self) -> clap::Command {
+        <G::Play as clap::CommandFactory>::command()
+    }
+
+    fn play_matches(
+        &self,
+        m: &clap::ArgMatches,
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<(), QueryError> {
+        let p = <G::Play as clap::FromArgMatches>::from_arg_matches(m)
+            .map_err(|e| QueryError::Usage(Usage::from(e)))?;
+        self.play(&p, ctx, input, output)
+            .map_err(QueryError::Failed)
     }
 }
 
@@ -71,7 +157,7 @@ pub struct VerifyNote {
     pub json: serde_json::Value,
 }
 
-static REGISTRY: &[&dyn Game] = &[
+static REGISTRY: &[&dyn CommandLine] = &[
     &grundy::Grundy,
     &gops::Gops,
     &octal::Octal,
@@ -84,11 +170,13 @@ static REGISTRY: &[&dyn Game] = &[
     &klondike::Klondike,
 ];
 
-pub fn registry() -> &'static [&'static dyn Game] {
+/// Every game, in the order `nimrod query list` shows them.
+pub fn registry() -> &'static [&'static dyn CommandLine] {
     REGISTRY
 }
 
-pub fn find(name: &str) -> Option<&'static dyn Game> {
+/// The game called `name` (`grundy`, `chess`, …).
+pub fn find(name: &str) -> Option<&'static dyn CommandLine> {
     REGISTRY.iter().copied().find(|g| g.name() == name)
 }
 
@@ -97,6 +185,7 @@ pub fn planners() -> Vec<&'static dyn Planner> {
     REGISTRY.iter().map(|&g| g as &dyn Planner).collect()
 }
 
+/// Every game's name.
 pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|g| g.name()).collect()
 }

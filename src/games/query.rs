@@ -71,22 +71,50 @@ impl From<clap::Error> for Usage {
     }
 }
 
-/// A game's parsed arguments as its typed struct; a value clap's parser
-/// accepted but the struct cannot hold becomes a usage error.
-pub fn from_matches<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T> {
-    T::from_arg_matches(m).map_err(|e| anyhow::Error::new(Usage::from(e)))
+/// Why a query or a game was not answered: its arguments (a help request
+/// or a usage error, see [`Usage`]), or the game itself (a missing table, a
+/// position out of range…).
+#[derive(Debug)]
+pub enum QueryError {
+    /// The arguments did not parse, or help was asked for.
+    Usage(Usage),
+    /// The game could not answer.
+    Failed(anyhow::Error),
 }
 
-/// Asks `game` what `nimrod query GAME ARGS…` would, from a program: the
-/// arguments are parsed by the game's own command (a help request or a
-/// usage error comes back as a [`Usage`] error).
-pub fn ask(game: &dyn super::Game, args: &[String], ctx: &QueryContext) -> Result<Answer> {
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Usage(u) => u.fmt(f),
+            QueryError::Failed(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            QueryError::Usage(u) => Some(u),
+            QueryError::Failed(e) => Some(e.as_ref()),
+        }
+    }
+}
+
+/// Asks `game` what `nimrod query GAME ARGS…` would, from a program that has
+/// the arguments as strings (with the typed struct, call
+/// [`Queries::query`](super::Queries::query) instead): they are parsed by
+/// the game's own command.
+pub fn ask(
+    game: &dyn super::CommandLine,
+    args: &[String],
+    ctx: &QueryContext,
+) -> Result<Answer, QueryError> {
     let argv = std::iter::once(format!("nimrod query {}", game.name())).chain(args.iter().cloned());
     let m = game
         .query_command()
         .try_get_matches_from(argv)
-        .map_err(|e| anyhow::Error::new(Usage::from(e)))?;
-    game.query(&m, ctx)
+        .map_err(|e| QueryError::Usage(Usage::from(e)))?;
+    game.query_matches(&m, ctx)
 }
 
 /// A table's statistics as the game's typed struct, or an error naming the

@@ -22,12 +22,13 @@ mod query;
 pub mod trees;
 
 use super::query::{Answer, QueryContext};
-use super::Game;
+use super::{Game, Queries};
 use crate::table::Table;
 use anyhow::{ensure, Result};
 use board::Board;
 use jobs::SizeTable;
 pub use jobs::{pairing_id, trees_id, BridgitParams};
+pub use query::{BridgitQuery, Kind as StrategyKind};
 
 const SOLVER_VERSION: u32 = 2;
 /// The search over pair choices doubles per pair: n = 6 has 30 pairs.
@@ -40,14 +41,6 @@ pub struct Bridgit;
 impl Game for Bridgit {
     fn summary(&self) -> &'static str {
         "Gale's Bridg-it: the first player's winning strategies for any board size, proved"
-    }
-
-    fn query_command(&self) -> clap::Command {
-        <query::BridgitQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(args, ctx)
     }
 
     /// Re-proves the stored strategy: the pairing's structural check, or
@@ -75,6 +68,14 @@ impl Game for Bridgit {
             );
         }
         Ok(())
+    }
+}
+
+impl Queries for Bridgit {
+    type Query = query::BridgitQuery;
+
+    fn query(&self, q: &query::BridgitQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
     }
 }
 

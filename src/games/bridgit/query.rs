@@ -6,13 +6,14 @@ use super::pairing::Pairing;
 use super::play::{Position, Strategy};
 use super::trees::TreeStrategy;
 use super::{pairing_id, trees_id, MAX_SIZE};
-use crate::games::query::{from_matches, open_table, Answer, QueryContext};
+use crate::games::query::{open_table, Answer, QueryContext};
 use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Kind {
+/// Which of the two stored strategies answers.
+pub enum Kind {
     /// Gross's kind: answer each Black site with its partner.
     Pairing,
     /// Lehman's: two edge-disjoint spanning trees.
@@ -28,16 +29,16 @@ pub struct BridgitQuery {
     /// Board size n: the grid of the built table of that size (see the
     /// config's [bridgit] sizes).
     #[arg(long)]
-    size: usize,
+    pub size: usize,
     /// Moves so far, White first, alternating: site numbers or labels such
     /// as h3,2 (separated by spaces).
     #[arg(long, default_value = "")]
-    moves: String,
+    pub moves: String,
     #[arg(long, value_enum, default_value = "pairing")]
-    strategy: Kind,
+    pub strategy: Kind,
     /// Draw the pairing on the board and list its pairs.
     #[arg(long, conflicts_with_all = ["moves", "strategy"])]
-    table: bool,
+    pub table: bool,
 }
 
 pub fn load_pairing(t: &Table, b: &Board) -> Result<Pairing> {
@@ -91,8 +92,7 @@ fn check_len(t: &Table, b: &Board) -> Result<()> {
     Ok(())
 }
 
-pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-    let q: BridgitQuery = from_matches(args)?;
+pub fn answer(q: &BridgitQuery, ctx: &QueryContext) -> Result<Answer> {
     ensure!(
         (2..=MAX_SIZE).contains(&q.size),
         "query bridgit: --size {} is out of range (2..={MAX_SIZE})",
@@ -105,12 +105,12 @@ pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
             if q.table {
                 Ok(draw(&b, &p))
             } else {
-                replay(&q, &b, &p, "pairing")
+                replay(q, &b, &p, "pairing")
             }
         }
         Kind::Trees => {
             let s = load_trees(&open_table(&ctx.data_dir, &trees_id(q.size))?, &b)?;
-            replay(&q, &b, &s, "trees")
+            replay(q, &b, &s, "trees")
         }
     }
 }

@@ -20,7 +20,7 @@ mod unmoves;
 pub mod value;
 
 use super::query::{Answer, QueryContext};
-use super::Game;
+use super::{Game, PlayCommand, Plays, Queries};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -28,7 +28,9 @@ use crate::table::{Table, TableMeta};
 use anyhow::{anyhow, ensure, Context, Result};
 use index::Layout;
 use material::Material;
+pub use play::ChessPlay;
 use probe::{table_id, Tablebase};
+pub use query::ChessQuery;
 use serde::Deserialize;
 
 const SOLVER_VERSION: u32 = 2;
@@ -137,28 +139,6 @@ impl Game for Chess {
         "chess endgames by retrograde analysis: win/draw/loss and distance to mate, both sides to move"
     }
 
-    fn query_command(&self) -> clap::Command {
-        <query::ChessQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(args, ctx)
-    }
-
-    fn play_command(&self) -> Option<clap::Command> {
-        Some(<play::ChessPlay as clap::CommandFactory>::command())
-    }
-
-    fn play(
-        &self,
-        args: &clap::ArgMatches,
-        ctx: &QueryContext,
-        input: &mut dyn std::io::BufRead,
-        output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(args, ctx, input, output)
-    }
-
     fn verify(&self, table: &Table) -> Result<()> {
         let job: TableJob = super::query::table_params(table)?;
         let m = Material::parse(&job.material)?;
@@ -176,6 +156,32 @@ impl Game for Chess {
         let probe = Tablebase::open(data_dir, &m.successors())?;
         let values = table.read_range::<u8>(0, table.len())?;
         solve::check(&layout, &values, &probe).map_err(|e| anyhow!(e))
+    }
+}
+
+impl Queries for Chess {
+    type Query = query::ChessQuery;
+
+    fn query(&self, q: &query::ChessQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
+    }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for Chess {
+    type Play = play::ChessPlay;
+
+    fn play(
+        &self,
+        p: &play::ChessPlay,
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(p, ctx, input, output)
     }
 }
 

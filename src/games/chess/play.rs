@@ -6,7 +6,7 @@
 use super::board::{Color, Move, Role};
 use super::engine::{with_earlier, ChessSearch};
 use super::full::Game;
-use crate::games::query::{from_matches, QueryContext};
+use crate::games::query::QueryContext;
 use crate::search::{self, describe, Engine, Options};
 use anyhow::{bail, Result};
 use std::io::{BufRead, Write};
@@ -19,17 +19,17 @@ use std::io::{BufRead, Write};
 pub struct ChessPlay {
     /// Starting position (default: the initial position).
     #[arg(long, default_value = Game::START)]
-    fen: String,
+    pub fen: String,
     /// Your colour.
     #[arg(long = "as", default_value = "white", value_parser = ["white", "black"])]
-    side: String,
+    pub side: String,
     /// Engine nodes per move.
     #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
-    nodes: u64,
+    pub nodes: u64,
     /// Also stop each engine move after this many milliseconds (the game
     /// then depends on the machine's speed; nodes alone are repeatable).
     #[arg(long = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    move_time_ms: Option<u64>,
+    pub move_time_ms: Option<u64>,
 }
 
 /// SAN with castling written as O-O / O-O-O.
@@ -73,12 +73,11 @@ fn show(g: &Game, out: &mut dyn Write) -> Result<()> {
 }
 
 pub fn play(
-    args: &clap::ArgMatches,
+    p: &ChessPlay,
     ctx: &QueryContext,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let p: ChessPlay = from_matches(args)?;
     let mut game = Game::from_fen(&p.fen)?;
     let human = if p.side == "white" {
         Color::White

@@ -9,7 +9,7 @@ use super::probe::{table_id, Tablebase};
 use super::solve::TableStats;
 use super::value::Value;
 use super::MAX_PIECES;
-use crate::games::query::{from_matches, open_table, table_stats, Answer, QueryContext};
+use crate::games::query::{open_table, table_stats, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
@@ -20,31 +20,31 @@ use serde::Serialize;
 #[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
 pub struct ChessQuery {
     /// Position in FEN: castling "-" (use --search for positions with castling rights); an en passant square is taken into account.
-    fen: Option<String>,
+    pub fen: Option<String>,
     /// Print the statistics of one table (e.g. KQvKR) instead.
     #[arg(long)]
-    stats: Option<String>,
+    pub stats: Option<String>,
     /// Print this many positions drawn at random (seeded) from a table,
     /// with their DTM, for comparison with other tablebases.
     #[arg(long, requires = "table")]
-    sample: Option<u64>,
+    pub sample: Option<u64>,
     /// The table to sample (e.g. KQvKR).
     #[arg(long)]
-    table: Option<String>,
+    pub table: Option<String>,
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Search the position (any legal position, castling and en passant
     /// included) instead of reading it from a table: a proven result (mate
     /// in n, or table-backed) or "unknown within budget".
     #[arg(long)]
-    search: bool,
+    pub search: bool,
     /// Node budget of --search.
     #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
-    nodes: u64,
+    pub nodes: u64,
     /// Deepest iteration of --search, in plies.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=200))]
-    depth: u32,
+    pub depth: u32,
 }
 
 /// Signed distance to mate in plies, positive when the side to move wins
@@ -115,8 +115,7 @@ pub fn principal_variation(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Res
     Ok(pv)
 }
 
-pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-    let q: ChessQuery = from_matches(args)?;
+pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
     if let Some(name) = &q.stats {
         return stats(name, ctx);
     }

@@ -19,11 +19,13 @@ pub mod recheck;
 mod verify;
 pub mod win;
 
-use super::query::{from_matches, Answer, QueryContext};
-use super::{Game, VerifyDepth, VerifyNote};
+use super::query::{Answer, QueryContext};
+use super::{Game, PlayCommand, Plays, Queries, VerifyDepth, VerifyNote};
 use crate::table::Table;
 use anyhow::Result;
 pub use jobs::{level_id, win_level_id, GopsParams};
+pub use play::GopsPlay;
+pub use query::GopsQuery;
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 /// Version 2: every matrix game certified, with fallbacks (issue 15).
@@ -33,29 +35,6 @@ pub struct Gops;
 impl Game for Gops {
     fn summary(&self) -> &'static str {
         "GOPS (Goofspiel): expected score difference and optimal mixed bids for every subgame"
-    }
-
-    fn query_command(&self) -> clap::Command {
-        <query::GopsQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        let q: query::GopsQuery = from_matches(args)?;
-        query::answer(&q, ctx)
-    }
-
-    fn play_command(&self) -> Option<clap::Command> {
-        Some(<play::GopsPlay as clap::CommandFactory>::command())
-    }
-
-    fn play(
-        &self,
-        args: &clap::ArgMatches,
-        ctx: &QueryContext,
-        input: &mut dyn std::io::BufRead,
-        output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(args, ctx, input, output)
     }
 
     fn verify(&self, table: &Table) -> Result<()> {
@@ -69,5 +48,31 @@ impl Game for Gops {
             text: report.to_string(),
             json: serde_json::to_value(&report)?,
         }))
+    }
+}
+
+impl Queries for Gops {
+    type Query = query::GopsQuery;
+
+    fn query(&self, q: &query::GopsQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
+    }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for Gops {
+    type Play = play::GopsPlay;
+
+    fn play(
+        &self,
+        p: &play::GopsPlay,
+        ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(p, ctx, input, output)
     }
 }

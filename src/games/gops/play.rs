@@ -3,7 +3,7 @@
 //! drawn from a seeded generator, so a seed replays the same game.
 
 use super::query::{find_tables, members, upcard_game, upcard_win_game, Objective};
-use crate::games::query::{from_matches, QueryContext};
+use crate::games::query::QueryContext;
 use crate::rng::SplitMix64;
 use anyhow::{bail, ensure, Result};
 use std::io::{BufRead, Write};
@@ -16,13 +16,13 @@ use std::io::{BufRead, Write};
 pub struct GopsPlay {
     /// N: hands and prize deck 1..N.
     #[arg(long)]
-    cards: usize,
+    pub cards: usize,
     /// Seed for the deck and the computer's draws.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// What the computer optimises: score (expected difference) or win.
     #[arg(long, value_enum, default_value_t = Objective::Score)]
-    objective: Objective,
+    pub objective: Objective,
 }
 
 fn list(mask: u32) -> String {
@@ -34,12 +34,11 @@ fn list(mask: u32) -> String {
 }
 
 pub fn play(
-    args: &clap::ArgMatches,
+    p: &GopsPlay,
     ctx: &QueryContext,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let p: GopsPlay = from_matches(args)?;
     ensure!(
         (1..=super::pattern::MAX_CARDS).contains(&p.cards),
         "play gops: --cards {} is out of range (1..={})",

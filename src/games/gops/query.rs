@@ -21,29 +21,29 @@ use serde::Serialize;
 pub struct GopsQuery {
     /// N: both hands and the prize deck start as 1..N.
     #[arg(long)]
-    cards: usize,
+    pub cards: usize,
     /// Player one's first-move strategy: a table bid × upcard.
     #[arg(long)]
-    first_move: bool,
+    pub first_move: bool,
     /// Player one's hand, e.g. 2,5,9.
     #[arg(long, value_delimiter = ',')]
-    mine: Vec<u32>,
+    pub mine: Vec<u32>,
     /// Player two's hand.
     #[arg(long, value_delimiter = ',')]
-    theirs: Vec<u32>,
+    pub theirs: Vec<u32>,
     /// Prizes still in the deck (including the one about to be turned up).
     #[arg(long, value_delimiter = ',')]
-    prizes: Vec<u32>,
+    pub prizes: Vec<u32>,
     /// Only this upcard (default: every remaining prize).
     #[arg(long)]
-    upcard: Option<u32>,
+    pub upcard: Option<u32>,
     /// score: maximise the expected score difference; win: maximise
     /// P(win) − P(loss) of the whole game.
     #[arg(long, value_enum, default_value_t = Objective::Score)]
-    objective: Objective,
+    pub objective: Objective,
     /// Score difference so far, mine minus theirs (win objective only).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    diff: i32,
+    pub diff: i32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]

@@ -25,11 +25,12 @@ mod targets;
 pub mod values;
 mod verify;
 
-use super::query::{from_matches, Answer, QueryContext};
-use super::Game;
+use super::query::{Answer, QueryContext};
+use super::{Game, Queries};
 use crate::table::Table;
 use anyhow::{bail, Result};
 pub use jobs::{GrundyParams, Mode};
+pub use query::GrundyQuery;
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 const SOLVER_VERSION: u32 = 2;
@@ -41,14 +42,6 @@ impl Game for Grundy {
         "Grundy's game: Sprague-Grundy values (normal play), single-heap outcomes (misère)"
     }
 
-    fn query_command(&self) -> clap::Command {
-        <query::GrundyQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(&from_matches(args)?, ctx)
-    }
-
     fn verify(&self, table: &Table) -> Result<()> {
         match table.meta().table.as_str() {
             "values" => verify::verify_values(table),
@@ -56,5 +49,13 @@ impl Game for Grundy {
             "misere" => verify::verify_misere(table),
             other => bail!("unknown grundy table {other:?}"),
         }
+    }
+}
+
+impl Queries for Grundy {
+    type Query = query::GrundyQuery;
+
+    fn query(&self, q: &query::GrundyQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
     }
 }

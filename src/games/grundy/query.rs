@@ -12,16 +12,16 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere"
 )]
 #[command(about = "Grundy's game: value of a heap and its winning splits")]
-pub(super) struct GrundyQuery {
+pub struct GrundyQuery {
     /// Heap size.
     #[arg(allow_negative_numbers = true)]
-    heap: u64,
+    pub heap: u64,
     /// Misère play (the player who cannot move wins).
     #[arg(long)]
-    misere: bool,
+    pub misere: bool,
     /// List every winning split, not only the first 20.
     #[arg(long)]
-    all: bool,
+    pub all: bool,
 }
 
 /// Answers a parsed `nimrod query grundy`.

@@ -7,10 +7,11 @@ mod jobs;
 mod query;
 pub mod solve;
 
-use super::query::{from_matches, Answer, QueryContext};
-use super::Game;
+use super::query::{Answer, QueryContext};
+use super::{Game, Queries};
 use anyhow::Result;
 pub use jobs::GuessItParams;
+pub use query::GuessItQuery;
 
 /// Version 2: ties between optimal strategies broken towards the ask/bluff
 /// mixture that a strategy card describes (issue 15).
@@ -28,12 +29,12 @@ impl Game for GuessIt {
     fn summary(&self) -> &'static str {
         "Isaacs' Guess It: win probability and optimal bluffing and calling for every pair of hand sizes"
     }
+}
 
-    fn query_command(&self) -> clap::Command {
-        <query::GuessItQuery as clap::CommandFactory>::command()
-    }
+impl Queries for GuessIt {
+    type Query = query::GuessItQuery;
 
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(&from_matches(args)?, ctx)
+    fn query(&self, q: &query::GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
     }
 }

@@ -10,14 +10,14 @@ use serde::Serialize;
 #[derive(clap::Parser)]
 #[command(after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6")]
 #[command(about = "Guess It: value and optimal bluffing/calling")]
-pub(super) struct GuessItQuery {
+pub struct GuessItQuery {
     /// Cards in the hand of the player to move.
-    mine: Option<usize>,
+    pub mine: Option<usize>,
     /// Cards in the opponent's hand.
-    theirs: Option<usize>,
+    pub theirs: Option<usize>,
     /// Print the bluff and call tables up to this hand size.
     #[arg(long)]
-    tables: Option<usize>,
+    pub tables: Option<usize>,
 }
 
 fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {

@@ -2,8 +2,8 @@
 //! conventions. The table holds, per pile size, the smallest winning take
 //! (0 for a safe position); the safe positions are read off the table.
 
-use super::query::{from_matches, open_table, Answer, QueryContext};
-use super::Game;
+use super::query::{open_table, Answer, QueryContext};
+use super::{Game, Queries};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -113,12 +113,31 @@ impl Game for Half {
         "single pile, take 1..⌊n/2⌋: safe positions in both conventions"
     }
 
-    fn query_command(&self) -> clap::Command {
-        <HalfQuery as clap::CommandFactory>::command()
+    fn verify(&self, table: &Table) -> Result<()> {
+        let conv = match table.meta().table.as_str() {
+            "normal" => Convention::LastMoverWins,
+            "last-loses" => Convention::LastMoverLoses,
+            other => bail!("unknown half table {other:?}"),
+        };
+        let stored = table.read_range::<u32>(0, table.len())?;
+        let check = stored.len().min(5000);
+        let brute = brute_force(check as u64 - 1, conv);
+        for n in 0..check {
+            let safe = stored[n] == 0;
+            ensure!(
+                safe == brute[n],
+                "pile {n}: table says safe={safe}, search says {}",
+                brute[n]
+            );
+        }
+        Ok(())
     }
+}
 
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        let q: HalfQuery = from_matches(args)?;
+impl Queries for Half {
+    type Query = HalfQuery;
+
+    fn query(&self, q: &HalfQuery, ctx: &QueryContext) -> Result<Answer> {
         let conv = if q.last_loses {
             Convention::LastMoverLoses
         } else {
@@ -160,26 +179,6 @@ impl Game for Half {
             winning_takes: takes,
             no_move: e == u32::MAX,
         }))
-    }
-
-    fn verify(&self, table: &Table) -> Result<()> {
-        let conv = match table.meta().table.as_str() {
-            "normal" => Convention::LastMoverWins,
-            "last-loses" => Convention::LastMoverLoses,
-            other => bail!("unknown half table {other:?}"),
-        };
-        let stored = table.read_range::<u32>(0, table.len())?;
-        let check = stored.len().min(5000);
-        let brute = brute_force(check as u64 - 1, conv);
-        for n in 0..check {
-            let safe = stored[n] == 0;
-            ensure!(
-                safe == brute[n],
-                "pile {n}: table says safe={safe}, search says {}",
-                brute[n]
-            );
-        }
-        Ok(())
     }
 }
 
@@ -249,12 +248,12 @@ impl std::fmt::Display for HalfAnswer {
 
 #[derive(clap::Parser)]
 #[command(after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses")]
-struct HalfQuery {
+pub struct HalfQuery {
     /// Pile size.
-    pile: u64,
+    pub pile: u64,
     /// The player who takes the last permitted move loses.
     #[arg(long)]
-    last_loses: bool,
+    pub last_loses: bool,
 }
 
 fn build(ctx: &JobContext, bound: u64, conv: Convention) -> Result<()> {

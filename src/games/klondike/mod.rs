@@ -28,10 +28,11 @@ pub mod stats;
 mod verify;
 
 use super::query::{Answer, QueryContext};
-use super::Game;
+use super::{Game, PlayCommand, Plays, Queries};
 use anyhow::{bail, ensure, Result};
 use greedy::Player;
 pub use jobs::{greedy_outcomes, KlondikeParams};
+pub use query::KlondikeQuery;
 use state::{Redeal, Rules};
 
 /// 3: the greedy table holds six players per deal (the seed's list and the
@@ -129,30 +130,35 @@ impl Game for Klondike {
         "Klondike solitaire: the greedy player's win rates and which deals were winnable"
     }
 
-    fn query_command(&self) -> clap::Command {
-        <query::KlondikeQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(args, ctx)
-    }
-
     fn verify(&self, table: &crate::table::Table) -> Result<()> {
         verify::verify(table)
     }
+}
 
-    fn play_command(&self) -> Option<clap::Command> {
-        Some(<query::KlondikeQuery as clap::CommandFactory>::command())
+impl Queries for Klondike {
+    type Query = query::KlondikeQuery;
+
+    fn query(&self, q: &query::KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
     }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for Klondike {
+    type Play = query::KlondikeQuery;
 
     fn play(
         &self,
-        args: &clap::ArgMatches,
-        _ctx: &QueryContext,
+        p: &query::KlondikeQuery,
+        ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
     ) -> Result<()> {
-        query::play(args, input, output)
+        let _ = ctx;
+        query::play(p, input, output)
     }
 }
 

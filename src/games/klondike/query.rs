@@ -7,7 +7,7 @@ use super::parse_rules;
 use super::records::{self, ReportStats};
 use super::solver::{self, Verdict};
 use super::state::{Move, Rules, State};
-use crate::games::query::{from_matches, open_table, Answer, QueryContext};
+use crate::games::query::{open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
@@ -19,28 +19,28 @@ use serde::Serialize;
 pub struct KlondikeQuery {
     /// Deal number (see the shuffle in ARCHITECTURE.md / cards.rs).
     #[arg(long)]
-    deal: Option<u64>,
+    pub deal: Option<u64>,
     /// Cards dealt from the stock at a time: 1 or 3.
     #[arg(long, default_value_t = 1)]
-    draw: u8,
+    pub draw: u8,
     /// Stock passes: none, unlimited or a number.
     #[arg(long, default_value = "unlimited")]
-    redeal: String,
+    pub redeal: String,
     /// Forbid worrying back (a card coming back from its foundation).
     #[arg(long)]
-    no_worry: bool,
+    pub no_worry: bool,
     /// Greedy player 0..5: classic shortest/late, longest/late,
     /// shortest/early, longest/early; 4 the seed's list ported literally;
     /// 5 the strong priority list.
     #[arg(long, default_value_t = 0)]
-    variant: usize,
+    pub variant: usize,
     /// Solver nodes before answering unknown (at most 10^9: the solver
     /// keeps about 16 bytes a position).
     #[arg(long, default_value_t = 2_000_000)]
-    budget: u64,
+    pub budget: u64,
     /// Print the batch report instead.
     #[arg(long)]
-    report: bool,
+    pub report: bool,
 }
 
 /// Positions between two progress lines of a long solve.
@@ -78,15 +78,14 @@ fn describe_line(deal: u64, rules: &Rules, moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
-pub fn answer(args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-    let q: KlondikeQuery = from_matches(args)?;
+pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.report {
         return report(ctx);
     }
     let Some(deal) = q.deal else {
         bail!("query klondike: give --deal N (or --report)");
     };
-    let (rules, variant) = rules_of(&q)?;
+    let (rules, variant) = rules_of(q)?;
     let start = State::deal(deal);
     let played = greedy::play(deal, &rules, &variant);
     let greedy_moves = describe_line(deal, &rules, &played.moves);
@@ -285,15 +284,14 @@ impl std::fmt::Display for ReportStats {
 /// Interactive play: numbers pick a listed move, `h` shows the greedy
 /// player's hint, `g` plays it, `q` quits.
 pub fn play(
-    args: &clap::ArgMatches,
+    q: &KlondikeQuery,
     input: &mut dyn std::io::BufRead,
     output: &mut dyn std::io::Write,
 ) -> Result<()> {
-    let q: KlondikeQuery = from_matches(args)?;
     let Some(deal) = q.deal else {
         bail!("play klondike: give --deal N");
     };
-    let (rules, variant) = rules_of(&q)?;
+    let (rules, variant) = rules_of(q)?;
     let mut s = State::deal(deal);
     let mut moves = Vec::new();
     loop {

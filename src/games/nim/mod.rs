@@ -7,8 +7,8 @@ pub mod bouton;
 pub mod brute;
 pub mod moore;
 
-use super::query::{from_matches, Answer, QueryContext};
-use super::Game;
+use super::query::{Answer, QueryContext};
+use super::{Game, Queries};
 use crate::pipeline::Job;
 use crate::pipeline::Planner;
 use anyhow::{bail, ensure, Result};
@@ -22,16 +22,16 @@ const MAX_HEAPS: usize = 64;
 #[command(
     after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere"
 )]
-struct NimQuery {
+pub struct NimQuery {
     /// Heap sizes.
     #[arg(required = true)]
-    heaps: Vec<u64>,
+    pub heaps: Vec<u64>,
     /// Moore's Nim_k: a move takes from 1 to k heaps.
     #[arg(long, default_value_t = 1)]
-    k: usize,
+    pub k: usize,
     /// Misère play: whoever takes the last token loses.
     #[arg(long)]
-    misere: bool,
+    pub misere: bool,
 }
 
 impl Planner for Nim {
@@ -49,13 +49,12 @@ impl Game for Nim {
     fn summary(&self) -> &'static str {
         "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves"
     }
+}
 
-    fn query_command(&self) -> clap::Command {
-        <NimQuery as clap::CommandFactory>::command()
-    }
+impl Queries for Nim {
+    type Query = NimQuery;
 
-    fn query(&self, args: &clap::ArgMatches, _ctx: &QueryContext) -> Result<Answer> {
-        let q: NimQuery = from_matches(args)?;
+    fn query(&self, q: &NimQuery, _ctx: &QueryContext) -> Result<Answer> {
         ensure!(
             q.heaps.len() <= MAX_HEAPS,
             "query nim: at most {MAX_HEAPS} heaps"

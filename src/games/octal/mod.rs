@@ -4,8 +4,8 @@ pub mod code;
 pub mod period;
 pub mod solve;
 
-use super::query::{from_matches, open_table, Answer, QueryContext};
-use super::Game;
+use super::query::{open_table, Answer, QueryContext};
+use super::{Game, Queries};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -66,16 +66,6 @@ impl Game for Octal {
         "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
     }
 
-    fn query_command(&self) -> clap::Command {
-        <OctalQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        let q: OctalQuery = from_matches(args)?;
-        let code = OctalCode::parse(&q.code)?;
-        query(&code, q.heap, ctx)
-    }
-
     fn verify(&self, table: &Table) -> Result<()> {
         let code = OctalCode::parse(&table.meta().table)?;
         let g = table.read_range::<u16>(0, table.len())?;
@@ -94,6 +84,14 @@ impl Game for Octal {
     }
 }
 
+impl Queries for Octal {
+    type Query = OctalQuery;
+
+    fn query(&self, q: &OctalQuery, ctx: &QueryContext) -> Result<Answer> {
+        query(&OctalCode::parse(&q.code)?, q.heap, ctx)
+    }
+}
+
 /// The parameters of one `octal/CODE` job (hashed into its table's
 /// header, and recorded as the table's parameters).
 #[derive(Serialize)]
@@ -107,11 +105,11 @@ struct OctalJob {
 #[command(
     after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
 )]
-struct OctalQuery {
+pub struct OctalQuery {
     /// Octal code, e.g. 0.137.
-    code: String,
+    pub code: String,
     /// Heap size.
-    heap: u64,
+    pub heap: u64,
 }
 
 fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {

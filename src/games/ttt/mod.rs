@@ -12,14 +12,15 @@ mod query;
 pub mod search;
 pub mod solve;
 
-use super::query::{from_matches, Answer, QueryContext};
-use super::Game;
+use super::query::{Answer, QueryContext};
+use super::{Game, Queries};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_hashed;
 use crate::table::{Table, TableMeta};
 use anyhow::{bail, ensure, Context, Result};
 use board::{Geometry, Position};
+pub use query::TttQuery;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use solve::{Solved, TreeStats};
@@ -128,20 +129,19 @@ impl Game for Ttt {
         "noughts and crosses and m,n,k-games: value, distance and optimal moves of every reachable position; classic machines"
     }
 
-    fn query_command(&self) -> clap::Command {
-        <query::TttQuery as clap::CommandFactory>::command()
-    }
-
-    fn query(&self, args: &clap::ArgMatches, ctx: &QueryContext) -> Result<Answer> {
-        let q: query::TttQuery = from_matches(args)?;
-        query::answer(&q, ctx)
-    }
-
     fn verify(&self, table: &Table) -> Result<()> {
         if table.meta().table == "machines" {
             return Ok(());
         }
         verify_board(table)
+    }
+}
+
+impl Queries for Ttt {
+    type Query = query::TttQuery;
+
+    fn query(&self, q: &query::TttQuery, ctx: &QueryContext) -> Result<Answer> {
+        query::answer(q, ctx)
     }
 }
 

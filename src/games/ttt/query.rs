@@ -15,25 +15,25 @@ use serde::Serialize;
 #[command(about = "noughts and crosses / m,n,k-games: value and optimal moves")]
 pub struct TttQuery {
     /// The board, rows concatenated: x, o and . (e.g. "x.o.x....").
-    board: Option<String>,
+    pub board: Option<String>,
     /// Board size ROWSxCOLS.
     #[arg(long, default_value = "3x3")]
-    size: String,
+    pub size: String,
     /// Marks in a row to win (default 3 on 3x3; required otherwise).
     #[arg(long)]
-    k: Option<usize>,
+    pub k: Option<usize>,
     /// The 15 game: numbers 1-9 taken by the first player (comma list).
     #[arg(long, value_delimiter = ',', requires = "fifteen")]
-    first: Vec<u32>,
+    pub first: Vec<u32>,
     /// The 15 game: numbers taken by the second player.
     #[arg(long, value_delimiter = ',', requires = "fifteen")]
-    second: Vec<u32>,
+    pub second: Vec<u32>,
     /// Answer a position of "pick three numbers summing to 15".
     #[arg(long)]
-    fifteen: bool,
+    pub fifteen: bool,
     /// The classic machines measured against the 3x3 table.
     #[arg(long)]
-    report: bool,
+    pub report: bool,
 }
 
 /// The Lo Shu magic square: every line sums to 15, and the eight triples
