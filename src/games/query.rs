@@ -179,6 +179,7 @@ fn shipped_config_of(id: &str) -> Option<Option<&'static str>> {
     ];
     shipped.into_iter().find_map(|(name, text)| {
         crate::pipeline::Config::parse(name.unwrap_or("default"), text)
+            .map_err(anyhow::Error::from)
             .and_then(|c| crate::pipeline::plan(&c, &super::planners()))
             .is_ok_and(|jobs| jobs.iter().any(|j| j.id == id))
             .then_some(name)

@@ -138,34 +138,43 @@ pub fn solve(a: &[Vec<BigRational>]) -> ExactSolution {
 /// The exact certificate: both strategies are probability vectors, the row
 /// strategy earns at least `value` against every column and the column
 /// strategy concedes at most `value` against every row.
-pub fn check(a: &[Vec<BigRational>], s: &ExactSolution) -> Result<(), String> {
+pub fn check(a: &[Vec<BigRational>], s: &ExactSolution) -> Result<(), ExactCheckError> {
     let one = BigRational::one();
     for (who, p) in [("row", &s.row), ("column", &s.col)] {
         if p.iter().any(|x| x.is_negative()) {
-            return Err(format!("{who} strategy has a negative entry"));
+            return Err(ExactCheckError::NegativeEntry(who));
         }
         if p.iter().sum::<BigRational>() != one {
-            return Err(format!("{who} strategy does not sum to 1"));
+            return Err(ExactCheckError::SumNotOne(who));
         }
     }
     let n = s.col.len();
     for j in 0..n {
         let earned: BigRational = a.iter().zip(&s.row).map(|(r, x)| &r[j] * x).sum();
         if earned < s.value {
-            return Err(format!(
-                "row strategy earns {earned} < value against column {j}"
-            ));
+            return Err(ExactCheckError::RowEarnsLess { column: j, earned });
         }
     }
     for (i, r) in a.iter().enumerate() {
         let conceded: BigRational = r.iter().zip(&s.col).map(|(v, y)| v * y).sum();
         if conceded > s.value {
-            return Err(format!(
-                "column strategy concedes {conceded} > value against row {i}"
-            ));
+            return Err(ExactCheckError::ColumnConcedesMore { row: i, conceded });
         }
     }
     Ok(())
+}
+
+/// Why an exact solution is not optimal (see [`check`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExactCheckError {
+    #[error("{0} strategy has a negative entry")]
+    NegativeEntry(&'static str),
+    #[error("{0} strategy does not sum to 1")]
+    SumNotOne(&'static str),
+    #[error("row strategy earns {earned} < value against column {column}")]
+    RowEarnsLess { column: usize, earned: BigRational },
+    #[error("column strategy concedes {conceded} > value against row {row}")]
+    ColumnConcedesMore { row: usize, conceded: BigRational },
 }
 
 /// An integer as a rational (for tests and callers building exact games).

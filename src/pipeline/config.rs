@@ -1,7 +1,7 @@
 //! The build configuration: one TOML table per game, holding that game's
 //! parameters. The default configuration is embedded in the binary.
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use std::path::Path;
 
 pub const DEFAULT_CONFIG: &str = include_str!("../../config/default.toml");
@@ -18,23 +18,35 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn embedded_default() -> Result<Config> {
+    /// The configuration embedded in the binary (`config/default.toml`).
+    pub fn embedded_default() -> Result<Config, ConfigError> {
         Config::parse("config/default.toml (embedded)", DEFAULT_CONFIG)
     }
 
-    pub fn load(path: &Path) -> Result<Config> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read config {}", path.display()))?;
+    /// Reads and parses a config file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
         Config::parse(&path.display().to_string(), &text)
     }
 
-    pub fn parse(source: &str, text: &str) -> Result<Config> {
-        let doc: toml::Table =
-            toml::from_str(text).with_context(|| format!("{source}: invalid TOML"))?;
+    /// Parses a config's text; `source` names it in errors. Only the shape
+    /// is checked here (every top-level key a table); each game's planner
+    /// checks its own section.
+    pub fn parse(source: &str, text: &str) -> Result<Config, ConfigError> {
+        let doc: toml::Table = toml::from_str(text).map_err(|error| ConfigError::Toml {
+            config: source.to_string(),
+            error,
+        })?;
         let mut sections = Vec::new();
         for (name, value) in doc {
             let toml::Value::Table(t) = value else {
-                bail!("{source}: top-level key `{name}` must be a table ([{name}])");
+                return Err(ConfigError::NotATable {
+                    config: source.to_string(),
+                    key: name,
+                });
             };
             sections.push((name, t));
         }
@@ -43,6 +55,28 @@ impl Config {
             sections,
         })
     }
+}
+
+/// A config that cannot be read or does not have the shape of one.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read config {}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    /// The text is not TOML.
+    #[error("{config}: invalid TOML")]
+    Toml {
+        config: String,
+        #[source]
+        error: toml::de::Error,
+    },
+    /// A top-level key is a value, not a game's table.
+    #[error("{config}: top-level key `{key}` must be a table ([{key}])")]
+    NotATable { config: String, key: String },
 }
 
 /// Deserialises one game's section, naming the config and the game on error

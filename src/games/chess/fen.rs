@@ -3,16 +3,64 @@
 
 use super::bitboard::*;
 use super::board::*;
-use anyhow::{bail, ensure, Result};
+
+/// A FEN the tables cannot answer, with the FEN and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("FEN \"{fen}\": {kind}")]
+pub struct FenError {
+    /// The FEN as given.
+    pub fen: String,
+    /// What is wrong with it.
+    pub kind: FenErrorKind,
+}
+
+/// What is wrong with a FEN (see [`FenError`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenErrorKind {
+    #[error("expected placement and side to move (and optionally castling, en passant, counters)")]
+    Fields,
+    #[error("side to move \"{0}\" is neither w nor b")]
+    SideToMove(String),
+    #[error("placement has {0} ranks, not 8")]
+    RankCount(usize),
+    #[error("bad empty-square count '{0}'")]
+    EmptyCount(char),
+    #[error("unknown piece letter '{0}'")]
+    PieceLetter(char),
+    #[error("rank {0} has more than 8 squares")]
+    RankTooLong(u8),
+    #[error("rank {rank} has {squares} squares, not 8")]
+    RankTooShort { rank: u8, squares: u8 },
+    #[error("castling rights \"{0}\" — the tables hold no castling (use -)")]
+    Castling(String),
+    #[error("en passant square \"{0}\" is not a square")]
+    EnPassantSquare(String),
+    #[error("en passant square {0} does not follow a pawn's two-square advance")]
+    EnPassantWithoutAdvance(String),
+    #[error("an en passant square — the tables hold positions without that right")]
+    EnPassantRight,
+    #[error("field {field} \"{text}\" is not a move counter")]
+    Counter { field: usize, text: String },
+    #[error("each side needs exactly one king")]
+    KingCount,
+    #[error("a pawn stands on rank 1 or 8")]
+    PawnOnBackRank,
+    #[error("illegal — the side not to move ({0}) is in check")]
+    OpponentInCheck(&'static str),
+    #[error("two pieces on one square")]
+    Overlap,
+}
+
 impl Board {
     /// Parses a FEN without an en passant square (the tables hold no such
     /// right; `from_fen_with_en_passant` resolves one at the probe).
-    pub fn from_fen(fen: &str) -> Result<Board> {
+    pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         match Board::from_fen_with_en_passant(fen)? {
             (b, None) => Ok(b),
-            (_, Some(_)) => bail!(
-                "FEN \"{fen}\": an en passant square — the tables hold positions without that right"
-            ),
+            (_, Some(_)) => Err(FenError {
+                fen: fen.to_string(),
+                kind: FenErrorKind::EnPassantRight,
+            }),
         }
     }
 
@@ -20,43 +68,40 @@ impl Board {
     /// Move counters are optional and ignored. Returns the square of the
     /// pawn that has just advanced two squares when the FEN names an en
     /// passant square, after checking that such a pawn is there.
-    pub fn from_fen_with_en_passant(fen: &str) -> Result<(Board, Option<u8>)> {
+    pub fn from_fen_with_en_passant(fen: &str) -> Result<(Board, Option<u8>), FenError> {
+        use FenErrorKind as K;
+        let err = |kind| FenError {
+            fen: fen.to_string(),
+            kind,
+        };
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        ensure!(
-            (2..=6).contains(&fields.len()),
-            "FEN \"{fen}\": expected placement and side to move (and optionally castling, en passant, counters)"
-        );
+        if !(2..=6).contains(&fields.len()) {
+            return Err(err(K::Fields));
+        }
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => bail!("FEN \"{fen}\": side to move \"{other}\" is neither w nor b"),
+            other => return Err(err(K::SideToMove(other.to_string()))),
         };
         let mut b = Board::empty(turn);
         let ranks: Vec<&str> = fields[0].split('/').collect();
-        ensure!(
-            ranks.len() == 8,
-            "FEN \"{fen}\": placement has {} ranks, not 8",
-            ranks.len()
-        );
+        if ranks.len() != 8 {
+            return Err(err(K::RankCount(ranks.len())));
+        }
         for (i, row) in ranks.iter().enumerate() {
             let rank = 7 - i as u8;
             let mut file = 0u8;
             for c in row.chars() {
                 if let Some(d) = c.to_digit(10) {
-                    ensure!(
-                        (1..=8).contains(&d),
-                        "FEN \"{fen}\": bad empty-square count '{c}'"
-                    );
+                    if !(1..=8).contains(&d) {
+                        return Err(err(K::EmptyCount(c)));
+                    }
                     file += d as u8;
                 } else {
-                    let role = Role::from_letter(c).ok_or_else(|| {
-                        anyhow::anyhow!("FEN \"{fen}\": unknown piece letter '{c}'")
-                    })?;
-                    ensure!(
-                        file < 8,
-                        "FEN \"{fen}\": rank {} has more than 8 squares",
-                        rank + 1
-                    );
+                    let role = Role::from_letter(c).ok_or_else(|| err(K::PieceLetter(c)))?;
+                    if file >= 8 {
+                        return Err(err(K::RankTooLong(rank + 1)));
+                    }
                     let color = if c.is_ascii_uppercase() {
                         Color::White
                     } else {
@@ -65,62 +110,58 @@ impl Board {
                     b.put(color, role, square(file, rank));
                     file += 1;
                 }
-                ensure!(
-                    file <= 8,
-                    "FEN \"{fen}\": rank {} has more than 8 squares",
-                    rank + 1
-                );
+                if file > 8 {
+                    return Err(err(K::RankTooLong(rank + 1)));
+                }
             }
-            ensure!(
-                file == 8,
-                "FEN \"{fen}\": rank {} has {file} squares, not 8",
-                rank + 1
-            );
+            if file != 8 {
+                return Err(err(K::RankTooShort {
+                    rank: rank + 1,
+                    squares: file,
+                }));
+            }
         }
         if let Some(&c) = fields.get(2) {
-            ensure!(
-                c == "-",
-                "FEN \"{fen}\": castling rights \"{c}\" — the tables hold no castling (use -)"
-            );
+            if c != "-" {
+                return Err(err(K::Castling(c.to_string())));
+            }
         }
         let mut pushed = None;
         if let Some(&ep) = fields.get(3).filter(|&&e| e != "-") {
-            let sq = parse_square(ep).ok_or_else(|| {
-                anyhow::anyhow!("FEN \"{fen}\": en passant square \"{ep}\" is not a square")
-            })?;
+            let sq = parse_square(ep).ok_or_else(|| err(K::EnPassantSquare(ep.to_string())))?;
             let (ep_rank, pawn_sq, origin) = if turn == Color::White {
                 (5, sq.wrapping_sub(8), sq + 8)
             } else {
                 (2, sq + 8, sq.wrapping_sub(8))
             };
-            ensure!(
-                rank_of(sq) == ep_rank
-                    && b.occupied() & (bit(sq) | bit(origin)) == 0
-                    && b.pieces(turn.other(), Role::Pawn) & bit(pawn_sq) != 0,
-                "FEN \"{fen}\": en passant square {ep} does not follow a pawn's two-square advance"
-            );
+            if !(rank_of(sq) == ep_rank
+                && b.occupied() & (bit(sq) | bit(origin)) == 0
+                && b.pieces(turn.other(), Role::Pawn) & bit(pawn_sq) != 0)
+            {
+                return Err(err(K::EnPassantWithoutAdvance(ep.to_string())));
+            }
             pushed = Some(pawn_sq);
         }
         for (i, f) in fields.iter().enumerate().skip(4) {
-            ensure!(
-                f.parse::<u32>().is_ok(),
-                "FEN \"{fen}\": field {} \"{f}\" is not a move counter",
-                i + 1
-            );
+            if f.parse::<u32>().is_err() {
+                return Err(err(K::Counter {
+                    field: i + 1,
+                    text: f.to_string(),
+                }));
+            }
         }
         match b.broken() {
             None => Ok((b, pushed)),
-            Some(Broken::KingCount) => bail!("FEN \"{fen}\": each side needs exactly one king"),
-            Some(Broken::PawnOnBackRank) => bail!("FEN \"{fen}\": a pawn stands on rank 1 or 8"),
-            Some(Broken::OpponentInCheck) => bail!(
-                "FEN \"{fen}\": illegal — the side not to move ({}) is in check",
-                if turn == Color::White {
+            Some(Broken::KingCount) => Err(err(K::KingCount)),
+            Some(Broken::PawnOnBackRank) => Err(err(K::PawnOnBackRank)),
+            Some(Broken::OpponentInCheck) => {
+                Err(err(K::OpponentInCheck(if turn == Color::White {
                     "black"
                 } else {
                     "white"
-                }
-            ),
-            Some(Broken::Overlap) => bail!("FEN \"{fen}\": two pieces on one square"),
+                })))
+            }
+            Some(Broken::Overlap) => Err(err(K::Overlap)),
         }
     }
 

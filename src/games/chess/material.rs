@@ -3,7 +3,7 @@
 //! promotion leads to (a table's dependencies).
 
 use super::board::{Board, Color, Role};
-use anyhow::{bail, ensure, Result};
+use anyhow::Result;
 
 /// Non-king pieces per colour, counted by role (pawn, knight, bishop, rook,
 /// queen).
@@ -31,25 +31,28 @@ impl Material {
         Material { counts }
     }
 
-    pub fn parse(name: &str) -> Result<Material> {
+    /// Parses a material signature such as `KQvKR`.
+    pub fn parse(name: &str) -> Result<Material, MaterialError> {
+        let err = |kind| MaterialError {
+            name: name.to_string(),
+            kind,
+        };
         let sides: Vec<&str> = name.split('v').collect();
-        ensure!(
-            sides.len() == 2,
-            "material \"{name}\": expected two sides joined by 'v', like KQvKR"
-        );
+        if sides.len() != 2 {
+            return Err(err(MaterialErrorKind::Sides));
+        }
         let mut counts = [[0u8; 5]; 2];
         for (i, side) in sides.iter().enumerate() {
             let mut chars = side.chars();
-            ensure!(
-                chars.next() == Some('K'),
-                "material \"{name}\": each side starts with its king K"
-            );
+            if chars.next() != Some('K') {
+                return Err(err(MaterialErrorKind::King));
+            }
             for c in chars {
                 match Role::from_letter(c) {
                     Some(r) if r != Role::King && c.is_ascii_uppercase() => {
                         counts[i][r as usize] += 1
                     }
-                    _ => bail!("material \"{name}\": '{c}' is not one of Q R B N P"),
+                    _ => return Err(err(MaterialErrorKind::Piece(c))),
                 }
             }
         }
@@ -237,4 +240,25 @@ mod tests {
             assert!(names.contains(&c), "{c} missing from {names:?}");
         }
     }
+}
+
+/// A material signature that does not parse, with what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("material \"{name}\": {kind}")]
+pub struct MaterialError {
+    /// The signature as given.
+    pub name: String,
+    /// What is wrong with it.
+    pub kind: MaterialErrorKind,
+}
+
+/// What is wrong with a material signature (see [`MaterialError`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MaterialErrorKind {
+    #[error("expected two sides joined by 'v', like KQvKR")]
+    Sides,
+    #[error("each side starts with its king K")]
+    King,
+    #[error("'{0}' is not one of Q R B N P")]
+    Piece(char),
 }

@@ -155,7 +155,7 @@ impl Game for Chess {
             })?;
         let probe = Tablebase::open(data_dir, &m.successors())?;
         let values = table.read_range::<u8>(0, table.len())?;
-        solve::check(&layout, &values, &probe).map_err(|e| anyhow!(e))
+        Ok(solve::check(&layout, &values, &probe)?)
     }
 }
 

@@ -680,9 +680,25 @@ fn merge(mut a: SideStats, b: SideStats) -> SideStats {
     a
 }
 
+/// A stored value its moves one ply down do not give (see [`check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// A smaller table could not be read.
+    #[error("{0}")]
+    Probe(String),
+    /// The value stored at `slot` (both sides' halves, white to move first).
+    #[error("{material} slot {slot}: stored {stored:?}, its moves give {expected:?}")]
+    Mismatch {
+        material: String,
+        slot: usize,
+        stored: Value,
+        expected: Value,
+    },
+}
+
 /// Re-derives every stored value from its moves one ply down (the table's
 /// own values and the smaller tables'): the first disagreement, if any.
-pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), String> {
+pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), CheckError> {
     let n = layout.positions as usize;
     let bad = (0..2 * n)
         .into_par_iter()
@@ -709,7 +725,7 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), St
                             let v = if m.converts() {
                                 match probe.value(&c) {
                                     Ok(v) => v,
-                                    Err(e) => return Some(e.to_string()),
+                                    Err(e) => return Some(CheckError::Probe(e.to_string())),
                                 }
                             } else {
                                 let stored = Value::decode(
@@ -728,11 +744,11 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), St
                     }
                 }
             };
-            (stored != expect).then(|| {
-                format!(
-                    "{} slot {slot}: stored {:?}, its moves give {:?}",
-                    layout.material, stored, expect
-                )
+            (stored != expect).then(|| CheckError::Mismatch {
+                material: layout.material.to_string(),
+                slot,
+                stored,
+                expected: expect,
             })
         });
     match bad {

@@ -315,7 +315,7 @@ fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
                 };
                 let code = match &s.verdict {
                     Verdict::Won(line) => {
-                        solver::check_win(deal, &rules, line).map_err(anyhow::Error::msg)?;
+                        solver::check_win(deal, &rules, line)?;
                         WON
                     }
                     Verdict::Lost => LOST,

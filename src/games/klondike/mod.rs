@@ -29,7 +29,7 @@ mod verify;
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};
-use anyhow::{bail, ensure, Result};
+use anyhow::Result;
 use greedy::Player;
 pub use jobs::{greedy_outcomes, KlondikeParams};
 pub use query::KlondikeQuery;
@@ -76,35 +76,35 @@ pub const PLAYERS: usize = Player::ALL.len();
 
 pub struct Klondike;
 
-pub fn parse_rules(s: &str) -> Result<Rules> {
+/// Parses a rule set such as `3/unlimited`, `1/none` or `3/2/noworry`.
+pub fn parse_rules(s: &str) -> Result<Rules, RulesError> {
+    let err = |kind| RulesError {
+        rules: s.to_string(),
+        kind,
+    };
     let mut parts = s.split('/');
     let (Some(d), Some(r)) = (parts.next(), parts.next()) else {
-        bail!("rule set \"{s}\": expected DRAW/REDEAL[/noworry], like 3/unlimited");
+        return Err(err(RulesErrorKind::Form));
     };
     let worry_back = match parts.next() {
         None => true,
         Some("noworry") => false,
-        Some(other) => {
-            bail!("rule set \"{s}\": the third part may only be noworry (no worrying back), not \"{other}\"")
-        }
+        Some(other) => return Err(err(RulesErrorKind::Third(other.to_string()))),
     };
-    ensure!(
-        parts.next().is_none(),
-        "rule set \"{s}\": expected DRAW/REDEAL[/noworry]"
-    );
+    if parts.next().is_some() {
+        return Err(err(RulesErrorKind::Form));
+    }
     let draw: u8 = match d {
         "1" => 1,
         "3" => 3,
-        _ => bail!("rule set \"{s}\": draw must be 1 or 3"),
+        _ => return Err(err(RulesErrorKind::Draw)),
     };
     let redeal = match r {
         "none" => Redeal::None,
         "unlimited" => Redeal::Unlimited,
         n => match n.parse::<u32>() {
             Ok(p) if p >= 1 => Redeal::Passes(p),
-            _ => {
-                bail!("rule set \"{s}\": redeal must be none, unlimited or a number of passes >= 1")
-            }
+            _ => return Err(err(RulesErrorKind::Redeal)),
         },
     };
     Ok(Rules {
@@ -112,6 +112,29 @@ pub fn parse_rules(s: &str) -> Result<Rules> {
         redeal,
         worry_back,
     })
+}
+
+/// A rule set that does not parse, with what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("rule set \"{rules}\": {kind}")]
+pub struct RulesError {
+    /// The rule set as given.
+    pub rules: String,
+    /// What is wrong with it.
+    pub kind: RulesErrorKind,
+}
+
+/// What is wrong with a rule set (see [`RulesError`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesErrorKind {
+    #[error("expected DRAW/REDEAL[/noworry], like 3/unlimited")]
+    Form,
+    #[error("the third part may only be noworry (no worrying back), not \"{0}\"")]
+    Third(String),
+    #[error("draw must be 1 or 3")]
+    Draw,
+    #[error("redeal must be none, unlimited or a number of passes >= 1")]
+    Redeal,
 }
 
 /// "d3-unlimited", "d1-none", "d3-passes3", "d3-unlimited-noworry".

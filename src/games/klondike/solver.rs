@@ -1176,16 +1176,25 @@ fn round<'a>(
 /// The certificate of a "winnable" verdict: `line` replayed from the deal
 /// by the rules engine, every move legal where it is played, ends with
 /// every card home. The batch job checks it before it stores the verdict.
-pub fn check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<(), String> {
-    let s = State::replay(deal, rules, line).map_err(|e| format!("{e} in the winning line"))?;
+pub fn check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<(), WinCheckError> {
+    let s = State::replay(deal, rules, line).map_err(WinCheckError::Illegal)?;
     if s.is_won() {
         Ok(())
     } else {
-        Err(format!(
-            "deal {deal}: the winning line ends with {} cards home",
-            s.home()
-        ))
+        Err(WinCheckError::NotWon {
+            deal,
+            home: s.home(),
+        })
     }
+}
+
+/// Why a winning line is not a certificate (see [`check_win`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WinCheckError {
+    #[error("{0} in the winning line")]
+    Illegal(super::state::ReplayError),
+    #[error("deal {deal}: the winning line ends with {home} cards home")]
+    NotWon { deal: u64, home: u32 },
 }
 
 /// The rules every other rule set relaxes to (see `solve`).

@@ -106,20 +106,27 @@ impl State {
 
     /// `line` played from deal `deal`, each move checked to be legal where
     /// it is played: the position it ends in, or which move is not legal.
-    pub fn replay(deal: u64, rules: &Rules, line: &[Move]) -> Result<State, String> {
+    pub fn replay(deal: u64, rules: &Rules, line: &[Move]) -> Result<State, ReplayError> {
         State::deal(deal)
             .replay_from(rules, line)
-            .map_err(|e| format!("deal {deal}: {e}"))
+            .map_err(|e| ReplayError {
+                deal: Some(deal),
+                ..e
+            })
     }
 
     /// `line` played from this position, each move checked to be legal
     /// where it is played (see `replay`).
-    pub fn replay_from(mut self, rules: &Rules, line: &[Move]) -> Result<State, String> {
+    pub fn replay_from(mut self, rules: &Rules, line: &[Move]) -> Result<State, ReplayError> {
         let mut legal = Vec::new();
         for (i, &m) in line.iter().enumerate() {
             self.legal_moves(rules, &mut legal);
             if !legal.contains(&m) {
-                return Err(format!("move {i} ({m:?}) is not legal"));
+                return Err(ReplayError {
+                    deal: None,
+                    index: i,
+                    illegal: m,
+                });
             }
             self.apply(m, rules);
         }
@@ -385,4 +392,16 @@ mod tests {
         s.legal_moves(&rules, &mut moves);
         assert!(!moves.contains(&Move::Redeal), "only two passes");
     }
+}
+
+/// A line that does not replay: the first move not legal where it is played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}move {index} ({illegal:?}) is not legal", deal.map(|d| format!("deal {d}: ")).unwrap_or_default())]
+pub struct ReplayError {
+    /// The deal replayed from, if from a deal.
+    pub deal: Option<u64>,
+    /// The move's place in the line, from 0.
+    pub index: usize,
+    /// The move.
+    pub illegal: Move,
 }

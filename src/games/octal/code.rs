@@ -3,8 +3,6 @@
 //! bit 1 = nothing (the heap had exactly i), bit 2 = one heap, bit 4 = two
 //! non-empty heaps. d_0 may only be 0 or 4 (split without removing).
 
-use anyhow::{bail, Result};
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OctalCode {
     /// `digits[i]` = d_i; digits.len() - 1 = t, the largest removal.
@@ -12,31 +10,35 @@ pub struct OctalCode {
 }
 
 impl OctalCode {
-    pub fn parse(code: &str) -> Result<OctalCode> {
-        let bad = |why: &str| anyhow::anyhow!("octal code {code:?}: {why}");
+    /// Parses a code such as `0.77`, `.137` or `4.07`.
+    pub fn parse(code: &str) -> Result<OctalCode, OctalCodeError> {
+        let bad = |kind| OctalCodeError {
+            code: code.to_string(),
+            kind,
+        };
         let (head, tail) = code
             .split_once('.')
-            .ok_or_else(|| bad("expected the form d0.d1d2… such as 0.77"))?;
+            .ok_or_else(|| bad(OctalCodeErrorKind::Form))?;
         let d0 = match head {
             "" | "0" => 0,
             "4" => 4,
-            _ => return Err(bad("the digit before the point must be 0 or 4")),
+            _ => return Err(bad(OctalCodeErrorKind::FirstDigit)),
         };
         if tail.is_empty() || tail.len() > 32 {
-            return Err(bad("expected 1 to 32 digits after the point"));
+            return Err(bad(OctalCodeErrorKind::Length));
         }
         let mut digits = vec![d0];
         for c in tail.chars() {
             match c.to_digit(8) {
                 Some(d) => digits.push(d as u8),
-                None => return Err(bad(&format!("{c:?} is not an octal digit"))),
+                None => return Err(bad(OctalCodeErrorKind::Digit(c))),
             }
         }
         while digits.len() > 1 && *digits.last().unwrap() == 0 {
             digits.pop();
         }
         if digits.iter().all(|&d| d == 0) {
-            bail!("octal code {code:?} allows no move at all");
+            return Err(bad(OctalCodeErrorKind::NoMove));
         }
         Ok(OctalCode { digits })
     }
@@ -58,6 +60,31 @@ impl OctalCode {
             if tail.is_empty() { "0".into() } else { tail }
         )
     }
+}
+
+/// An octal code that does not parse, with what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("octal code {code:?}: {kind}")]
+pub struct OctalCodeError {
+    /// The code as given.
+    pub code: String,
+    /// What is wrong with it.
+    pub kind: OctalCodeErrorKind,
+}
+
+/// What is wrong with an octal code (see [`OctalCodeError`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OctalCodeErrorKind {
+    #[error("expected the form d0.d1d2… such as 0.77")]
+    Form,
+    #[error("the digit before the point must be 0 or 4")]
+    FirstDigit,
+    #[error("expected 1 to 32 digits after the point")]
+    Length,
+    #[error("{0:?} is not an octal digit")]
+    Digit(char),
+    #[error("allows no move at all")]
+    NoMove,
 }
 
 #[cfg(test)]

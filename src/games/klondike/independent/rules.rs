@@ -34,11 +34,11 @@ impl<const N: usize> Cards<N> {
         Some(out)
     }
 
-    fn push(&mut self, c: u8) -> Result<(), String> {
+    fn push(&mut self, c: u8) -> Result<(), Illegal> {
         let slot = self
             .cards
             .get_mut(self.len as usize)
-            .ok_or_else(|| format!("more than {N} cards in one pile"))?;
+            .ok_or_else(|| Illegal(format!("more than {N} cards in one pile")))?;
         *slot = c;
         self.len += 1;
         Ok(())
@@ -306,7 +306,7 @@ impl Table {
     }
 
     /// Plays `m`, or says why it is not legal here.
-    pub fn play(&mut self, m: Move, rules: &Rules) -> Result<(), String> {
+    pub fn play(&mut self, m: Move, rules: &Rules) -> Result<(), Illegal> {
         match m {
             Move::Deal => {
                 if self.dealt == self.talon.len() {
@@ -324,7 +324,7 @@ impl Table {
             Move::WasteToFoundation => {
                 let c = self.waste_top().ok_or("empty waste")?;
                 if !self.goes_home(c) {
-                    return Err(format!("card {c} home out of order"));
+                    return Err(Illegal(format!("card {c} home out of order")));
                 }
                 self.talon.remove(self.dealt - 1);
                 self.dealt -= 1;
@@ -334,7 +334,7 @@ impl Table {
                 let c = self.waste_top().ok_or("empty waste")?;
                 let to = column(to)?;
                 if !self.fits(c, to) {
-                    return Err(format!("card {c} does not fit column {to}"));
+                    return Err(Illegal(format!("card {c} does not fit column {to}")));
                 }
                 self.talon.remove(self.dealt - 1);
                 self.dealt -= 1;
@@ -347,7 +347,7 @@ impl Table {
                     return Err("a face-down card home".into());
                 }
                 if !self.goes_home(c) {
-                    return Err(format!("card {c} home out of order"));
+                    return Err(Illegal(format!("card {c} home out of order")));
                 }
                 self.columns[from].pop();
                 self.home[suit_of(c) as usize] += 1;
@@ -368,7 +368,10 @@ impl Table {
                     return Err("moving a group that is not a built sequence".into());
                 }
                 if !self.fits(group[0], to) {
-                    return Err(format!("card {} does not fit column {to}", group[0]));
+                    return Err(Illegal(format!(
+                        "card {} does not fit column {to}",
+                        group[0]
+                    )));
                 }
                 self.columns[from].truncate(len - count);
                 for &c in group {
@@ -387,7 +390,7 @@ impl Table {
                 }
                 let c = suit * 13 + n - 1;
                 if !self.fits(c, to) {
-                    return Err(format!("card {c} does not fit column {to}"));
+                    return Err(Illegal(format!("card {c} does not fit column {to}")));
                 }
                 self.home[suit as usize] -= 1;
                 self.columns[to].push(c)?;
@@ -397,10 +400,21 @@ impl Table {
     }
 }
 
-fn column(c: u8) -> Result<usize, String> {
+fn column(c: u8) -> Result<usize, Illegal> {
     if c < 7 {
         Ok(c as usize)
     } else {
-        Err(format!("no column {c}"))
+        Err(Illegal(format!("no column {c}")))
+    }
+}
+
+/// Why a move is not legal where it is played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Illegal(pub String);
+
+impl From<&str> for Illegal {
+    fn from(why: &str) -> Illegal {
+        Illegal(why.to_string())
     }
 }
