@@ -6,12 +6,14 @@
 pub mod bouton;
 pub mod brute;
 pub mod moore;
+mod play;
 
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
+use super::{Game, PlayCommand, Plays, Queries};
 use crate::pipeline::Job;
 use crate::pipeline::Planner;
 use anyhow::{bail, ensure, Result};
+pub use play::NimPlay;
 use serde::Serialize;
 
 pub struct Nim;
@@ -97,6 +99,24 @@ impl Queries for Nim {
                 misere: false,
             }))
         }
+    }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for Nim {
+    type Play = NimPlay;
+
+    fn play(
+        &self,
+        p: &NimPlay,
+        _ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(p, input, output)
     }
 }
 
