@@ -17,7 +17,7 @@ fn nim_the_machine_wins_from_an_unsafe_start_and_refuses_illegal_moves() {
     // the machine plays on; the script makes arbitrary legal moves and
     // the machine must take the last token.
     let script =
-        "1:1\n".repeat(1) + &"4:1\n2:1\n3:1\n4:1\n3:1\n2:1\n4:1\n3:1\n4:1\n3:1\n4:1\n".repeat(2);
+        "1:1\n".to_string() + &"4:1\n2:1\n3:1\n4:1\n3:1\n2:1\n4:1\n3:1\n4:1\n3:1\n4:1\n".repeat(2);
     let (ok, out, err) = play(&["nim", "1", "3", "5", "7", "--seed", "5"], &script);
     assert!(
         out.contains("no tokens left: the machine wins"),
