@@ -4,6 +4,9 @@
 //! Open a table with [`table::Table::open`] (raw or packed), read entries with
 //! `get`/`read_range`/`entries`, look up sparse keys with `get_by_key`.
 
+// Every unsafe block lives in the table crate (the memory maps).
+#![deny(unsafe_code)]
+
 pub mod games;
 pub mod lp;
 pub mod pipeline;

@@ -1,6 +1,8 @@
 //! The `nimrod` command line: parse, dispatch, print. All work lives in the
 //! library; see ARCHITECTURE.md.
 
+#![deny(unsafe_code)]
+
 mod cli;
 
 use clap::Parser;

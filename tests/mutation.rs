@@ -176,3 +176,78 @@ fn arbitrary_query_arguments_never_panic() {
         }
     }
 }
+
+#[path = "common/parsers.rs"]
+mod parsers;
+
+/// The seeds of a parser's fuzz target (`fuzz/seeds/NAME.txt`, one per line).
+fn seeds(name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("fuzz/seeds/{name}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().map(String::from).collect()
+}
+
+/// A text mutation: a character replaced, inserted or removed, a piece
+/// duplicated, or the text cut, over characters the parsers care about.
+fn mutate_text(rng: &mut SplitMix64, text: &str) -> String {
+    const ALPHABET: &[char] = &[
+        '0', '1', '3', '4', '7', '8', '9', '.', '/', ' ', '-', 'k', 'K', 'q', 'Q', 'p', 'P', 'v',
+        'w', 'b', 'e', 'x', '=', '[', ']', '"', '\n', 'é', '½',
+    ];
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..=rng.below(3) {
+        let pick = ALPHABET[rng.below(ALPHABET.len() as u64) as usize];
+        let at = rng.below(chars.len() as u64 + 1) as usize;
+        match rng.below(5) {
+            0 if at < chars.len() => chars[at] = pick,
+            1 => chars.insert(at, pick),
+            2 if at < chars.len() => {
+                chars.remove(at);
+            }
+            3 => {
+                let piece: Vec<char> = chars[at..].iter().take(4).copied().collect();
+                chars.splice(at..at, piece);
+            }
+            _ => chars.truncate(at),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn mutated_parser_inputs_never_panic_and_round_trip() {
+    let configs: Vec<String> = [
+        "config/default.toml",
+        "config/big.toml",
+        "tests/fixtures/small.toml",
+    ]
+    .iter()
+    .map(|p| std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap())
+    .collect();
+    let targets: [(&str, fn(&str), Vec<String>); 5] = [
+        ("fen", parsers::fen, seeds("fen")),
+        ("octal_code", parsers::octal_code, seeds("octal_code")),
+        ("material", parsers::material, seeds("material")),
+        (
+            "klondike_rules",
+            parsers::klondike_rules,
+            seeds("klondike_rules"),
+        ),
+        ("config", parsers::config, configs),
+    ];
+    let mut rng = SplitMix64::new(1951);
+    for (name, check, seeds) in &targets {
+        assert!(!seeds.is_empty(), "{name}: no seeds");
+        for seed in seeds {
+            check(seed);
+            for round in 0..400 {
+                let text = mutate_text(&mut rng, seed);
+                let result = catch_unwind(AssertUnwindSafe(|| check(&text)));
+                assert!(
+                    result.is_ok(),
+                    "{name} panicked on {text:?} (round {round})"
+                );
+            }
+        }
+    }
+}

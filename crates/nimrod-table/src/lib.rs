@@ -3,6 +3,7 @@
 //! mmap or zstd-seekable packed) and the index schemes.
 
 #![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 #[cfg(target_endian = "big")]
 compile_error!(
