@@ -224,7 +224,8 @@ fn mutated_parser_inputs_never_panic_and_round_trip() {
     .iter()
     .map(|p| std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap())
     .collect();
-    let targets: [(&str, fn(&str), Vec<String>); 5] = [
+    type Target = (&'static str, fn(&str), Vec<String>);
+    let targets: [Target; 5] = [
         ("fen", parsers::fen, seeds("fen")),
         ("octal_code", parsers::octal_code, seeds("octal_code")),
         ("material", parsers::material, seeds("material")),
