@@ -1,11 +1,13 @@
 //! `nimrod query ttt`: value, distance and optimal moves of a board; the
 //! 15 game through the same table; the classic-machines report.
 
-use super::board::{parse_board, render, Geometry, Position};
+use super::board::{self, parse_board, render, Geometry, Position};
+use super::jobs::{board_id, BoardTable};
 use super::machines::MachinesStats;
-use super::{board_id, lookup};
-use crate::games::query::{open_table, table_stats, Answer, QueryContext};
-use anyhow::{bail, ensure, Result};
+use super::solve::Solved;
+use crate::games::query::{open_table, table_params, table_stats, Answer, QueryContext};
+use crate::table::Table;
+use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
 
 #[derive(clap::Parser)]
@@ -249,4 +251,31 @@ impl std::fmt::Display for MachinesAnswer {
             "(cells 1-9 row-major; curves in menace.csv and menace.svg beside the table)"
         )
     }
+}
+
+/// The geometry a board table was built for.
+pub fn table_geometry(t: &Table) -> Result<Geometry> {
+    let p: BoardTable = table_params(t)?;
+    Geometry::new(p.rows, p.cols, p.k)
+        .with_context(|| format!("{}: ttt board parameters", t.path().display()))
+}
+
+/// Looks a position up: its canonical template, the symmetry that maps the
+/// position onto it, the template's slot and solution.
+pub fn lookup(t: &Table, g: &Geometry, p: Position) -> Result<(Position, usize, u64, Solved)> {
+    board::check_legal(g, p)?;
+    let (canon, sym) = g.canonical(p);
+    let Some(slot) = t.slot_of_key(canon.key())? else {
+        bail!(
+            "position {} cannot arise in play (a finished game continued?)",
+            board::render(g, p)
+        );
+    };
+    let Some(s) = Solved::decode(t.get::<u32>(slot)?) else {
+        bail!(
+            "{}: corrupt entry at slot {slot}; run nimrod verify",
+            t.path().display()
+        );
+    };
+    Ok((canon, sym, slot, s))
 }
