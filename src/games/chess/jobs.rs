@@ -1,0 +1,155 @@
+//! The chess jobs: parameters, the closure of a material list under
+//! captures and promotions, plan, and building one table.
+
+use super::index::{self, Layout};
+use super::material::Material;
+use super::probe::{table_id, Tablebase};
+use super::{solve, Chess, MAX_PIECES, SOLVER_VERSION};
+use crate::pipeline::config::game_params;
+use crate::pipeline::{Job, JobContext, Planner};
+use crate::table::writer::write_ranked;
+use crate::table::TableMeta;
+use anyhow::{ensure, Context, Result};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChessParams {
+    /// Build every endgame with these piece counts (kings included).
+    #[serde(default)]
+    pub pieces: Vec<u32>,
+    /// Extra endgames by name ("KRPvKR"); their dependencies come along.
+    #[serde(default)]
+    pub tables: Vec<String>,
+}
+
+/// The requested signatures plus everything their captures and promotions
+/// lead to, smallest first.
+pub fn closure(wanted: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut stack: Vec<Material> = wanted.iter().map(|m| m.canonical()).collect();
+    while let Some(m) = stack.pop() {
+        if !all.contains(&m) {
+            stack.extend(m.successors());
+            all.push(m);
+        }
+    }
+    all.sort_by_key(|m| (m.pieces(), m.name()));
+    all
+}
+
+/// The parameters of one `chess/MATERIAL` job (hashed into its table's
+/// header, and recorded as the table's parameters).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(super) struct TableJob {
+    pub(super) material: String,
+    pub(super) solver: u32,
+}
+
+impl Planner for Chess {
+    fn name(&self) -> &'static str {
+        "chess"
+    }
+    /// One byte per slot, both sides to move; every slot is visited by the
+    /// retrograde passes; the tables of its successors are mapped beside it.
+    fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        let p: TableJob = serde_json::from_value(job.params.clone()).ok()?;
+        let m = Material::parse(&p.material).ok()?;
+        let slots = 2 * index::Layout::new(m).positions;
+        let inputs: u64 = m
+            .successors()
+            .iter()
+            .map(|s| 2 * index::Layout::new(*s).positions)
+            .sum();
+        Some(crate::pipeline::Estimate {
+            entries: slots,
+            output_bytes: slots,
+            memory_bytes: slots.saturating_add(inputs),
+            work: slots,
+            work_unit: "slots (positions x sides to move)".into(),
+        })
+    }
+    fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
+        let p: ChessParams = game_params(source, "chess", section)?;
+        let mut wanted = Vec::new();
+        for &n in &p.pieces {
+            ensure!(
+                (3..=MAX_PIECES).contains(&n),
+                "{source}: [chess] pieces = {n} is out of range (3 ..= {MAX_PIECES}, kings included)"
+            );
+            wanted.extend(Material::all_with(n));
+        }
+        for name in &p.tables {
+            let m = Material::parse(name).with_context(|| format!("{source}: [chess] tables"))?;
+            ensure!(
+                (3..=MAX_PIECES).contains(&m.pieces()),
+                "{source}: [chess] table {name} has {} pieces (3 ..= {MAX_PIECES})",
+                m.pieces()
+            );
+            wanted.push(m);
+        }
+        Ok(closure(&wanted)
+            .into_iter()
+            .map(|m| {
+                let deps: Vec<String> = m.successors().iter().map(table_id).collect();
+                Job {
+                    id: table_id(&m),
+                    deps,
+                    params: serde_json::to_value(TableJob {
+                        material: m.name(),
+                        solver: SOLVER_VERSION,
+                    })
+                    .expect("plain struct"),
+                    run: Box::new(move |ctx| build(ctx, m)),
+                    parts: None,
+                }
+            })
+            .collect())
+    }
+}
+
+fn build(ctx: &JobContext, m: Material) -> Result<()> {
+    let layout = Layout::new(m);
+    let probe = Tablebase::open_with(&m.successors(), |id| ctx.open(id))?;
+    // One progress line per phase, each with its time. Steps are reported
+    // from the solving thread only, so a RefCell holds the current stage.
+    let stage = std::cell::RefCell::new(ctx.progress.stage(
+        ctx.id,
+        "first pass (blocks of 2^24 slots)",
+        (2 * layout.positions).div_ceil(solve::INIT_BLOCK as u64),
+    ));
+    let next = |name: &str, total: u64| {
+        stage
+            .replace(ctx.progress.stage(ctx.id, name, total))
+            .finish()
+    };
+    let solved = solve::solve(&layout, &probe, &|step| match step {
+        solve::Step::FirstPassBlock { done, of } => {
+            stage.borrow().inc(1);
+            if done == of {
+                next("retrograde, plies (of <= 255)", 255);
+            }
+        }
+        solve::Step::Ply { .. } => stage.borrow().inc(1),
+        solve::Step::Plies => next("statistics", 1),
+    })?;
+    stage.into_inner().finish();
+    write_ranked(
+        &ctx.output,
+        &solved.values,
+        &TableMeta::new(
+            "chess",
+            &m.name(),
+            ctx.params.clone(),
+            &format!(
+                "side * {} + index; side 0 = white to move; index = {}",
+                layout.positions,
+                layout.description()
+            ),
+            "u8 for the side to move: 0 draw, 1..=127 mate in m moves, 128+m mated in m moves, 255 no position",
+            serde_json::to_value(&solved.stats)?,
+        ).stamped(ctx.stamp()),
+        ctx.param_hash,
+    )?;
+    Ok(())
+}

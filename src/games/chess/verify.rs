@@ -1,0 +1,31 @@
+//! What `nimrod verify` checks in a chess table beyond its checksums.
+
+use super::index::Layout;
+use super::jobs::TableJob;
+use super::material::Material;
+use super::probe::Tablebase;
+use super::solve;
+use crate::games::query::table_params;
+use crate::table::Table;
+use anyhow::{anyhow, Result};
+
+/// Re-derives every stored value from its moves one ply down (the
+/// table's own values and the smaller tables' it probes).
+pub(super) fn verify_table(table: &Table) -> Result<()> {
+    let job: TableJob = table_params(table)?;
+    let m = Material::parse(&job.material)?;
+    let layout = Layout::new(m);
+    let data_dir = table
+        .path()
+        .parent()
+        .and_then(|p| p.parent())
+        .ok_or_else(|| {
+            anyhow!(
+                "cannot locate the data directory of {}",
+                table.path().display()
+            )
+        })?;
+    let probe = Tablebase::open(data_dir, &m.successors())?;
+    let values = table.read_range::<u8>(0, table.len())?;
+    Ok(solve::check(&layout, &values, &probe)?)
+}
