@@ -19,7 +19,7 @@ mod san;
 pub mod solve;
 mod unmoves;
 pub mod value;
-pub mod value;
+mod verify;
 mod verify;
 
 use super::query::{Answer, QueryContext};
