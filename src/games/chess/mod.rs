@@ -20,17 +20,13 @@ pub mod solve;
 mod unmoves;
 pub mod value;
 mod verify;
-mod verify;
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
-use anyhow::{anyhow, Result};
-use index::Layout;
+use anyhow::Result;
 pub use jobs::{closure, ChessParams};
-use material::Material;
 pub use play::ChessPlay;
-use probe::Tablebase;
 pub use query::ChessQuery;
 
 const SOLVER_VERSION: u32 = 2;
