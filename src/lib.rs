@@ -6,6 +6,7 @@
 
 // Every unsafe block lives in the table crate (the memory maps).
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod games;
 pub mod lp;

@@ -3,13 +3,16 @@
 //! forever, unlike a library generator that may change between versions.
 
 #[derive(Clone, Debug)]
+/// SplitMix64 (Steele, Lea and Flood 2014): a small seeded generator whose sequence never changes between versions, for play and sampling.
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -148,12 +148,15 @@ pub struct VerifyDepth {
     pub all: bool,
     /// Otherwise a seeded sample of this many entries.
     pub sample: u64,
+    /// Seed of the sample.
     pub seed: u64,
 }
 
 /// What a deep verification checked, as text and JSON.
 pub struct VerifyNote {
+    /// One line for people.
     pub text: String,
+    /// The same as JSON.
     pub json: serde_json::Value,
 }
 

@@ -5,7 +5,9 @@ use crate::table::Table;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
+/// Where a query finds its tables.
 pub struct QueryContext {
+    /// The data directory (`--data`, `NIMROD_DATA`, else `./data`).
     pub data_dir: PathBuf,
 }
 
@@ -45,6 +47,7 @@ impl Answer {
 pub struct Usage {
     /// clap's full rendering: the help page, or the error with its usage.
     pub text: String,
+    /// A help page (exit 0) rather than an error (exit 2).
     pub help: bool,
 }
 

@@ -25,6 +25,7 @@ pub struct Certificate {
 }
 
 impl Certificate {
+    /// What the column strategy concedes beyond what the row strategy guarantees (≥ 0 up to rounding).
     pub fn gap(&self) -> f64 {
         self.upper - self.lower
     }
@@ -39,12 +40,22 @@ pub enum CertificateError {
     BadSum(&'static str, f64),
     /// The guarantees are too far apart.
     Gap {
+        /// The row strategy's guarantee.
         lower: f64,
+        /// The column strategy's concession.
         upper: f64,
+        /// The largest gap allowed.
         tolerance: f64,
     },
     /// The value lies outside what the strategies prove.
-    ValueOutside { value: f64, lower: f64, upper: f64 },
+    ValueOutside {
+        /// The value claimed.
+        value: f64,
+        /// The row strategy's guarantee.
+        lower: f64,
+        /// The column strategy's concession.
+        upper: f64,
+    },
 }
 
 impl fmt::Display for CertificateError {

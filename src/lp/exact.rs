@@ -12,8 +12,11 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 /// Value and optimal strategies of a matrix game, exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactSolution {
+    /// The game's value.
     pub value: BigRational,
+    /// The row player's optimal strategy.
     pub row: Vec<BigRational>,
+    /// The column player's optimal strategy.
     pub col: Vec<BigRational>,
 }
 
@@ -168,13 +171,27 @@ pub fn check(a: &[Vec<BigRational>], s: &ExactSolution) -> Result<(), ExactCheck
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ExactCheckError {
     #[error("{0} strategy has a negative entry")]
+    /// A strategy (row or column) has a negative entry.
     NegativeEntry(&'static str),
     #[error("{0} strategy does not sum to 1")]
+    /// A strategy (row or column) does not sum to 1.
     SumNotOne(&'static str),
     #[error("row strategy earns {earned} < value against column {column}")]
-    RowEarnsLess { column: usize, earned: BigRational },
+    /// The row strategy earns less than the value against a column.
+    RowEarnsLess {
+        /// The column.
+        column: usize,
+        /// What the row strategy earns against it.
+        earned: BigRational,
+    },
     #[error("column strategy concedes {conceded} > value against row {row}")]
-    ColumnConcedesMore { row: usize, conceded: BigRational },
+    /// The column strategy concedes more than the value against a row.
+    ColumnConcedesMore {
+        /// The row.
+        row: usize,
+        /// What the column strategy concedes against it.
+        conceded: BigRational,
+    },
 }
 
 /// An integer as a rational (for tests and callers building exact games).

@@ -51,14 +51,19 @@ pub struct MatrixGame {
 /// How a game was solved (for statistics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
+    /// A saddle point (pure strategies).
     Saddle,
+    /// The closed form of a 2×2 game without a saddle point.
     TwoByTwo,
+    /// The compact-tableau simplex, first attempt.
     Simplex {
+        /// Simplex pivots.
         pivots: u32,
     },
     /// The fast simplex failed its certificate; Bland's rule from the first
     /// pivot (f64) gave a certified answer.
     BlandRestart {
+        /// Simplex pivots of the restart.
         pivots: u32,
     },
     /// Both f64 attempts failed their certificates; the exact rational
@@ -79,10 +84,15 @@ impl Method {
 /// at most `GAP_TOLERANCE` · max(1, max |payoff|)).
 #[derive(Clone)]
 pub struct Solution {
+    /// The game's value (row player's expected payoff).
     pub value: f64,
+    /// The row player's optimal strategy.
     pub row: [f64; MAX_DIM],
+    /// The column player's optimal strategy.
     pub col: [f64; MAX_DIM],
+    /// How it was solved.
     pub method: Method,
+    /// Concession minus guarantee (see above).
     pub gap: f64,
 }
 
@@ -101,6 +111,7 @@ impl MatrixGame {
         }
     }
 
+    /// A game from its payoff rows (all of one length).
     pub fn from_rows(rows: &[Vec<f64>]) -> Self {
         let mut g = MatrixGame::new(rows.len(), rows[0].len());
         for (i, r) in rows.iter().enumerate() {
@@ -110,17 +121,21 @@ impl MatrixGame {
         g
     }
 
+    /// Rows (the row player's choices).
     pub fn rows(&self) -> usize {
         self.rows
     }
+    /// Columns (the column player's choices).
     pub fn cols(&self) -> usize {
         self.cols
     }
     #[inline]
+    /// Sets the row player's payoff at row `i`, column `j`.
     pub fn set(&mut self, i: usize, j: usize, v: f64) {
         self.a[i][j] = v;
     }
     #[inline]
+    /// The row player's payoff at row `i`, column `j`.
     pub fn get(&self, i: usize, j: usize) -> f64 {
         self.a[i][j]
     }
@@ -251,6 +266,7 @@ impl MatrixGame {
     }
 
     #[inline]
+    /// The game's value alone (a fresh workspace; see `value_with`).
     pub fn value(&self) -> f64 {
         self.value_with(&mut Workspace::new()).0
     }
@@ -584,6 +600,7 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// A workspace for games up to `MAX_DIM` square.
     pub fn new() -> Workspace {
         Workspace {
             t: [[0.0; MAX_DIM]; MAX_DIM],

@@ -4,12 +4,14 @@
 use anyhow::Result;
 use std::path::Path;
 
+/// `config/default.toml`, embedded: what `nimrod build` builds without `--config`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../config/default.toml");
 /// `config/big.toml`, embedded so that a missing table's hint can say
 /// whether it builds that table.
 pub const BIG_CONFIG: &str = include_str!("../../config/big.toml");
 
 #[derive(Debug, Clone)]
+/// A build configuration: one section per game, checked by that game's planner.
 pub struct Config {
     /// Where the config came from, for error messages.
     pub source: String,
@@ -63,20 +65,29 @@ pub enum ConfigError {
     /// The file could not be read.
     #[error("cannot read config {}", path.display())]
     Read {
+        /// The file.
         path: std::path::PathBuf,
         #[source]
+        /// Why it could not be read.
         error: std::io::Error,
     },
     /// The text is not TOML.
     #[error("{config}: invalid TOML")]
     Toml {
+        /// The config's name.
         config: String,
         #[source]
+        /// What the TOML parser found.
         error: toml::de::Error,
     },
     /// A top-level key is a value, not a game's table.
     #[error("{config}: top-level key `{key}` must be a table ([{key}])")]
-    NotATable { config: String, key: String },
+    NotATable {
+        /// The config's name.
+        config: String,
+        /// The key.
+        key: String,
+    },
 }
 
 /// Deserialises one game's section, naming the config and the game on error

@@ -5,6 +5,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// A job's body: builds its table at `ctx.output`.
 pub type JobFn = Box<dyn Fn(&JobContext) -> Result<()> + Send + Sync>;
 
 /// The most parts a job may be split into (`build --shard I/S`, S at most
@@ -15,7 +16,9 @@ pub const MAX_SHARDS: u32 = 4096;
 /// Part `index` (1-based) of `count` of a job split into parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shard {
+    /// Which part, from 1.
     pub index: u32,
+    /// How many parts.
     pub count: u32,
 }
 
@@ -96,15 +99,18 @@ pub struct Job {
     pub deps: Vec<String>,
     /// Everything that determines the output bytes; hashed into the header.
     pub params: serde_json::Value,
+    /// Builds the table.
     pub run: JobFn,
     /// Present when the job can be built in parts (`build --shard I/S`).
     pub parts: Option<Arc<dyn JobParts>>,
 }
 
 impl Job {
+    /// Where the job's table goes under `data_dir`.
     pub fn output(&self, data_dir: &Path) -> PathBuf {
         table_path(data_dir, &self.id)
     }
+    /// The hash of the job's id and parameters, written into its table's header.
     pub fn param_hash(&self) -> u64 {
         param_hash(&self.id, &self.params)
     }
@@ -117,13 +123,19 @@ impl Job {
 
 pub use crate::table::job::{param_hash, table_path};
 
+/// What a running job knows: who it is, where it reads and writes.
 pub struct JobContext<'a> {
+    /// The job's id (`gops/n10/k05`).
     pub id: &'a str,
     /// The job's parameters (what `param_hash` hashes with the id).
     pub params: &'a serde_json::Value,
+    /// The data directory (its dependencies' tables are there).
     pub data_dir: &'a Path,
+    /// Where to write the table (a temporary name, renamed on success).
     pub output: PathBuf,
+    /// To write into the table's header.
     pub param_hash: u64,
+    /// Where to report the stages and their progress.
     pub progress: &'a Progress,
 }
 

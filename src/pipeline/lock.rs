@@ -71,6 +71,7 @@ impl JobLock {
         Ok(JobLock { _file: file, path })
     }
 
+    /// The lock file.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -3,6 +3,7 @@
 //! parallel), skip jobs whose table is already complete and current.
 
 pub mod config;
+/// Jobs, their parts and their parameter hashes.
 pub mod job;
 pub mod lock;
 pub mod progress;

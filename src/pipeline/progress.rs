@@ -5,12 +5,14 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
 
+/// A build's progress: bars on a terminal, a line per finished stage otherwise.
 pub struct Progress {
     bars: Option<MultiProgress>,
     start: Instant,
 }
 
 impl Progress {
+    /// Progress with bars when standard error is a terminal.
     pub fn new() -> Progress {
         let bars = std::io::stderr()
             .is_terminal()
@@ -29,6 +31,7 @@ impl Progress {
         }
     }
 
+    /// A stage of job `job` with `total` units of work.
     pub fn stage(&self, job: &str, name: &str, total: u64) -> Stage {
         let bar = self.bars.as_ref().map(|m| {
             let b = m.add(ProgressBar::new(total));
@@ -68,6 +71,7 @@ impl Default for Progress {
     }
 }
 
+/// One stage of a job: a bar, and a line when it finishes.
 pub struct Stage {
     label: String,
     bar: Option<ProgressBar>,
@@ -76,11 +80,13 @@ pub struct Stage {
 }
 
 impl Stage {
+    /// `n` more units done.
     pub fn inc(&self, n: u64) {
         if let Some(b) = &self.bar {
             b.inc(n);
         }
     }
+    /// The stage is done: prints its time.
     pub fn finish(self) {
         match self.bar {
             Some(b) => b.finish_and_clear(),

@@ -17,35 +17,51 @@ use std::time::Instant;
 /// cores they only wait).
 pub const MAX_THREADS: usize = 1024;
 
+/// What `run_build` builds and how.
 pub struct BuildOptions {
+    /// Where the tables go.
     pub data_dir: PathBuf,
+    /// Only these jobs (and what they need); empty for all.
     pub only: Vec<String>,
     /// Rebuild the jobs asked for (all, or those `only` names) even when
     /// their tables are current.
     pub force: bool,
     /// With `force` and `only`: rebuild the jobs they depend on too.
     pub force_dependencies: bool,
+    /// Worker threads (default: every core).
     pub threads: Option<usize>,
     /// Build only this part of the one job `only` names (`--shard I/S`).
     pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// What became of one job.
 pub enum JobOutcome {
-    Built { seconds_millis: u128 },
+    /// Built now.
+    Built {
+        /// How long it took.
+        seconds_millis: u128,
+    },
+    /// Its table was already current.
     UpToDate,
+    /// It failed, with the error.
     Failed(String),
+    /// A job it needs failed.
     DependencyFailed,
 }
 
+/// What `run_build` did.
 pub struct BuildReport {
+    /// Every job's outcome, by id.
     pub outcomes: Vec<(String, JobOutcome)>,
     /// Temporary files of earlier killed or failed builds, removed at start.
     pub removed_temporaries: Vec<PathBuf>,
+    /// The whole build's wall time.
     pub wall_seconds: f64,
 }
 
 impl BuildReport {
+    /// Whether every job was built or current.
     pub fn ok(&self) -> bool {
         self.outcomes
             .iter()
@@ -79,6 +95,7 @@ pub struct Estimate {
     pub memory_bytes: u64,
     /// Units of work, and what a unit is ("matrix games of 5 x 5").
     pub work: u64,
+    /// What a unit of work is.
     pub work_unit: String,
 }
 
@@ -86,10 +103,13 @@ pub struct Estimate {
 /// into parts, and its estimate.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PlannedJob {
+    /// The job's id.
     pub id: String,
+    /// The jobs whose tables it reads.
     pub deps: Vec<String>,
     /// Whether `build --shard` can split it.
     pub shardable: bool,
+    /// Its size, where the planner can tell.
     pub estimate: Option<Estimate>,
 }
 
@@ -245,6 +265,7 @@ pub fn opens_current(path: &Path, hash: u64) -> bool {
     Table::open(path).is_ok_and(|t| t.header().param_hash == hash)
 }
 
+/// Plans `config` with `planners` and builds what `opts` asks for: jobs in dependency waves, current tables skipped, parts merged (see the module).
 pub fn run_build(
     config: &Config,
     planners: &[&dyn Planner],

@@ -30,6 +30,7 @@ pub struct SlurmPlan {
     pub nimrod: PathBuf,
     /// Parts per shardable job (1: none split).
     pub shards: u32,
+    /// Slurm partition (`--partition`), if not the default.
     pub partition: Option<String>,
     /// Slurm time limit per task (`--time`), as Slurm writes it.
     pub time: Option<String>,
@@ -37,18 +38,22 @@ pub struct SlurmPlan {
     pub mem_per_part: Option<String>,
     /// Memory per whole-job task; default from the job's estimate.
     pub mem: Option<String>,
+    /// CPUs per task (`--cpus-per-task`), also nimrod's `--threads`.
     pub cpus_per_task: u32,
 }
 
 /// One script `nimrod slurm` wrote, and the job (or parts) it builds.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Script {
+    /// The job's id.
     pub job: String,
     /// `Some(S)` for the array of S parts, None for the whole job or the merge.
     pub parts: Option<u32>,
+    /// The script.
     pub file: PathBuf,
     /// Shell variable submit.sh keeps its Slurm id in.
     pub var: String,
+    /// The scripts whose Slurm jobs must succeed first (`afterok`).
     pub after: Vec<String>,
 }
 

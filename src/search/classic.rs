@@ -8,7 +8,9 @@ use super::{ended_score, Position, Score, INFINITY};
 /// evaluated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Count {
+    /// Positions visited.
     pub nodes: u64,
+    /// Positions evaluated.
     pub leaves: u64,
 }
 

@@ -68,26 +68,42 @@ impl Options {
 /// Counters per technique, summed over the iterations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
+    /// Positions visited by the main search.
     pub nodes: u64,
+    /// Positions evaluated statically.
     pub leaves: u64,
+    /// Positions visited by quiescence.
     pub quiescence_nodes: u64,
+    /// Transposition-table look-ups.
     pub tt_probes: u64,
+    /// Look-ups that found the position.
     pub tt_hits: u64,
+    /// Cut-offs by a stored bound.
     pub tt_cutoffs: u64,
+    /// Beta cut-offs.
     pub beta_cutoffs: u64,
     /// Cut-offs by the first move tried (a measure of ordering quality).
     pub first_move_cutoffs: u64,
+    /// Null-window searches searched again with a full window.
     pub pvs_researches: u64,
+    /// Null moves tried.
     pub null_tries: u64,
+    /// Null moves that cut off.
     pub null_cutoffs: u64,
+    /// Aspiration windows that failed.
     pub aspiration_failures: u64,
+    /// Positions answered by `Position::probe` (endgame tables).
     pub table_probes: u64,
+    /// Iterations of iterative deepening.
     pub iterations: u32,
 }
 
 #[derive(Clone, Debug)]
+/// What a search found.
 pub struct SearchResult<M> {
+    /// The score for the side to move.
     pub score: Score,
+    /// The best move, if the position has one.
     pub best: Option<M>,
     /// The principal variation read back from the transposition table
     /// (just the best move without one).
@@ -96,6 +112,7 @@ pub struct SearchResult<M> {
     pub depth: u32,
     /// False when the budget ran out before the requested depth.
     pub complete: bool,
+    /// The counters.
     pub stats: Stats,
 }
 
@@ -137,6 +154,7 @@ fn exact_within(score: Score, depth: u32) -> bool {
 
 struct OutOfBudget;
 
+/// A search engine for positions of type `P`, keeping its tables between searches.
 pub struct Engine<P: Position> {
     opts: Options,
     tt: Option<Table<P::Move>>,
@@ -150,6 +168,7 @@ pub struct Engine<P: Position> {
 }
 
 impl<P: Position> Engine<P> {
+    /// An engine with these options (the transposition table allocated once).
     pub fn new(opts: Options) -> Engine<P> {
         Engine {
             tt: opts.tt_bits.map(Table::new),

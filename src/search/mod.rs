@@ -32,16 +32,20 @@ pub const INFINITY: Score = WIN + 1;
 pub enum Ended {
     /// The side to move has lost (the opponent completed a line, mated…).
     Lost,
+    /// Drawn (stalemate, a full board, a repetition…).
     Drawn,
 }
 
 /// A game position as search sees it. `make` and `unmake` change the
 /// position in place (no allocation per node).
 pub trait Position {
+    /// A move; small and copied.
     type Move: Copy + Eq + std::fmt::Debug;
     /// Every legal move, appended to `out` (cleared by the caller).
     fn moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a move.
     fn make(&mut self, m: Self::Move);
+    /// Takes back the move just played.
     fn unmake(&mut self, m: Self::Move);
     /// A key identifying the position and the side to move; equal keys
     /// must mean equal positions (transposition-table entries are trusted
@@ -54,6 +58,7 @@ pub trait Position {
     /// A small index of a move (for history and killer tables), below
     /// `move_slots()`.
     fn move_slot(&self, m: Self::Move) -> usize;
+    /// The bound of `move_slot`.
     fn move_slots(&self) -> usize;
     /// An exact score from outside the search (an endgame table), from the
     /// side to move's view, when the position is covered.
@@ -65,7 +70,9 @@ pub trait Position {
     fn null_move_allowed(&self) -> bool {
         false
     }
+    /// Passes (for null-move pruning).
     fn make_null(&mut self) {}
+    /// Takes back the pass.
     fn unmake_null(&mut self) {}
     /// Moves searched beyond the horizon by quiescence (captures); none by
     /// default, so quiescence is the static evaluation.

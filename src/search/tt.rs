@@ -6,7 +6,9 @@
 use super::{Score, WIN_BOUND};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a stored score says about the true score.
 pub enum Bound {
+    /// The score is exact.
     Exact,
     /// The score is at least this (a cut-off).
     Lower,
@@ -15,14 +17,21 @@ pub enum Bound {
 }
 
 #[derive(Clone, Copy, Debug)]
+/// One stored search result.
 pub struct Entry<M> {
+    /// The position's full key.
     pub key: u64,
+    /// The score, proven scores counted from this position (`to_stored`).
     pub score: Score,
+    /// The depth searched.
     pub depth: u32,
+    /// What the score is.
     pub bound: Bound,
+    /// The best move found, if any.
     pub best: Option<M>,
 }
 
+/// The transposition table (see the module).
 pub struct Table<M> {
     buckets: Vec<[Option<Entry<M>>; 2]>,
     mask: usize,
@@ -40,6 +49,7 @@ pub fn to_stored(score: Score, ply: u32) -> Score {
     }
 }
 
+/// The inverse of `to_stored`: a stored score as seen `ply` plies from the root.
 pub fn from_stored(score: Score, ply: u32) -> Score {
     if score >= WIN_BOUND {
         score - ply as Score
@@ -51,6 +61,7 @@ pub fn from_stored(score: Score, ply: u32) -> Score {
 }
 
 impl<M: Copy> Table<M> {
+    /// A table of 2^`bits` buckets.
     pub fn new(bits: u32) -> Table<M> {
         let n = 1usize << bits;
         Table {
@@ -64,6 +75,7 @@ impl<M: Copy> Table<M> {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
     }
 
+    /// The entry of `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
         self.buckets[self.index(key)]
             .iter()
@@ -72,6 +84,7 @@ impl<M: Copy> Table<M> {
             .copied()
     }
 
+    /// Stores an entry (see the module for replacement).
     pub fn store(&mut self, e: Entry<M>) {
         let i = self.index(e.key);
         let b = &mut self.buckets[i];
@@ -81,6 +94,7 @@ impl<M: Copy> Table<M> {
         }
     }
 
+    /// Empties the table.
     pub fn clear(&mut self) {
         self.buckets.iter_mut().for_each(|b| *b = [None, None]);
     }

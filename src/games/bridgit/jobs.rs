@@ -21,6 +21,7 @@ use serde_json::json;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[bridgit]` config section.
 pub struct BridgitParams {
     /// Board sizes n to build.
     pub sizes: Vec<usize>,
@@ -52,6 +53,7 @@ fn default_random() -> u64 {
 pub fn pairing_id(n: usize) -> String {
     format!("bridgit/n{n:02}")
 }
+/// The job id of the two-trees table of size `n`.
 pub fn trees_id(n: usize) -> String {
     format!("bridgit/trees-n{n:02}")
 }

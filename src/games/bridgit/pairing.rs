@@ -21,7 +21,9 @@ use super::play::Strategy;
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// A pairing strategy: White's opening and each other site's partner.
 pub struct Pairing {
+    /// White's first site.
     pub opening: usize,
     /// Each site's partner; None for the opening.
     pub partner: Vec<Option<usize>>,

@@ -5,6 +5,7 @@ use super::board::{Board, Player};
 
 /// A first-player strategy: an opening and a reply to each Black move.
 pub trait Strategy {
+    /// White's first site.
     fn opening(&self) -> usize;
     /// White's answer once Black has taken `site` (already in `black`);
     /// None when no site is left.
@@ -12,8 +13,11 @@ pub trait Strategy {
 }
 
 #[derive(Clone, Debug)]
+/// A game in progress: the sites each player holds.
 pub struct Position {
+    /// Sites White holds.
     pub white: Vec<bool>,
+    /// Sites Black holds.
     pub black: Vec<bool>,
 }
 
@@ -28,6 +32,7 @@ impl Position {
         }
     }
 
+    /// Whether neither player holds `site`.
     pub fn is_free(&self, site: usize) -> bool {
         !self.white[site] && !self.black[site]
     }
@@ -42,6 +47,7 @@ impl Position {
         Some(reply)
     }
 
+    /// The player who has connected their two sides, if either has.
     pub fn winner(&self, b: &Board) -> Option<Player> {
         b.winner(&self.white, &self.black)
     }

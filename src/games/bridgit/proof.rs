@@ -13,6 +13,7 @@ pub const MAX_SEQUENCE_SEARCH: usize = 6;
 /// Result of an exhaustive search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchProof {
+    /// Whether White won every game examined.
     pub white_always_wins: bool,
     /// Distinct positions (or pair choices) examined.
     pub positions: u64,

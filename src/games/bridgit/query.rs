@@ -25,6 +25,7 @@ pub enum Kind {
     after_help = "Examples:\n  nimrod query bridgit --size 5 --table\n  nimrod query bridgit --size 5 --moves \"h1,1 h1,2\""
 )]
 #[command(about = "Bridg-it: White's reply under a stored winning strategy")]
+/// The arguments of `nimrod query bridgit` (a library caller fills it in).
 pub struct BridgitQuery {
     /// Board size n: the grid of the built table of that size (see the
     /// config's [bridgit] sizes).
@@ -34,6 +35,7 @@ pub struct BridgitQuery {
     /// as h3,2 (separated by spaces).
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// Which stored strategy answers.
     #[arg(long, value_enum, default_value = "pairing")]
     pub strategy: Kind,
     /// Draw the pairing on the board and list its pairs.

@@ -113,6 +113,7 @@ pub fn partition(b: &Board, rep: &[usize], pool: &[usize]) -> Vec<Option<u8>> {
 /// White's opening and two spanning trees of the rest, if one exists.
 #[derive(Clone, Debug)]
 pub struct TreeStrategy {
+    /// White's first site.
     pub first: usize,
     /// Tree (0 or 1) of every other site.
     pub tree: Vec<Option<u8>>,

@@ -62,6 +62,7 @@ pub struct ChessSearch<'t> {
 }
 
 impl<'t> ChessSearch<'t> {
+    /// A search position at `game`, probing `tables` for positions of at most `table_pieces` pieces.
     pub fn new(game: Game, tables: Option<&'t Tablebase>, table_pieces: u32) -> ChessSearch<'t> {
         ChessSearch {
             game,

@@ -30,7 +30,12 @@ pub enum FenErrorKind {
     #[error("rank {0} has more than 8 squares")]
     RankTooLong(u8),
     #[error("rank {rank} has {squares} squares, not 8")]
-    RankTooShort { rank: u8, squares: u8 },
+    RankTooShort {
+        /// The rank, from 1.
+        rank: u8,
+        /// The squares it describes.
+        squares: u8,
+    },
     #[error("castling rights \"{0}\" — the tables hold no castling (use -)")]
     Castling(String),
     #[error("en passant square \"{0}\" is not a square")]
@@ -40,7 +45,12 @@ pub enum FenErrorKind {
     #[error("an en passant square — the tables hold positions without that right")]
     EnPassantRight,
     #[error("field {field} \"{text}\" is not a move counter")]
-    Counter { field: usize, text: String },
+    Counter {
+        /// The field's place, from 1.
+        field: usize,
+        /// The field.
+        text: String,
+    },
     #[error("each side needs exactly one king")]
     KingCount,
     #[error("a pawn stands on rank 1 or 8")]
@@ -165,6 +175,7 @@ impl Board {
         }
     }
 
+    /// The position as FEN (no castling, no en passant square, counters 0 1).
     pub fn fen(&self) -> String {
         let mut s = String::new();
         for rank in (0..8).rev() {

@@ -15,7 +15,9 @@ use std::sync::OnceLock;
 
 const NO_PAIR: u16 = u16::MAX;
 
+/// The canonical (white king, black king) pairs under the board's symmetries, and their ranks.
 pub struct KingPairs {
+    /// Every canonical pair, in rank order.
     pub pairs: Vec<(u8, u8)>,
     index: Vec<u16>,
     /// For each raw (white king, black king): the symmetries that bring the
@@ -82,6 +84,7 @@ impl KingPairs {
         }
     }
 
+    /// The pairs for tables with pawns (one mirror) or without (the eight symmetries).
     pub fn get(pawns: bool) -> &'static KingPairs {
         static PAWNLESS: OnceLock<KingPairs> = OnceLock::new();
         static PAWNS: OnceLock<KingPairs> = OnceLock::new();
@@ -171,6 +174,7 @@ fn div_rem(x: u64, d: u64) -> (u64, u64) {
 /// The ranking of one material signature (white = the stronger side).
 #[derive(Clone)]
 pub struct Layout {
+    /// The material it ranks.
     pub material: Material,
     pawns: bool,
     groups: Vec<Group>,
@@ -181,6 +185,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The ranking of `material`.
     pub fn new(material: Material) -> Layout {
         let pawns = material.has_pawns();
         let mut groups = Vec::new();
@@ -216,6 +221,7 @@ impl Layout {
         }
     }
 
+    /// One line: the material, its positions and how they are ranked.
     pub fn description(&self) -> String {
         let mut s = format!(
             "king_pair ({} pairs{})",

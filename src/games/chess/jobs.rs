@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[chess]` config section.
 pub struct ChessParams {
     /// Build every endgame with these piece counts (kings included).
     #[serde(default)]

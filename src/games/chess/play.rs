@@ -16,6 +16,7 @@ use std::io::{BufRead, Write};
     about = "Play chess against the engine from any position",
     after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n  nimrod play chess --movetime 500 --nodes 100000000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game."
 )]
+/// The arguments of `nimrod play chess` (a library caller fills it in).
 pub struct ChessPlay {
     /// Starting position (default: the initial position).
     #[arg(long, default_value = Game::START)]
@@ -72,6 +73,7 @@ fn show(g: &Game, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// Plays one game on `input`/`output` (see `ChessPlay`).
 pub fn play(
     p: &ChessPlay,
     ctx: &QueryContext,

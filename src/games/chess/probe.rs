@@ -11,12 +11,16 @@ use crate::table::Table;
 use anyhow::{anyhow, ensure, Result};
 use std::path::Path;
 
+/// One opened table and its ranking.
 pub struct Loaded {
+    /// The ranking of its material.
     pub layout: Layout,
+    /// The table.
     pub table: Table,
 }
 
 impl Loaded {
+    /// The stored byte of a slot (see `value`).
     pub fn byte(&self, slot: u64) -> Result<u8> {
         Ok(self.table.get::<u8>(slot)?)
     }
@@ -37,6 +41,7 @@ pub struct Tablebase {
     tables: Vec<Loaded>,
 }
 
+/// The job id of a material's table (`chess/KQvKR`).
 pub fn table_id(m: &Material) -> String {
     format!("chess/{}", m.canonical().name())
 }
@@ -102,6 +107,7 @@ impl Tablebase {
         Tablebase::open(data_dir, &all)
     }
 
+    /// The opened table of a material, if the tablebase holds it.
     pub fn get(&self, m: &Material) -> Option<&Loaded> {
         let key = m.key();
         let i = self.keys.iter().position(|&k| k == key)?;

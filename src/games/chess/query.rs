@@ -18,6 +18,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\""
 )]
 #[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
+/// The arguments of `nimrod query chess` (a library caller fills it in).
 pub struct ChessQuery {
     /// Position in FEN: castling "-" (use --search for positions with castling rights); an en passant square is taken into account.
     pub fen: Option<String>,
@@ -57,8 +58,11 @@ pub fn dtm_plies(v: Value) -> i64 {
     }
 }
 
+/// One move of a position and what it leads to.
 pub struct Line {
+    /// The move.
     pub mv: Move,
+    /// The move in SAN.
     pub san: String,
     /// Value for the side that plays the move.
     pub value: Value,
@@ -115,6 +119,7 @@ pub fn principal_variation(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Res
     Ok(pv)
 }
 
+/// The answer to `query chess` (a table look-up, `--stats`, or `--search`).
 pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
     if let Some(name) = &q.stats {
         return stats(name, ctx);

@@ -5,20 +5,26 @@
 //! a symmetric duplicate) store 0 and are recognised by the index, which
 //! decodes them to no board or to a broken one.
 
+/// The byte of a draw (and of slots that hold no position).
 pub const DRAW: u8 = 0;
+/// The longest mate a byte holds, in moves.
 pub const MAX_WIN: u32 = 127;
+/// The longest loss a byte holds, in moves.
 pub const MAX_LOSS: u32 = 127;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A position's value for the side to move.
 pub enum Value {
     /// The side to move mates in this many moves (2m − 1 plies).
     Win(u32),
+    /// Neither side can force mate.
     Draw,
     /// The side to move is mated in this many moves (2m plies; 0 = mated).
     Loss(u32),
 }
 
 impl Value {
+    /// The value a stored byte encodes.
     pub fn decode(b: u8) -> Value {
         match b {
             DRAW => Value::Draw,
@@ -75,6 +81,7 @@ impl Value {
         }
     }
 
+    /// The value in words ("white mates in 3").
     pub fn describe(self) -> String {
         match self {
             Value::Win(m) => format!(

@@ -15,6 +15,7 @@ use serde_json::json;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[gops]` config section.
 pub struct GopsParams {
     /// N: each player holds 1..N and the prize deck is 1..N. Every smaller
     /// game is a subgame of it, so one chain of levels answers all N' ≤ N.
@@ -25,10 +26,12 @@ pub struct GopsParams {
     pub win_cards: Option<usize>,
 }
 
+/// The job id of score level `k` of a `cards`-card game (`gops/n13/k05`).
 pub fn level_id(cards: usize, k: usize) -> String {
     format!("gops/n{cards:02}/k{k:02}")
 }
 
+/// The job id of win-objective level `k` (`gops/win-n11/k05`).
 pub fn win_level_id(cards: usize, k: usize) -> String {
     format!("gops/win-n{cards:02}/k{k:02}")
 }

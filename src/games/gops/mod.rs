@@ -11,12 +11,16 @@
 //! games).
 
 mod jobs;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod level;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod pattern;
 mod play;
 mod query;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod recheck;
 mod verify;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod win;
 
 use super::query::{Answer, QueryContext};
@@ -30,6 +34,7 @@ pub use query::GopsQuery;
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 /// Version 2: every matrix game certified, with fallbacks (issue 15).
 const SOLVER_VERSION: u32 = 2;
+/// GOPS (Goofspiel) (the registry's `gops`).
 pub struct Gops;
 
 impl Game for Gops {

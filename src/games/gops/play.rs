@@ -13,6 +13,7 @@ use std::io::{BufRead, Write};
     after_help = "Examples:\n  nimrod play gops --cards 6\n  nimrod play gops --cards 8 --objective win --seed 7\n"
 )]
 #[command(about = "Play GOPS against the stored optimal strategy")]
+/// The arguments of `nimrod play gops` (a library caller fills it in).
 pub struct GopsPlay {
     /// N: hands and prize deck 1..N.
     #[arg(long)]

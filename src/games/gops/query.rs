@@ -18,6 +18,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3"
 )]
 #[command(about = "GOPS: value and optimal mixed bids of a subgame")]
+/// The arguments of `nimrod query gops` (a library caller fills it in).
 pub struct GopsQuery {
     /// N: both hands and the prize deck start as 1..N.
     #[arg(long)]

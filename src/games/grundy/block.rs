@@ -30,6 +30,7 @@ pub const BLOCK: usize = 64;
 const MIN_PART: u64 = 2 * BLOCK as u64;
 /// Rows of the block marked as one piece of work.
 const PIECE_ROWS: usize = 16;
+/// Pieces of work per block.
 pub const PIECES: usize = BLOCK / PIECE_ROWS;
 /// Diverse-order parts marked for every heap of a block, besides the
 /// remembered witnesses. Near 2^22 the witnesses do most of the work; a few

@@ -13,6 +13,7 @@ use serde_json::json;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[grundy]` config section.
 pub struct GrundyParams {
     /// Largest heap whose value is computed.
     pub bound: u64,
@@ -20,6 +21,7 @@ pub struct GrundyParams {
     #[serde(default)]
     pub mode: Mode,
     #[serde(default = "default_window")]
+    /// Values held in memory per window in streaming mode.
     pub window: u64,
     /// Largest single heap solved in misère play.
     #[serde(default = "default_misere_bound")]

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 /// like the partition numbers.
 pub const MAX_HEAP: u64 = 100;
 
+/// Misère outcomes of multisets of heaps, memoised.
 pub struct MisereSolver {
     /// Sorted multiset of live heaps (≥ 3) → does the player to move win?
     memo: HashMap<Vec<u8>, bool>,
@@ -35,12 +36,14 @@ fn split(pos: &[u8], i: usize, a: u8) -> Vec<u8> {
 }
 
 impl MisereSolver {
+    /// An empty memo.
     pub fn new() -> Self {
         MisereSolver {
             memo: HashMap::new(),
         }
     }
 
+    /// Positions in the memo.
     pub fn positions_solved(&self) -> usize {
         self.memo.len()
     }
@@ -96,6 +99,7 @@ pub fn encode(win: bool, split: Option<u8>) -> u32 {
     }
 }
 
+/// The inverse of `encode`: (the player to move wins, the smaller part of a winning split).
 pub fn decode(e: u32) -> (bool, Option<u64>) {
     let win = e & 0x8000_0000 != 0;
     let a = (e & 0x7fff_ffff) as u64;

@@ -35,6 +35,7 @@ pub use query::GrundyQuery;
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 const SOLVER_VERSION: u32 = 2;
 
+/// Grundy's game (the registry's `grundy`).
 pub struct Grundy;
 
 impl Game for Grundy {

@@ -1,5 +1,6 @@
 //! The slow obvious reference: G(n) as the mex over all n/2 splits.
 
+/// The values of heaps 0..=bound by the definition (mex over every split): the reference.
 pub fn values(bound: usize) -> Vec<u16> {
     let mut g = vec![0u16; bound + 1];
     let mut seen = vec![false; 64];

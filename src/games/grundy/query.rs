@@ -12,6 +12,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere"
 )]
 #[command(about = "Grundy's game: value of a heap and its winning splits")]
+/// The arguments of `nimrod query grundy` (a library caller fills it in).
 pub struct GrundyQuery {
     /// Heap size.
     #[arg(allow_negative_numbers = true)]

@@ -20,11 +20,14 @@ pub struct Heaps {
 /// A move: split heap `heap` into `part` and `heap - part`, part < heap/2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
+    /// The heap's size.
     pub heap: u8,
+    /// The smaller part.
     pub part: u8,
 }
 
 impl Heaps {
+    /// The position of these heaps (sizes below 3 dropped), or an error beyond `MAX_TOTAL`.
     pub fn new(heaps: &[u32]) -> anyhow::Result<Heaps> {
         let total: u32 = heaps.iter().sum();
         anyhow::ensure!(

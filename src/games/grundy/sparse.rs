@@ -25,7 +25,9 @@ use std::sync::Arc;
 /// A rare heap and its value.
 #[derive(Clone, Copy)]
 pub struct RarePart {
+    /// The heap.
     pub heap: u64,
+    /// Its value.
     pub value: u16,
 }
 
@@ -51,6 +53,7 @@ pub struct SparseState {
     near: Vec<u32>,
     /// Step-2 parts of the next block plan (scratch).
     pub(super) step2_scratch: Vec<u32>,
+    /// What the solve records.
     pub stats: GrundyStats,
 }
 
@@ -61,6 +64,7 @@ impl Default for SparseState {
 }
 
 impl SparseState {
+    /// A fresh state (heap 0).
     pub fn new() -> Self {
         SparseState {
             seen: vec![0; 1],

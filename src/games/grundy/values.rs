@@ -87,6 +87,7 @@ impl Storage {
         (storage, cursor)
     }
 
+    /// A read-only view of the values below `cursor`.
     pub fn view(&self, cursor: &Cursor) -> View<'_> {
         View {
             prefix: &self.prefix[..cursor.prefix_len],
@@ -138,6 +139,7 @@ impl Cursor {
 
 impl<'a> View<'a> {
     #[inline]
+    /// The value of heap `m` (below the view's end).
     pub fn get(&self, m: u64) -> u16 {
         if m >= self.base {
             self.recent[(m - self.base) as usize].load(Relaxed)

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[guessit]` config section.
 pub struct GuessItParams {
     /// Every state with m, n ≤ max_hand cards.
     pub max_hand: usize,

@@ -20,6 +20,7 @@ const SOLVER_VERSION: u32 = 2;
 /// that each extra card costs about 5x the time (13: 8 s, 14: ~40 s).
 const MAX_HAND: usize = 16;
 
+/// Isaacs' Guess It (the registry's `guessit`).
 pub struct GuessIt;
 
 /// Entries per state: value, guess, ask, bluff, call.

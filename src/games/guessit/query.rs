@@ -10,6 +10,7 @@ use serde::Serialize;
 #[derive(clap::Parser)]
 #[command(after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6")]
 #[command(about = "Guess It: value and optimal bluffing/calling")]
+/// The arguments of `nimrod query guessit`.
 pub struct GuessItQuery {
     /// Cards in the hand of the player to move.
     pub mine: Option<usize>,

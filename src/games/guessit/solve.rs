@@ -31,7 +31,9 @@ pub struct State {
     pub value: BigRational,
     /// Mover's probabilities: guess, honest ask, bluff.
     pub guess: BigRational,
+    /// Probability of an honest ask (naming a card the mover does not hold).
     pub ask: BigRational,
+    /// Probability of a bluff (naming a card of the mover's own hand).
     pub bluff: BigRational,
     /// Opponent's probability of calling an answered "no" a genuine ask.
     pub call: BigRational,
@@ -182,6 +184,7 @@ pub fn solve_all(max_m: usize, max_n: usize) -> Vec<Vec<State>> {
         .collect()
 }
 
+/// The nearest f64 to an exact rational (for tables and printing).
 pub fn to_f64(r: &BigRational) -> f64 {
     r.to_f64().unwrap_or(f64::NAN)
 }

@@ -18,15 +18,20 @@ const MAX_BOUND: u64 = 1 << 32;
 /// Safe positions listed in the statistics (they are sparse, so few).
 const MAX_LISTED: usize = 200;
 
+/// The take-at-most-half pile game (the registry's `half`).
 pub struct Half;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who wins when no move is left.
 pub enum Convention {
+    /// Normal play: whoever cannot move loses.
     LastMoverWins,
+    /// Misère play: whoever makes the last move loses.
     LastMoverLoses,
 }
 
 impl Convention {
+    /// The job id (and table path) of this convention's table.
     pub fn table(self) -> &'static str {
         match self {
             Convention::LastMoverWins => "half/normal",

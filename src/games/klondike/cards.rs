@@ -11,17 +11,22 @@
 
 use crate::rng::SplitMix64;
 
+/// A card, 0..52 (see the module).
 pub type Card = u8;
 
+/// The suit: 0 clubs, 1 diamonds, 2 hearts, 3 spades.
 pub fn suit(c: Card) -> u8 {
     c / 13
 }
+/// The rank, 1 (ace) to 13 (king).
 pub fn rank(c: Card) -> u8 {
     c % 13 + 1
 }
+/// Diamonds and hearts.
 pub fn is_red(c: Card) -> bool {
     matches!(suit(c), 1 | 2)
 }
+/// The card of a suit and rank.
 pub fn card(suit: u8, rank: u8) -> Card {
     suit * 13 + rank - 1
 }
@@ -31,6 +36,7 @@ pub fn twin(c: Card) -> Card {
     card(3 - suit(c), rank(c))
 }
 
+/// The card's name ("10h", "As").
 pub fn name(c: Card) -> String {
     const RANKS: [&str; 13] = [
         "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",

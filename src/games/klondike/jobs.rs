@@ -49,12 +49,15 @@ struct ReportJob {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[klondike]` config section.
 pub struct KlondikeParams {
     /// Rule sets as "DRAW/REDEAL[/noworry]": DRAW 1 or 3, REDEAL none,
     /// unlimited or a number of passes; "/noworry" forbids worrying back
     /// ("3/unlimited", "1/none", "3/3", "3/unlimited/noworry").
     pub rules: Vec<String>,
+    /// Deals the greedy players play, per rule set.
     pub greedy_deals: u64,
+    /// Deals the solver decides, per rule set.
     pub solver_deals: u64,
     /// Search nodes per deal before the solver reports "unknown".
     pub solver_budget: u64,

@@ -10,12 +10,14 @@ use std::ops::Deref;
 const ROOM: usize = 24;
 
 #[derive(Clone, Copy)]
+/// A pile of at most 24 cards, inline (so a position is `Copy`).
 pub struct Pile {
     len: u8,
     cards: [Card; ROOM],
 }
 
 impl Pile {
+    /// An empty pile.
     pub const fn new() -> Pile {
         Pile {
             len: 0,
@@ -29,6 +31,7 @@ impl Pile {
         self.len += 1;
     }
 
+    /// Takes the top card off.
     pub fn pop(&mut self) -> Option<Card> {
         if self.len == 0 {
             return None;
@@ -42,12 +45,14 @@ impl Pile {
         self.len = self.len.min(n as u8);
     }
 
+    /// Puts `cards` on top, the last on top.
     pub fn extend_from_slice(&mut self, cards: &[Card]) {
         let at = self.len as usize;
         self.cards[at..at + cards.len()].copy_from_slice(cards);
         self.len += cards.len() as u8;
     }
 
+    /// Empties the pile.
     pub fn clear(&mut self) {
         self.len = 0;
     }

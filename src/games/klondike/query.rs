@@ -16,6 +16,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited"
 )]
 #[command(about = "Klondike: a deal with the greedy player's game and the solver's verdict")]
+/// The arguments of `nimrod query klondike` and `nimrod play klondike` (a library caller fills it in).
 pub struct KlondikeQuery {
     /// Deal number (see the shuffle in ARCHITECTURE.md / cards.rs).
     #[arg(long)]
@@ -78,6 +79,7 @@ fn describe_line(deal: u64, rules: &Rules, moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
+/// The answer to `query klondike` (a deal, or `--report`).
 pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.report {
         return report(ctx);

@@ -14,16 +14,23 @@ use anyhow::{Context, Result};
 use serde_json::json;
 use std::fmt::Write;
 
+/// One row of the report: a player's wins under one rule set.
 pub struct Row {
+    /// The rule set.
     pub rules: String,
+    /// The player.
     pub variant: String,
+    /// Deals played.
     pub deals: u64,
+    /// Deals won.
     pub wins: u64,
+    /// The 95% Wilson interval of the win rate.
     pub ci: (f64, f64),
     /// Against variant 0 on the same deals: difference, interval, p-value.
     pub paired: Option<(f64, (f64, f64), f64)>,
 }
 
+/// Builds the report table from the greedy and solver tables of rule sets `all`.
 pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
     let mut rows = Vec::new();
     let mut solver = Vec::new();

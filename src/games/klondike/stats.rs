@@ -2,6 +2,7 @@
 //! McNemar test for two variants played on the same deals (only the deals
 //! where they differ carry information).
 
+/// The 97.5% quantile of the standard normal (two-sided 95%).
 pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wilson score interval for `wins` of `n` at 95%.

@@ -5,6 +5,7 @@
 /// A move: heap index and the size it is reduced to.
 pub type Move = (usize, u64);
 
+/// Bouton's rule: safe (a P-position) iff the nim-sum is 0, except in misère play when every heap is 0 or 1 (then iff the count of ones is odd).
 pub fn is_p(heaps: &[u64], misere: bool) -> bool {
     let x = heaps.iter().fold(0, |a, &h| a ^ h);
     if misere && heaps.iter().all(|&h| h <= 1) {

@@ -7,17 +7,22 @@
 //! strictly below on a set T of heaps, equal elsewhere" is answered by a
 //! prefix-OR table per T, filled in index order.
 
+/// The outcome of every position of up to `piles` heaps of at most `radix - 1` tokens.
 pub struct Outcomes {
+    /// Heaps per position.
     pub piles: usize,
+    /// Largest heap + 1 (the index's radix).
     pub radix: usize,
     /// `p[idx]` = true when the position is a P-position.
     pub p: Vec<bool>,
 }
 
 impl Outcomes {
+    /// A position's index (heaps as digits, first heap most significant).
     pub fn index(&self, heaps: &[u64]) -> usize {
         heaps.iter().fold(0, |a, &h| a * self.radix + h as usize)
     }
+    /// The position at an index.
     pub fn heaps(&self, mut idx: usize) -> Vec<u64> {
         let mut h = vec![0u64; self.piles];
         for i in (0..self.piles).rev() {
@@ -26,11 +31,13 @@ impl Outcomes {
         }
         h
     }
+    /// Whether a position is a P-position (the player to move loses).
     pub fn is_p(&self, heaps: &[u64]) -> bool {
         self.p[self.index(heaps)]
     }
 }
 
+/// Every position's outcome by plain search (see the module).
 pub fn solve(piles: usize, max: u64, k: usize, misere: bool) -> Outcomes {
     let radix = max as usize + 1;
     let total = radix.pow(piles as u32);

@@ -17,6 +17,7 @@ use anyhow::{bail, Result};
 pub use play::NimPlay;
 pub use query::NimQuery;
 
+/// The Nim family (the registry's `nim`): answered by formula, no tables.
 pub struct Nim;
 
 const MAX_HEAPS: usize = 64;

@@ -2,6 +2,7 @@
 //! binary digit position, the number of heaps with a 1 there is divisible by
 //! k + 1.
 
+/// Moore's rule: safe iff every binary digit column sums to 0 mod k + 1.
 pub fn is_p(heaps: &[u64], k: usize) -> bool {
     (0..64).all(|bit| heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() % (k + 1) == 0)
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 #[command(
     after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere"
 )]
+/// The arguments of `nimrod query nim`.
 pub struct NimQuery {
     /// Heap sizes.
     #[arg(required = true)]

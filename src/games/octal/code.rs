@@ -4,6 +4,7 @@
 //! non-empty heaps. d_0 may only be 0 or 4 (split without removing).
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// An octal game's code (see the module).
 pub struct OctalCode {
     /// `digits[i]` = d_i; digits.len() - 1 = t, the largest removal.
     pub digits: Vec<u8>,
@@ -76,14 +77,19 @@ pub struct OctalCodeError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OctalCodeErrorKind {
     #[error("expected the form d0.d1d2… such as 0.77")]
+    /// The text has no point.
     Form,
     #[error("the digit before the point must be 0 or 4")]
+    /// A first digit other than 0 or 4.
     FirstDigit,
     #[error("expected 1 to 32 digits after the point")]
+    /// No digits after the point, or more than 32.
     Length,
     #[error("{0:?} is not an octal digit")]
+    /// A character that is not an octal digit.
     Digit(char),
     #[error("allows no move at all")]
+    /// Every digit 0: no move is allowed.
     NoMove,
 }
 

@@ -17,6 +17,7 @@ pub use query::OctalQuery;
 const SOLVER_VERSION: u32 = 1;
 const MAX_BOUND: u64 = 1 << 20;
 
+/// Octal games (the registry's `octal`).
 pub struct Octal;
 
 impl Game for Octal {

@@ -9,7 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A proved period: G(n + p) = G(n) for every n ≥ the pre-period.
 pub struct Period {
+    /// The period p.
     pub period: u64,
     /// Smallest n0 with G(n + p) = G(n) for all n ≥ n0.
     pub preperiod: u64,

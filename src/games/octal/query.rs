@@ -10,6 +10,7 @@ use serde::Serialize;
 #[command(
     after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
 )]
+/// The arguments of `nimrod query octal`.
 pub struct OctalQuery {
     /// Octal code, e.g. 0.137.
     pub code: String,

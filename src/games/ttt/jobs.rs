@@ -14,6 +14,7 @@ use serde_json::json;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// The `[ttt]` config section.
 pub struct TttParams {
     /// Every board rows ≤ cols ≤ this size, all k (e.g. 4 for "up to 4x4").
     #[serde(default = "default_up_to")]
@@ -25,6 +26,7 @@ pub struct TttParams {
     #[serde(default = "default_runs")]
     pub menace_runs: u64,
     #[serde(default = "default_games")]
+    /// MENACE training: games per run.
     pub menace_games: u64,
 }
 
@@ -40,6 +42,7 @@ fn default_games() -> u64 {
     500
 }
 
+/// The job id of a board's table (`ttt/3x3k3`).
 pub fn board_id(g: &Geometry) -> String {
     format!("ttt/{}", g.name())
 }

@@ -4,13 +4,17 @@
 //! classic machines (Michie's product rule, line scoring, MENACE) are
 //! measured against the 3x3 table by the `ttt/machines` job.
 
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod board;
 mod jobs;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod machines;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod menace;
 pub mod pairing;
 mod query;
 pub mod search;
+#[allow(missing_docs)] // documentation pending: issue 33
 pub mod solve;
 mod verify;
 
@@ -24,6 +28,7 @@ pub use query::{lookup, table_geometry, TttQuery};
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 const SOLVER_VERSION: u32 = 1;
 
+/// Noughts and crosses and the m,n,k-games (the registry's `ttt`).
 pub struct Ttt;
 
 impl Game for Ttt {

@@ -15,6 +15,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5"
 )]
 #[command(about = "noughts and crosses / m,n,k-games: value and optimal moves")]
+/// The arguments of `nimrod query ttt` (a library caller fills it in).
 pub struct TttQuery {
     /// The board, rows concatenated: x, o and . (e.g. "x.o.x....").
     pub board: Option<String>,

@@ -30,6 +30,7 @@ pub struct Mnk<'g> {
 }
 
 impl<'g> Mnk<'g> {
+    /// The search position of board `from` on geometry `g`.
     pub fn new(g: &'g Geometry, from: Board) -> Mnk<'g> {
         let lines_of = (0..g.cells())
             .map(|c| {
@@ -124,6 +125,7 @@ impl<'g> Mnk<'g> {
         })
     }
 
+    /// The board as marks.
     pub fn board(&self) -> Board {
         Board {
             x: self.marks[0],
@@ -311,6 +313,7 @@ pub struct Scorecard {
     pub losses: u64,
     /// Opponent lines that end in a draw / in its win.
     pub draws: u64,
+    /// Opponent lines that end in its win.
     pub wins: u64,
 }
 

@@ -27,11 +27,17 @@ use std::collections::HashSet;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Finding {
     /// Every reachable position seen (this many), none won.
-    Lost { positions: u64 },
+    Lost {
+        /// Positions seen.
+        positions: u64,
+    },
     /// A winning line, legal move by move in the independent engine.
     Won(Vec<Move>),
     /// More than the budget of positions; nothing decided.
-    Unfinished { positions: u64 },
+    Unfinished {
+        /// Positions seen.
+        positions: u64,
+    },
 }
 
 /// Searches deal `deal` under `rules`, storing at most `budget` positions.

@@ -172,10 +172,12 @@ impl Table {
         })
     }
 
+    /// Every card home.
     pub fn is_won(&self) -> bool {
         self.home == [13; 4]
     }
 
+    /// Cards on the foundations.
     pub fn cards_home(&self) -> u32 {
         self.home.iter().map(|&h| h as u32).sum()
     }
