@@ -28,7 +28,7 @@ pub enum Kind {
 /// The arguments of `nimrod query bridgit` (a library caller fills it in).
 pub struct BridgitQuery {
     /// Board size n: the grid of the built table of that size (see the
-    /// config's [bridgit] sizes).
+    /// config's `[bridgit]` sizes).
     #[arg(long)]
     pub size: usize,
     /// Moves so far, White first, alternating: site numbers or labels such
