@@ -1,9 +1,52 @@
 //! nimrod: exact solutions of classic games, precomputed into perfect-hashed,
 //! memory-mapped table files, and the library that reads them.
 //!
-//! Open a table with [`table::Table::open`] (raw or packed), read entries with
-//! `get`/`read_range`/`entries`, look up sparse keys with `get_by_key`.
-
+//! The surface, by task:
+//! - build tables from a config: [`pipeline::Config`], [`pipeline::run_build`]
+//!   with [`games::planners`];
+//! - ask a game: each game's registry struct implements [`games::Queries`]
+//!   with a typed argument struct (`games::grundy::GrundyQuery`, …), and
+//!   [`games::query::ask`] takes the command line's strings;
+//! - read a table: [`Table::open`] (raw or packed), then
+//!   `get`/`read_range`/`entries`, or `get_by_key` for sparse keys; a
+//!   program that only reads tables can depend on the `nimrod-table` crate
+//!   alone;
+//! - the solvers themselves: [`lp`] (matrix games with certificates),
+//!   [`search`] (game-tree search), and each game's own modules.
+//!
+//! Build the values of Grundy's game to heap 1,000 from a config written in
+//! code, open the table and ask a question:
+//!
+//! ```
+//! use nimrod::games::grundy::{Grundy, GrundyQuery};
+//! use nimrod::games::{Queries, QueryContext};
+//! use nimrod::pipeline::{run_build, BuildOptions, Config};
+//!
+//! let data = tempfile::tempdir()?;
+//! let config = Config::parse("example", "[grundy]\nbound = 1000\nmisere_bound = 20\n")?;
+//! let options = BuildOptions {
+//!     data_dir: data.path().to_path_buf(),
+//!     only: vec![],
+//!     force: false,
+//!     force_dependencies: false,
+//!     threads: Some(1),
+//!     shard: None,
+//! };
+//! let report = run_build(&config, &nimrod::games::planners(), &options)?;
+//! assert!(report.ok());
+//!
+//! // The table itself: one u16 Sprague-Grundy value per heap.
+//! let table = nimrod::Table::open(&data.path().join("grundy/values.nmt"))?;
+//! assert_eq!(table.get::<u16>(5)?, 2);
+//!
+//! // The game's query, typed.
+//! let ctx = QueryContext { data_dir: data.path().to_path_buf() };
+//! let q = GrundyQuery { heap: 5, misere: false, all: false };
+//! let answer = Grundy.query(&q, &ctx)?;
+//! assert_eq!(answer.json()["value"], 2);
+//! println!("{}", answer.text());
+//! # Ok::<(), anyhow::Error>(())
+//! ```
 // Every unsafe block lives in the table crate (the memory maps).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

@@ -29,7 +29,7 @@ use crate::table::Table;
 use anyhow::Result;
 pub use jobs::{level_id, win_level_id, GopsParams};
 pub use play::GopsPlay;
-pub use query::GopsQuery;
+pub use query::{GopsQuery, Objective};
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 /// Version 2: every matrix game certified, with fallbacks (issue 15).

@@ -49,8 +49,11 @@ pub struct GopsQuery {
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// What a GOPS table optimises.
 pub enum Objective {
+    /// The expected score difference.
     Score,
+    /// Winning the whole game: payoff +1, 0 or −1 on the sign of the final score difference.
     Win,
 }
 
