@@ -1,6 +1,12 @@
 //! Chess endgame tables by retrograde analysis: every position of a material
 //! signature with both sides to move, exact distance to mate, one byte each.
 //! No castling and no en passant (as in the public tablebases).
+//!
+//! The folder: `jobs` (parameters, plan, building a table), `query`,
+//! `play`, `verify`, the rules (`bitboard`, `board`, `moves`, `unmoves`,
+//! `fen`, `san`, `full` for castling and en passant), the tables
+//! (`material`, `index`, `value`, `cells`, `solve`, `probe`) and `engine`
+//! (search beyond the tables).
 
 #[allow(missing_docs)] // documentation pending: issue 33
 pub mod bitboard;

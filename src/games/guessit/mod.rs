@@ -2,6 +2,9 @@
 //! hand sizes up to `max_hand` by the recursion over hand sizes. One table,
 //! ranked by (m, n): f64 win probability, bluff and call probabilities; the
 //! exact rationals are in the metadata.
+//!
+//! The folder: `jobs` (parameters, plan, the table), `query`, `solve`
+//! (the recursion, exact and f64).
 
 mod jobs;
 mod query;

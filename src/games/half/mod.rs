@@ -1,6 +1,9 @@
 //! The single-pile game where a move takes 1..=⌊n/2⌋ matches, in both
 //! conventions. The table holds, per pile size, the smallest winning take
 //! (0 for a safe position); the safe positions are read off the table.
+//!
+//! The folder: `jobs` (parameters, plan, the two tables), `query`,
+//! `solve` (the solver and its reference).
 
 mod jobs;
 mod query;

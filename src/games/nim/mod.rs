@@ -2,6 +2,9 @@
 //! Moore's Nim_k, answered from their proved digit rules (checked
 //! exhaustively against `brute` in the tests). The take-at-most-half pile
 //! game, which is tabulated, is its own game in `games/half`.
+//!
+//! The folder: `query`, `play` (NIMROD's rule), `bouton`, `moore`,
+//! `brute` (the reference search).
 
 pub mod bouton;
 pub mod brute;

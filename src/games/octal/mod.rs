@@ -1,4 +1,8 @@
 //! Octal games by code: values to a bound and a proved period.
+//!
+//! The folder: `jobs` (parameters, plan, one table per code), `query`,
+//! `code` (parsing codes), `solve` (the mex solver), `period` (the
+//! Guy–Smith period certificate).
 
 pub mod code;
 mod jobs;

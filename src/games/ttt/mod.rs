@@ -3,6 +3,12 @@
 //! solved by memoised minimax; one perfect-hashed table per board. The
 //! classic machines (Michie's product rule, line scoring, MENACE) are
 //! measured against the 3x3 table by the `ttt/machines` job.
+//!
+//! The folder: `jobs` (parameters, plan, the board tables), `query`
+//! (positions, the 15 game, the machines report; table look-up),
+//! `verify`, `board` (geometry, symmetries), `solve` (memoised minimax),
+//! `search` (exact solving beyond the tables), `pairing` (Hales–Jewett
+//! pairings), `machines` and `menace` (the classic machines).
 
 #[allow(missing_docs)] // documentation pending: issue 33
 pub mod board;
