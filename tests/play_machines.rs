@@ -75,3 +75,46 @@ fn nim_misere_and_nim_k_end_by_their_own_rules() {
         "{err}"
     );
 }
+
+#[test]
+fn guessit_a_seeded_game_is_the_same_game_and_refuses_illegal_moves() {
+    // Seed 3 deals you 3 and 5; the machine holds 1 and 2; 4 is hidden.
+    let (ok, out, err) = play(
+        &["guessit", "--mine", "2", "--theirs", "2", "--seed", "3"],
+        "ask 9\nask 1\nask 1\ncall\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("your hand: 3 5   machine: 2 card(s)"), "{out}");
+    assert!(out.contains("illegal: the cards are 1 to 5"), "{out}");
+    assert!(out.contains("you asked for 1: yes, it is shown"), "{out}");
+    // The machine's honest ask for the hidden card, called: you win, and
+    // only now is its hand shown.
+    assert!(out.contains("the machine asks for 4"), "{out}");
+    assert!(
+        out.contains("illegal: \"ask 1\" is neither call nor pass"),
+        "{out}"
+    );
+    assert!(out.contains("you called 4 the hidden card: right"), "{out}");
+    assert!(
+        out.contains("hidden card 4; the machine held 2\nyou win"),
+        "{out}"
+    );
+    assert_eq!(out.matches("the machine held").count(), 1, "{out}");
+    // Passing instead lets the machine name it.
+    let (ok, out, _) = play(
+        &["guessit", "--mine", "2", "--theirs", "2", "--seed", "3"],
+        "ask 1\npass\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("you passed: 4 is the hidden card, and the machine names it"),
+        "{out}"
+    );
+    assert!(out.contains("the machine wins"), "{out}");
+    // Hand sizes are bounded.
+    let (ok, _, err) = play(&["guessit", "--mine", "11"], "");
+    assert!(
+        !ok && err.contains("--mine and --theirs must be 1 to 10"),
+        "{err}"
+    );
+}

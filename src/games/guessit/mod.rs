@@ -3,17 +3,20 @@
 //! ranked by (m, n): f64 win probability, bluff and call probabilities; the
 //! exact rationals are in the metadata.
 //!
-//! The folder: `jobs` (parameters, plan, the table), `query`, `solve`
-//! (the recursion, exact and f64).
+//! The folder: `jobs` (parameters, plan, the table), `query`, `play`
+//! (against the optimal mixed strategy), `solve` (the recursion, exact and
+//! f64).
 
 mod jobs;
+mod play;
 mod query;
 pub mod solve;
 
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
+use super::{Game, PlayCommand, Plays, Queries};
 use anyhow::Result;
 pub use jobs::GuessItParams;
+pub use play::GuessItPlay;
 pub use query::GuessItQuery;
 
 /// Version 2: ties between optimal strategies broken towards the ask/bluff
@@ -40,5 +43,23 @@ impl Queries for GuessIt {
 
     fn query(&self, q: &query::GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         query::answer(q, ctx)
+    }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for GuessIt {
+    type Play = GuessItPlay;
+
+    fn play(
+        &self,
+        p: &GuessItPlay,
+        _ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(p, input, output)
     }
 }
