@@ -118,3 +118,68 @@ fn guessit_a_seeded_game_is_the_same_game_and_refuses_illegal_moves() {
         "{err}"
     );
 }
+
+#[test]
+fn ttt_against_the_perfect_machine_and_in_the_fifteen_disguise() {
+    // Centre, then refused moves, then a corner: the perfect machine (seed
+    // 1961) answers and wins when X leaves a line open.
+    let (ok, out, err) = play(&["ttt"], "5\n5\n1\n3\n8\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("illegal: cell 5 is taken"), "{out}");
+    assert!(out.contains("illegal: cell 1 is taken"), "{out}");
+    assert!(out.contains("the machine wins"), "{out}");
+    assert!(!out.contains("you win"), "{out}");
+    // The 15 game: picks are numbers, and the machine answers in numbers.
+    let (_, out, _) = play(
+        &["ttt", "--fifteen", "--machine", "product"],
+        "2\n4\n9\nquit\n",
+    );
+    assert!(out.contains("left: [1 2 3 4 5 6 7 8 9]"), "{out}");
+    assert!(out.contains("the machine picks "), "{out}");
+    assert!(out.contains("illegal: 9 has been picked"), "{out}");
+    assert!(out.contains("you resign"), "{out}");
+}
+
+#[test]
+fn ttt_menace_plays_first_after_its_training() {
+    let (ok, out, _) = play(
+        &[
+            "ttt",
+            "--machine",
+            "menace",
+            "--machine-first",
+            "--menace-games",
+            "50",
+        ],
+        "1\n2\n3\n4\n",
+    );
+    assert!(ok, "{out}");
+    // Its record over the training games adds up to them.
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("MENACE trained for 50 games"))
+        .expect(&out);
+    let n: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(n[0], 50, "{line}");
+    assert_eq!(n[1] + n[2] + n[3], 50, "{line}");
+    let (ok, _, err) = play(&["ttt", "--machine", "menace"], "");
+    assert!(!ok && err.contains("MENACE plays X only"), "{err}");
+    let (ok, _, err) = play(
+        &[
+            "ttt",
+            "--machine",
+            "menace",
+            "--machine-first",
+            "--menace-games",
+            "2000000",
+        ],
+        "",
+    );
+    assert!(
+        !ok && err.contains("--menace-games 2000000 is above"),
+        "{err}"
+    );
+}

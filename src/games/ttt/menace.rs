@@ -272,6 +272,46 @@ pub fn learning_curve(
     out
 }
 
+/// A MENACE (playing X) trained for some games, to play against.
+pub struct TrainedMenace {
+    machine: Menace,
+    /// Games it was trained for, and how they ended: wins, draws, losses.
+    pub record: [u64; 3],
+}
+
+impl TrainedMenace {
+    /// A fresh MENACE trained by `games` games against `who` with `seed`,
+    /// exactly as one run of `learning_curve` trains it.
+    pub fn train(
+        g: &Geometry,
+        solved: &HashMap<u64, Solved>,
+        who: Opponent,
+        games: u64,
+        seed: u64,
+    ) -> TrainedMenace {
+        let mut rng = SplitMix64::new(seed);
+        let mut machine = Menace {
+            boxes: HashMap::new(),
+        };
+        let mut record = [0u64; 3];
+        for _ in 0..games {
+            record[(1 - play_one(g, solved, &mut machine, who, &mut rng)) as usize] += 1;
+        }
+        TrainedMenace { machine, record }
+    }
+
+    /// Its move as X (drawn from the box's beads, the last cell forced),
+    /// or None when the box is empty and it resigns. Playing does not
+    /// train it further.
+    pub fn choose(&mut self, g: &Geometry, p: Position, rng: &mut SplitMix64) -> Option<usize> {
+        let empty = g.full() & !p.occupied();
+        if empty.count_ones() == 1 {
+            return Some(empty.trailing_zeros() as usize);
+        }
+        self.machine.choose(g, p, rng, &mut Vec::new())
+    }
+}
+
 pub fn curves_csv(curves: &[Curve]) -> String {
     let mut s = String::from("opponent,first_game,wins,draws,losses\n");
     for c in curves {

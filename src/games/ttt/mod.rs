@@ -5,7 +5,7 @@
 //! measured against the 3x3 table by the `ttt/machines` job.
 //!
 //! The folder: `jobs` (parameters, plan, the board tables), `query`
-//! (positions, the 15 game, the machines report; table look-up),
+//! (positions, the 15 game, the machines report; table look-up), `play`,
 //! `verify`, `board` (geometry, symmetries), `solve` (memoised minimax),
 //! `search` (exact solving beyond the tables), `pairing` (Hales–Jewett
 //! pairings), `machines` and `menace` (the classic machines).
@@ -18,6 +18,7 @@ pub mod machines;
 #[allow(missing_docs)] // documentation pending: issue 33
 pub mod menace;
 pub mod pairing;
+mod play;
 mod query;
 pub mod search;
 #[allow(missing_docs)] // documentation pending: issue 33
@@ -25,10 +26,11 @@ pub mod solve;
 mod verify;
 
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
+use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::Result;
 pub use jobs::{board_id, TttParams};
+pub use play::{Machine, TttPlay};
 pub use query::{lookup, table_geometry, TttQuery};
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
@@ -55,5 +57,23 @@ impl Queries for Ttt {
 
     fn query(&self, q: &query::TttQuery, ctx: &QueryContext) -> Result<Answer> {
         query::answer(q, ctx)
+    }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for Ttt {
+    type Play = TttPlay;
+
+    fn play(
+        &self,
+        p: &TttPlay,
+        _ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play::play(p, input, output)
     }
 }
