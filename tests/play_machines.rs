@@ -183,3 +183,23 @@ fn ttt_menace_plays_first_after_its_training() {
         "{err}"
     );
 }
+
+#[test]
+fn bridgit_white_wins_whatever_black_does_and_taken_sites_are_refused() {
+    // Black names every site in order, taken ones refused and skipped:
+    // under either strategy White connects first.
+    let script: String = (1..=25).map(|s| format!("{s}\n")).collect();
+    for strategy in ["pairing", "trees"] {
+        let (ok, out, err) = play(&["bridgit", "--size", "3", "--strategy", strategy], &script);
+        assert!(ok, "{strategy}: {err}");
+        assert!(out.contains("White opens with "), "{out}");
+        assert!(out.contains("is taken"), "{out}");
+        assert!(out.contains("the machine wins"), "{strategy}: {out}");
+        assert!(!out.contains("you win"), "{strategy}: {out}");
+    }
+    let (ok, out, _) = play(&["bridgit", "--size", "2"], "x\nquit\n");
+    assert!(ok);
+    assert!(out.contains("illegal: no site \"x\""), "{out}");
+    let (ok, _, err) = play(&["bridgit", "--size", "13"], "");
+    assert!(!ok && err.contains("--size 13 is out of range"), "{err}");
+}

@@ -10,7 +10,7 @@
 //! Both are also played against seeded random Black players.
 //!
 //! The folder: `jobs` (parameters, plan, building and proving both
-//! tables), `query`, `board`, `pairing`, `trees`, `play` (the `Strategy`
+//! tables), `query`, `play_cli` (`nimrod play bridgit`), `board`, `pairing`, `trees`, `play` (the `Strategy`
 //! trait), `proof` (the searches over Black's choices).
 
 #[allow(missing_docs)] // documentation pending: issue 33
@@ -18,17 +18,19 @@ pub mod board;
 mod jobs;
 pub mod pairing;
 pub mod play;
+mod play_cli;
 pub mod proof;
 mod query;
 pub mod trees;
 
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
+use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::{ensure, Result};
 use board::Board;
 use jobs::SizeTable;
 pub use jobs::{pairing_id, trees_id, BridgitParams};
+pub use play_cli::BridgitPlay;
 pub use query::{BridgitQuery, Kind as StrategyKind};
 
 const SOLVER_VERSION: u32 = 2;
@@ -78,6 +80,24 @@ impl Queries for Bridgit {
 
     fn query(&self, q: &query::BridgitQuery, ctx: &QueryContext) -> Result<Answer> {
         query::answer(q, ctx)
+    }
+
+    fn player(&self) -> Option<&dyn PlayCommand> {
+        Some(self)
+    }
+}
+
+impl Plays for Bridgit {
+    type Play = BridgitPlay;
+
+    fn play(
+        &self,
+        p: &BridgitPlay,
+        _ctx: &QueryContext,
+        input: &mut dyn std::io::BufRead,
+        output: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        play_cli::play(p, input, output)
     }
 }
 

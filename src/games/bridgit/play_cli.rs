@@ -1,0 +1,173 @@
+//! `nimrod play bridgit`: you play Black against White's winning strategy
+//! (the pairing, or Lehman's two spanning trees), on a drawn board. The
+//! strategy is built and proved (its structural check, or the trees'
+//! spanning check) before the first move, so the machine never loses.
+
+use super::board::{Board, Player};
+use super::pairing::Pairing;
+use super::play::{Position, Strategy};
+use super::query::Kind;
+use super::trees::TreeStrategy;
+use anyhow::{bail, ensure, Result};
+use std::io::{BufRead, Write};
+
+/// The largest board `play bridgit` draws.
+pub const MAX_PLAY_SIZE: usize = 12;
+
+/// `nimrod play bridgit`.
+#[derive(clap::Parser)]
+#[command(
+    about = "Play Bridg-it as Black against White's winning strategy",
+    after_help = "Examples:\n  nimrod play bridgit\n  nimrod play bridgit --size 3 --strategy trees\n\nWhite (o) joins left to right and moves first; you are Black (•), joining\ntop to bottom. Name a free site by number or label (h1,2 or v2,1); 'quit'\nends the game."
+)]
+pub struct BridgitPlay {
+    /// Board size n (the commercial board is 5), 2 to 12.
+    #[arg(long, default_value_t = 5)]
+    pub size: usize,
+    /// White's strategy.
+    #[arg(long, value_enum, default_value = "pairing")]
+    pub strategy: Kind,
+}
+
+/// The board drawn: White's dots o, Black's •, free sites ·, White's
+/// bridges = and ‖, Black's | and -.
+fn draw(b: &Board, p: &Position) -> String {
+    let n = b.n;
+    let mut grid = vec![vec![' '; 2 * n + 1]; 2 * n + 1];
+    for (y, row) in grid.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            *cell = match (x % 2, y % 2) {
+                (0, 1) => 'o',
+                (1, 0) => '•',
+                _ => ' ',
+            };
+        }
+    }
+    for s in 0..b.sites() {
+        let (x, y) = b.coords[s];
+        let white_horizontal = x % 2 == 1;
+        grid[y][x] = match (p.white[s], p.black[s], white_horizontal) {
+            (true, _, true) => '=',
+            (true, _, false) => '‖',
+            (_, true, true) => '|',
+            (_, true, false) => '-',
+            _ => '·',
+        };
+    }
+    grid.iter()
+        .map(|row| {
+            let line: String = row.iter().flat_map(|&c| [c, ' ']).collect();
+            format!("  {}", line.trim_end())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn free_sites(b: &Board, p: &Position) -> String {
+    (0..b.sites())
+        .filter(|&s| p.is_free(s))
+        .map(|s| format!("{}:{}", s + 1, b.labels[s]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn run(b: &Board, s: &impl Strategy, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    let mut p = Position::start(b, s);
+    writeln!(out, "White opens with {}", b.labels[s.opening()])?;
+    loop {
+        writeln!(out, "{}", draw(b, &p))?;
+        match p.winner(b) {
+            Some(Player::White) => {
+                writeln!(out, "White has joined left to right: the machine wins")?;
+                return Ok(());
+            }
+            Some(Player::Black) => {
+                writeln!(out, "you have joined top to bottom: you win")?;
+                return Ok(());
+            }
+            None => {}
+        }
+        writeln!(out, "free: {}", free_sites(b, &p))?;
+        write!(out, "your site> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            bail!("play bridgit: input ended before the game did");
+        }
+        let line = line.trim();
+        if line == "quit" || line == "q" {
+            writeln!(out, "you resign")?;
+            return Ok(());
+        }
+        let Some(site) = b.parse_site(line) else {
+            writeln!(
+                out,
+                "illegal: no site \"{line}\" (1..={} or a label such as {})",
+                b.sites(),
+                b.labels[0]
+            )?;
+            continue;
+        };
+        if !p.is_free(site) {
+            writeln!(out, "illegal: {} is taken", b.labels[site])?;
+            continue;
+        }
+        match p.black_moves(b, s, site) {
+            Some(reply) => writeln!(
+                out,
+                "you take {}; White answers {}",
+                b.labels[site], b.labels[reply]
+            )?,
+            None => writeln!(out, "you take {}; no site is left", b.labels[site])?,
+        }
+    }
+}
+
+pub(super) fn play(q: &BridgitPlay, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    ensure!(
+        (2..=MAX_PLAY_SIZE).contains(&q.size),
+        "play bridgit: --size {} is out of range (2..={MAX_PLAY_SIZE})",
+        q.size
+    );
+    let b = Board::new(q.size);
+    match q.strategy {
+        Kind::Pairing => {
+            let s = Pairing::staircase(&b);
+            ensure!(
+                s.structural_check(&b).blocked,
+                "play bridgit: the pairing of size {} fails its proof",
+                q.size
+            );
+            run(&b, &s, input, out)
+        }
+        Kind::Trees => {
+            let Some(s) = TreeStrategy::find(&b).filter(|s| s.check(&b)) else {
+                bail!(
+                    "play bridgit: no proved pair of spanning trees for size {}",
+                    q.size
+                );
+            };
+            run(&b, &s, input, out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_shows_each_bridge_where_it_is_drawn() {
+        let b = Board::new(2);
+        let s = Pairing::staircase(&b);
+        let mut p = Position::start(&b, &s);
+        let free = (0..b.sites()).find(|&x| p.is_free(x)).unwrap();
+        let reply = p.black_moves(&b, &s, free).unwrap();
+        let d = draw(&b, &p);
+        assert_eq!(d.matches(['=', '‖']).count(), 2, "{d}");
+        assert_eq!(d.matches(['|', '-']).count(), 1, "{d}");
+        assert_eq!(d.matches('·').count(), b.sites() - 3, "{d}");
+        assert!(!p.is_free(reply));
+    }
+}
