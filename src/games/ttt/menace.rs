@@ -272,6 +272,34 @@ pub fn learning_curve(
     out
 }
 
+/// The game after which MENACE's opening box holds no bead, training
+/// `games` games against `who` with `seed` (None if it never empties).
+/// From then on it resigns every game at its first move.
+pub fn opening_box_empties_after(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    who: Opponent,
+    games: u64,
+    seed: u64,
+) -> Option<u64> {
+    let mut rng = SplitMix64::new(seed);
+    let mut machine = Menace {
+        boxes: HashMap::new(),
+    };
+    let opening = Position::default().key();
+    for game in 1..=games {
+        play_one(g, solved, &mut machine, who, &mut rng);
+        if machine
+            .boxes
+            .get(&opening)
+            .is_some_and(|o| o.iter().all(|b| b.1 == 0))
+        {
+            return Some(game);
+        }
+    }
+    None
+}
+
 /// A MENACE (playing X) trained for some games, to play against.
 pub struct TrainedMenace {
     machine: Menace,
@@ -400,4 +428,63 @@ pub fn boxes_after(
     }
     let opening = Menace::options(g, Position::default()).len();
     (m.boxes.len(), opening)
+}
+
+#[cfg(test)]
+mod opening_box {
+    use super::*;
+
+    /// Why MENACE loses 67% of its late games against the perfect player:
+    /// an empty box resigns, and the opening box (4 beads on each of its 3
+    /// distinct cells) empties after a dozen or more losses. A run whose
+    /// opening box has emptied loses every later game; a run whose box has
+    /// not, against the perfect player, draws (it can no longer lose a
+    /// line it has been punished for). Against the random player the box
+    /// never empties.
+    #[test]
+    fn an_emptied_opening_box_is_what_loses_the_late_games() {
+        let g = Geometry::new(3, 3, 3).unwrap();
+        let solved = super::super::solve::solve(&g);
+        let games = 500;
+        let (mut emptied_runs, mut kept_runs, mut kept_late_losses) = (0, 0, 0);
+        for run in 0..60 {
+            let emptied = opening_box_empties_after(&g, &solved, Opponent::Perfect, games, run);
+            // The same run again, keeping its last ten results.
+            let mut rng = SplitMix64::new(run);
+            let mut m = Menace {
+                boxes: HashMap::new(),
+            };
+            let results: Vec<i32> = (0..games)
+                .map(|_| play_one(&g, &solved, &mut m, Opponent::Perfect, &mut rng))
+                .collect();
+            let last = &results[results.len() - 10..];
+            match emptied {
+                Some(at) => {
+                    emptied_runs += 1;
+                    assert!(at >= 12, "run {run}: 12 beads cannot go in fewer losses");
+                    assert!(
+                        results[at as usize..].iter().all(|&r| r == -1),
+                        "run {run}: a game after the box emptied (game {at}) was not lost"
+                    );
+                }
+                None => {
+                    kept_runs += 1;
+                    kept_late_losses += last.iter().filter(|&&r| r == -1).count();
+                }
+            }
+        }
+        assert!((20..=50).contains(&emptied_runs), "{emptied_runs} of 60");
+        // The runs that kept their opening box lose almost nothing late.
+        assert!(
+            kept_late_losses * 20 <= kept_runs * 10,
+            "{kept_late_losses} losses in {kept_runs} runs' last ten games"
+        );
+        for run in 0..60 {
+            assert_eq!(
+                opening_box_empties_after(&g, &solved, Opponent::Random, games, run),
+                None,
+                "run {run}"
+            );
+        }
+    }
 }
