@@ -19,6 +19,71 @@ pub struct GuessItQuery {
     /// Print the bluff and call tables up to this hand size.
     #[arg(long)]
     pub tables: Option<usize>,
+    /// With --tables: a printed card to compare with, as a TSV of two
+    /// square tables of percentages (bluff, then call; rows = opponent's
+    /// cards, columns = your cards; '#' lines are comments).
+    #[arg(long, value_name = "FILE", requires = "tables")]
+    pub compare: Option<std::path::PathBuf>,
+}
+
+/// The most bytes a card file may have (a card is a few hundred).
+const MAX_CARD_BYTES: u64 = 1 << 16;
+
+/// A printed card: its bluff and call tables, in percent.
+fn read_card(path: &std::path::Path) -> Result<[Vec<Vec<f64>>; 2]> {
+    use anyhow::Context;
+    let len = std::fs::metadata(path)
+        .with_context(|| format!("cannot read card {}", path.display()))?
+        .len();
+    ensure!(
+        len <= MAX_CARD_BYTES,
+        "card {}: {len} bytes is more than a card ({MAX_CARD_BYTES})",
+        path.display()
+    );
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read card {}", path.display()))?;
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let row = line
+            .split_whitespace()
+            .map(|x| {
+                x.parse::<f64>()
+                    .ok()
+                    .filter(|p| (0.0..=100.0).contains(p))
+                    .with_context(|| {
+                        format!(
+                            "card {} line {}: \"{x}\" is not a percentage",
+                            path.display(),
+                            i + 1
+                        )
+                    })
+            })
+            .collect::<Result<Vec<f64>>>()?;
+        rows.push((i + 1, row));
+    }
+    let size = rows.len() / 2;
+    ensure!(
+        size >= 1 && rows.len() == 2 * size,
+        "card {}: expected two square tables, found {} rows",
+        path.display(),
+        rows.len()
+    );
+    for (line, row) in &rows {
+        ensure!(
+            row.len() == size,
+            "card {} line {line}: {} numbers, expected {size}",
+            path.display(),
+            row.len()
+        );
+    }
+    let mut it = rows.into_iter().map(|(_, r)| r);
+    let bluff: Vec<Vec<f64>> = it.by_ref().take(size).collect();
+    let call: Vec<Vec<f64>> = it.collect();
+    Ok([bluff, call])
 }
 
 fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {
@@ -80,6 +145,29 @@ pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
             call.push(c_row);
             marks.push(m_row);
         }
+        if let Some(path) = &q.compare {
+            let [card_bluff, card_call] = read_card(path)?;
+            let n = card_bluff.len();
+            ensure!(
+                n <= size,
+                "card {} is {n} x {n}: give --tables {n} or more",
+                path.display()
+            );
+            let diff = |ours: &[Vec<f64>], card: &[Vec<f64>]| -> Vec<Vec<f64>> {
+                (0..n)
+                    .map(|r| (0..n).map(|c| 100.0 * ours[r][c] - card[r][c]).collect())
+                    .collect()
+            };
+            return Ok(Answer::of(&CardComparison {
+                game: "guessit",
+                card: path.display().to_string(),
+                size: n,
+                bluff_difference: diff(&bluff, &card_bluff),
+                call_difference: diff(&call, &card_call),
+                ours: [bluff, call],
+                printed: [card_bluff, card_call],
+            }));
+        }
         return Ok(Answer::of(&TablesAnswer {
             game: "guessit",
             size,
@@ -112,6 +200,71 @@ pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         bluff_exact: exact.bluff,
         call_exact: exact.call,
     }))
+}
+
+/// `nimrod query guessit --tables N --compare FILE`: our card against a
+/// printed one, cell by cell, in percentage points.
+#[derive(Serialize)]
+struct CardComparison {
+    game: &'static str,
+    card: String,
+    size: usize,
+    /// Ours minus the printed card's, `[opp - 1][own - 1]`.
+    bluff_difference: Vec<Vec<f64>>,
+    call_difference: Vec<Vec<f64>>,
+    #[serde(skip)]
+    ours: [Vec<Vec<f64>>; 2],
+    #[serde(skip)]
+    printed: [Vec<Vec<f64>>; 2],
+}
+
+impl std::fmt::Display for CardComparison {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Guess It card: exact (printed) and the difference in points, {}",
+            self.card
+        )?;
+        for (k, (title, diff)) in [
+            (
+                "bluff: % of turns you ask for a card in your own hand",
+                &self.bluff_difference,
+            ),
+            (
+                "call: % of answered \"no\" you name as the hidden card",
+                &self.call_difference,
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            writeln!(
+                f,
+                "{title}\n  rows = opponent's cards, columns = your cards"
+            )?;
+            write!(f, "    ")?;
+            for own in 1..=self.size {
+                write!(f, "{own:>17}")?;
+            }
+            writeln!(f)?;
+            for r in 0..self.size {
+                write!(f, "{:>4}", r + 1)?;
+                for c in 0..self.size {
+                    let cell = format!(
+                        "{:.1} ({:.0}) {:+.1}",
+                        100.0 * self.ours[k][r][c],
+                        self.printed[k][r][c],
+                        diff[r][c]
+                    );
+                    write!(f, "{cell:>17}")?;
+                }
+                writeln!(f)?;
+            }
+            let worst = diff.iter().flatten().fold(0.0f64, |a, d| a.max(d.abs()));
+            writeln!(f, "  largest difference {worst:.1} points\n")?;
+        }
+        Ok(())
+    }
 }
 
 /// How a bluff-table cell is marked.
