@@ -247,14 +247,13 @@ impl std::fmt::Display for CardComparison {
                 write!(f, "{own:>17}")?;
             }
             writeln!(f)?;
-            for r in 0..self.size {
+            for (r, row) in diff.iter().enumerate() {
                 write!(f, "{:>4}", r + 1)?;
-                for c in 0..self.size {
+                for (c, d) in row.iter().enumerate() {
                     let cell = format!(
-                        "{:.1} ({:.0}) {:+.1}",
+                        "{:.1} ({:.0}) {d:+.1}",
                         100.0 * self.ours[k][r][c],
-                        self.printed[k][r][c],
-                        diff[r][c]
+                        self.printed[k][r][c]
                     );
                     write!(f, "{cell:>17}")?;
                 }
