@@ -41,7 +41,7 @@
 //!
 //! // The game's query, typed.
 //! let ctx = QueryContext { data_dir: data.path().to_path_buf() };
-//! let q = GrundyQuery { heap: 5, misere: false, all: false };
+//! let q = GrundyQuery { heap: 5, misere: false, all: false, lecture: false };
 //! let answer = Grundy.query(&q, &ctx)?;
 //! assert_eq!(answer.json()["value"], 2);
 //! println!("{}", answer.text());

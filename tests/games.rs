@@ -257,3 +257,72 @@ fn half_game_table_matches_search_and_known_safe_positions() {
         assert_eq!(safe, form, "{conv:?}");
     }
 }
+
+#[test]
+fn grundy_lecture_table_marks_the_heaps_won_in_both_games_and_the_two_slips() {
+    use nimrod::games::grundy::misere::MisereSolver;
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("g.toml");
+    std::fs::write(&cfg, "[grundy]\nbound = 1000\nmisere_bound = 30\n").unwrap();
+    let dd = d.path().to_str().unwrap();
+    let exe = env!("CARGO_BIN_EXE_nimrod");
+    let run = |args: &[&str]| std::process::Command::new(exe).args(args).output().unwrap();
+    assert!(
+        run(&["build", "--config", cfg.to_str().unwrap(), "--data", dd])
+            .status
+            .success()
+    );
+    let o = run(&["query", "grundy", "20", "--lecture", "--json", "--data", dd]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // The "?" heaps, recomputed apart from the tables: the definition's
+    // values (naive mex) and a plain misère search.
+    let g = naive::values(20);
+    let mut solver = MisereSolver::new();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 20);
+    for (i, r) in rows.iter().enumerate() {
+        let heap = i as u64 + 1;
+        let normal = g[heap as usize] != 0;
+        let misere = solver.single_heap(heap as u8).0;
+        assert_eq!(r["heap"], heap);
+        assert_eq!(r["normal"], if normal { "W" } else { "L" }, "heap {heap}");
+        assert_eq!(r["misere"], if misere { "W" } else { "L" }, "heap {heap}");
+        assert_eq!(r["both"], normal && misere, "heap {heap}");
+        if let Some([a, b]) = r["normal_split"]
+            .as_array()
+            .map(|s| [s[0].as_u64().unwrap(), s[1].as_u64().unwrap()])
+        {
+            assert_eq!(
+                g[a as usize], g[b as usize],
+                "heap {heap}: {a}+{b} is not a normal-play win"
+            );
+        }
+    }
+    let both: Vec<u64> = rows
+        .iter()
+        .filter(|r| r["both"] == true)
+        .map(|r| r["heap"].as_u64().unwrap())
+        .collect();
+    assert_eq!(both, [5, 8, 11, 13, 14, 16, 17, 19]);
+    let slips = v["slips"].as_array().unwrap();
+    assert!(
+        slips[0]["truth"]
+            .as_str()
+            .unwrap()
+            .contains("it is W: 20 -> 18 + 2"),
+        "{slips:?}"
+    );
+    assert!(
+        slips[1]["truth"]
+            .as_str()
+            .unwrap()
+            .contains("13 -> 11 + 2 leaves the opponent a win in both games"),
+        "{slips:?}"
+    );
+    // Bounds: at most 100 heaps, and not beyond the tables.
+    let o = run(&["query", "grundy", "101", "--lecture", "--data", dd]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("heaps 1 to 100"));
+    let o = run(&["query", "grundy", "40", "--lecture", "--data", dd]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("raise the bounds"));
+}

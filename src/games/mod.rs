@@ -51,7 +51,7 @@
 //! let q = octal::OctalQuery { code: "0.77".into(), heap: 4 };
 //! assert_eq!(octal::Octal.query(&q, &ctx)?.json()["value"], 1);
 //!
-//! let q = grundy::GrundyQuery { heap: 5, misere: false, all: false };
+//! let q = grundy::GrundyQuery { heap: 5, misere: false, all: false, lecture: false };
 //! assert_eq!(grundy::Grundy.query(&q, &ctx)?.json()["value"], 2);
 //!
 //! let q = half::HalfQuery { pile: 10, last_loses: false };

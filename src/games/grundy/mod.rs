@@ -3,7 +3,7 @@
 //! misère play by exhaustive search over multisets (single-heap table).
 //!
 //! The folder: `jobs` (parameters, plan, the values, rare and misère
-//! tables), `query`, `verify`, and the solver: `driver` (heap 0 to the
+//! tables), `query`, `lecture` (the lecture's table), `verify`, and the solver: `driver` (heap 0 to the
 //! bound), `sparse` (the per-heap sparse-space method), `block` (64 heaps
 //! at a time), `targets` (split parts to try first), `crew` (the helper
 //! thread), `values` (value storage), `rare` (rare and common values),
@@ -14,6 +14,7 @@ pub mod block;
 mod crew;
 pub mod driver;
 mod jobs;
+mod lecture;
 pub mod misere;
 pub mod naive;
 mod query;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere"
+    after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere\n  nimrod query grundy 20 --lecture"
 )]
 #[command(about = "Grundy's game: value of a heap and its winning splits")]
 /// The arguments of `nimrod query grundy` (a library caller fills it in).
@@ -23,11 +23,17 @@ pub struct GrundyQuery {
     /// List every winning split, not only the first 20.
     #[arg(long)]
     pub all: bool,
+    /// The lecture's table of heaps 1..HEAP (HEAP at most 100): normal and
+    /// misère outcomes, a winning move for each, the lecture's slips.
+    #[arg(long, conflicts_with_all = ["misere", "all"])]
+    pub lecture: bool,
 }
 
 /// Answers a parsed `nimrod query grundy`.
 pub(super) fn answer(q: &GrundyQuery, ctx: &QueryContext) -> Result<Answer> {
-    if q.misere {
+    if q.lecture {
+        super::lecture::answer(q.heap, ctx)
+    } else if q.misere {
         query_misere(q.heap, ctx)
     } else {
         query_normal(q.heap, q.all, ctx)
