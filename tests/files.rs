@@ -72,6 +72,22 @@ fn nim_and_half_queries() {
     let v = q(&["nim", "1", "3", "5", "7", "11", "--k", "2"]);
     let new: Vec<u64> = serde_json::from_value(v["winning_move"].clone()).unwrap();
     assert!(nimrod::games::nim::moore::is_p(&new, 2));
+    // Every winning move, the text's 6, 6 on the two largest among them.
+    assert_eq!(v["winning_move_count"], 4);
+    let all: Vec<Vec<u64>> = serde_json::from_value(v["winning_moves"].clone()).unwrap();
+    assert!(all.contains(&vec![1, 3, 5, 6, 6]), "{all:?}");
+    assert!(all.iter().all(|m| nimrod::games::nim::moore::is_p(m, 2)));
+    // Misère Nim_k, and 100 heaps of up to 10^9.
+    let v = q(&["nim", "1", "1", "2", "--k", "2", "--misere"]);
+    assert_eq!(v["winning_move_count"], 2);
+    let many: Vec<String> = (999_999_900u64..1_000_000_000)
+        .map(|h| h.to_string())
+        .collect();
+    let mut args = vec!["nim", "--k", "2"];
+    args.extend(many.iter().map(String::as_str));
+    let v = q(&args);
+    assert_eq!(v["heaps"].as_array().unwrap().len(), 100);
+    assert!(v["winning_move_count"].as_u64().unwrap() > 0);
     let v = q(&["half", "47"]);
     assert_eq!(v["safe"], false);
     assert_eq!(v["winning_takes"], serde_json::json!([16]));

@@ -203,6 +203,71 @@ fn moore_nim_k_rule_and_move_finder_match_brute_force() {
 }
 
 #[test]
+fn moore_lists_every_winning_move_normal_and_misere() {
+    // Against plain search (brute: no digit rule): every move of Nim_k
+    // from every position of 4 heaps up to 7, normal and misère.
+    for misere in [false, true] {
+        for k in 1..=3usize {
+            let b = brute::solve(4, 7, k, misere);
+            for idx in 0..b.p.len() {
+                let heaps = b.heaps(idx);
+                if misere {
+                    assert_eq!(moore::is_p_misere(&heaps, k), b.p[idx], "k={k} {heaps:?}");
+                }
+                // Every move: a subset of 1..=k heaps, each strictly lower.
+                let mut want = Vec::new();
+                let mut all_moves = |t: Vec<u64>| {
+                    if b.is_p(&t) {
+                        want.push(t);
+                    }
+                };
+                let n = heaps.len();
+                for mask in 1u32..1 << n {
+                    if mask.count_ones() as usize > k
+                        || (0..n).any(|i| mask >> i & 1 == 1 && heaps[i] == 0)
+                    {
+                        continue;
+                    }
+                    let idxs: Vec<usize> = (0..n).filter(|i| mask >> i & 1 == 1).collect();
+                    let mut t = heaps.clone();
+                    fn rec(
+                        idxs: &[usize],
+                        j: usize,
+                        heaps: &[u64],
+                        t: &mut Vec<u64>,
+                        f: &mut dyn FnMut(Vec<u64>),
+                    ) {
+                        if j == idxs.len() {
+                            f(t.clone());
+                            return;
+                        }
+                        for v in 0..heaps[idxs[j]] {
+                            t[idxs[j]] = v;
+                            rec(idxs, j + 1, heaps, t, f);
+                        }
+                        t[idxs[j]] = heaps[idxs[j]];
+                    }
+                    rec(&idxs, 0, &heaps, &mut t, &mut all_moves);
+                }
+                let (mut got, total) = moore::winning_moves(&heaps, k, misere, usize::MAX).unwrap();
+                assert_eq!(
+                    total as usize,
+                    want.len(),
+                    "k={k} misère={misere} {heaps:?}"
+                );
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "k={k} misère={misere} {heaps:?}");
+                // A limit lists a prefix of the same moves.
+                let (some, total2) = moore::winning_moves(&heaps, k, misere, 2).unwrap();
+                assert_eq!(total2, total);
+                assert_eq!(some.len(), want.len().min(2));
+            }
+        }
+    }
+}
+
+#[test]
 fn bouton_lists_exactly_the_winning_moves() {
     for misere in [false, true] {
         let b = brute::solve(4, 15, 1, misere);

@@ -68,12 +68,24 @@ fn nim_misere_and_nim_k_end_by_their_own_rules() {
         out.contains("machine takes 1 from heap 1, 1 from heap 2"),
         "{out}"
     );
-    // Misère Nim_k is refused, as the query refuses it.
-    let (ok, _, err) = play(&["nim", "1", "2", "--k", "2", "--misere"], "");
-    assert!(
-        !ok && err.contains("misère play is only supported for k = 1"),
-        "{err}"
+    // Misère Nim_2 from 1 1 2: the machine, first, leaves 0 1 0 or 1 0 0
+    // (one token: the human must take it and loses).
+    let (ok, out, _) = play(
+        &[
+            "nim",
+            "1",
+            "1",
+            "2",
+            "--k",
+            "2",
+            "--misere",
+            "--machine-first",
+        ],
+        "1:1\n2:1\n",
     );
+    assert!(ok, "{out}");
+    assert!(out.contains("misère Nim_2"), "{out}");
+    assert!(out.contains("the machine wins"), "{out}");
 }
 
 #[test]

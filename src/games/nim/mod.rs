@@ -23,7 +23,7 @@ pub use query::NimQuery;
 /// The Nim family (the registry's `nim`): answered by formula, no tables.
 pub struct Nim;
 
-const MAX_HEAPS: usize = 64;
+const MAX_HEAPS: usize = 100;
 
 impl Planner for Nim {
     fn name(&self) -> &'static str {

@@ -2,8 +2,8 @@
 //! position the machine makes a winning move, chosen at random (seeded)
 //! among all of them; from a safe position, where every move loses against
 //! correct play, it takes one token from the largest heap and waits for a
-//! mistake, as the 1951 machine did. Moore's Nim_k (normal play) uses
-//! Moore's winning move.
+//! mistake, as the 1951 machine did. In Moore's Nim_k (normal or misère)
+//! it chooses among the winning moves the same way.
 
 use super::{bouton, moore, MAX_HEAPS};
 use crate::rng::SplitMix64;
@@ -23,7 +23,7 @@ pub struct NimPlay {
     /// Heap sizes (1 to 64 heaps, each at most 10^9).
     #[arg(required = true)]
     pub heaps: Vec<u64>,
-    /// Misère play: whoever takes the last token loses (k = 1 only).
+    /// Misère play: whoever takes the last token loses.
     #[arg(long)]
     pub misere: bool,
     /// Moore's Nim_k: a move takes from 1 to k heaps.
@@ -84,8 +84,22 @@ fn machine_move(heaps: &[u64], k: usize, misere: bool, rng: &mut SplitMix64) -> 
             next[i] = to;
             return next;
         }
-    } else if let Some(w) = moore::winning_move(heaps, k) {
-        return w;
+    } else {
+        match moore::winning_moves(heaps, k, misere, 64) {
+            Some((moves, _)) if !moves.is_empty() => {
+                return moves[rng.below(moves.len() as u64) as usize].clone();
+            }
+            Some(_) => {}
+            // Too many heap subsets to list: Moore's construction (normal
+            // play; in misère play it is right while a heap above 1 stays).
+            None => {
+                if let Some(w) = moore::winning_move(heaps, k) {
+                    if !misere || moore::is_p_misere(&w, k) {
+                        return w;
+                    }
+                }
+            }
+        }
     }
     // The first of the largest heaps, so the choice is reproducible.
     let largest = (0..heaps.len())
@@ -129,15 +143,12 @@ pub(super) fn play(p: &NimPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
         "play nim: every heap is empty; there is no game"
     );
     let k = (p.k as usize).min(p.heaps.len());
-    ensure!(
-        !(p.misere && p.k > 1),
-        "play nim: misère play is only supported for k = 1"
-    );
     let mut rng = SplitMix64::new(p.seed);
     let mut heaps = p.heaps.clone();
     let mut human_turn = !p.machine_first;
     let rule = match (p.misere, p.k) {
-        (true, _) => "misère Nim: whoever takes the last token loses".to_string(),
+        (true, 1) => "misère Nim: whoever takes the last token loses".to_string(),
+        (true, k) => format!("misère Nim_{k}: take from up to {k} heaps; the last token loses"),
         (false, 1) => "Nim: whoever takes the last token wins".to_string(),
         (false, k) => format!("Moore's Nim_{k}: take from up to {k} heaps; the last token wins"),
     };

@@ -94,16 +94,62 @@ struct MooreAnswer {
     k: usize,
     misere: bool,
     safe: bool,
-    /// The heaps after one winning move, if the position is unsafe.
+    /// The heaps after one winning move, if the position is unsafe
+    /// (Moore's construction).
     winning_move: Option<Vec<u64>>,
+    /// Every winning move (heaps after it), the first `MAX_LISTED`; None
+    /// when there are too many heap subsets to examine.
+    winning_moves: Option<Vec<Vec<u64>>>,
+    /// How many winning moves there are in all (None: not counted).
+    winning_move_count: Option<u64>,
+}
+
+/// Winning moves of Nim_k listed in the answer.
+const MAX_LISTED: usize = 20;
+
+/// "7 -> 6 on the 4th heap, 11 -> 6 on the 5th".
+fn describe(before: &[u64], after: &[u64]) -> String {
+    before
+        .iter()
+        .zip(after)
+        .enumerate()
+        .filter(|(_, (b, a))| b != a)
+        .map(|(i, (b, a))| format!("{b} -> {a} on the {} heap", ordinal(i + 1)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl std::fmt::Display for MooreAnswer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "Moore's Nim_{} {}", self.k, list(&self.heaps))?;
+        let play = if self.misere { "misère" } else { "normal" };
+        writeln!(
+            f,
+            "Moore's Nim_{} {} ({play} play)",
+            self.k,
+            list(&self.heaps)
+        )?;
         writeln!(f, "  {}", safety(self.safe))?;
-        if let Some(new) = &self.winning_move {
-            writeln!(f, "  winning move: {} -> {}", list(&self.heaps), list(new))?;
+        match (&self.winning_moves, self.winning_move_count) {
+            (Some(moves), Some(count)) if count > 0 => {
+                writeln!(f, "  winning moves: {count}")?;
+                for m in moves {
+                    writeln!(f, "    {}", describe(&self.heaps, m))?;
+                }
+                if count > moves.len() as u64 {
+                    writeln!(
+                        f,
+                        "    … {} more (--json lists the first {MAX_LISTED})",
+                        count - moves.len() as u64
+                    )?;
+                }
+            }
+            (None, _) => {
+                if let Some(new) = &self.winning_move {
+                    writeln!(f, "  winning move: {}", describe(&self.heaps, new))?;
+                    writeln!(f, "  (too many heap subsets to list every winning move)")?;
+                }
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -140,17 +186,30 @@ pub(super) fn answer(q: &NimQuery, _ctx: &QueryContext) -> Result<Answer> {
             winning_moves,
         }))
     } else {
-        ensure!(
-            !q.misere,
-            "query nim: misère play is only supported for k = 1"
-        );
+        let safe = if q.misere {
+            moore::is_p_misere(&heaps, k)
+        } else {
+            moore::is_p(&heaps, k)
+        };
+        let listed = moore::winning_moves(&heaps, k, q.misere, MAX_LISTED);
+        // Moore's one-move construction is for normal play; in misère play
+        // the first listed move stands in when listing was possible.
+        let winning_move = if q.misere {
+            listed.as_ref().and_then(|(l, _)| l.first().cloned())
+        } else {
+            moore::winning_move(&heaps, k)
+        };
         Ok(Answer::of(&MooreAnswer {
             game: "nim",
-            safe: moore::is_p(&heaps, k),
-            winning_move: moore::winning_move(&heaps, k),
+            safe,
+            winning_move,
+            winning_move_count: listed
+                .as_ref()
+                .map(|(_, c)| u64::try_from(*c).unwrap_or(u64::MAX)),
+            winning_moves: listed.map(|(l, _)| l),
             heaps,
             k: q.k,
-            misere: false,
+            misere: q.misere,
         }))
     }
 }
