@@ -74,9 +74,22 @@ fn examples() -> Vec<Example> {
     out
 }
 
-/// Whether `got` is what `shown` shows: line for line, except that a shown
-/// line `…` or `...` (alone, after its indentation) stands for any number
-/// of lines, as in the README's shortened outputs.
+/// Whether a real line is what a shown line shows: the same, or, when the
+/// shown line ends in ` …`, a line that starts with what comes before it.
+fn line_shows(shown: &str, real: &str) -> bool {
+    match shown.strip_suffix(" …") {
+        Some(prefix) => real.starts_with(prefix),
+        None => shown == real,
+    }
+}
+
+fn lines_show(shown: &[&str], real: &[&str]) -> bool {
+    shown.len() == real.len() && shown.iter().zip(real).all(|(s, r)| line_shows(s, r))
+}
+
+/// Whether `got` is what `shown` shows: line for line (see `line_shows`),
+/// except that a shown line `…` or `...` (alone, after its indentation)
+/// stands for any number of lines, as in the README's shortened outputs.
 fn shows(shown: &str, got: &str) -> bool {
     let got: Vec<&str> = got.lines().collect();
     let mut segments: Vec<Vec<&str>> = vec![Vec::new()];
@@ -88,18 +101,24 @@ fn shows(shown: &str, got: &str) -> bool {
         }
     }
     if segments.len() == 1 {
-        return got == segments[0];
+        return lines_show(&segments[0], &got);
     }
     // The first segment starts the output, the last ends it, the others
     // come in order between.
     let (first, last) = (&segments[0], &segments[segments.len() - 1]);
-    if !got.starts_with(first) || !got[first.len()..].ends_with(last) {
+    if got.len() < first.len() + last.len()
+        || !lines_show(first, &got[..first.len()])
+        || !lines_show(last, &got[got.len() - last.len()..])
+    {
         return false;
     }
     let mut at = first.len();
     let end = got.len() - last.len();
     for seg in &segments[1..segments.len() - 1] {
-        match (at..=end.saturating_sub(seg.len())).find(|&i| got[i..i + seg.len()] == seg[..]) {
+        if seg.len() > end - at {
+            return false;
+        }
+        match (at..=end - seg.len()).find(|&i| lines_show(seg, &got[i..i + seg.len()])) {
             Some(i) => at = i + seg.len(),
             None => return false,
         }
@@ -201,6 +220,9 @@ fn elided_lines_match_any_lines_and_nothing_else_does() {
     assert!(!shows("a\n…\nx\n…", "a\nb\nc"));
     assert!(!shows("a\nb", "a\nb\nc"));
     assert!(!shows("a\n…\nb\nb", "a\nb"));
+    assert!(shows("pv 1. e4 …", "pv 1. e4 e5 2. Nf3"));
+    assert!(!shows("pv 1. d4 …", "pv 1. e4 e5"));
+    assert!(!shows("a …", "b"));
 }
 
 #[test]
