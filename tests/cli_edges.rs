@@ -249,7 +249,10 @@ fn the_largest_numbers_are_refused_or_answered_never_a_panic_or_a_hang() {
     // k at least the heap count is taking from every heap: 1 2 3 -> 0 0 0.
     let out = ok(&["query", "nim", "1", "2", "3", "--k", MAX]);
     assert!(
-        out.contains("unsafe (N)") && out.contains("-> 0 0 0"),
+        out.contains("unsafe (N)")
+            && out.contains("winning moves: 1\n")
+            && out
+                .contains("1 -> 0 on the 1st heap, 2 -> 0 on the 2nd heap, 3 -> 0 on the 3rd heap"),
         "{out}"
     );
     let scratch = tempfile::tempdir().unwrap();

@@ -36,7 +36,7 @@ use super::{Game, PlayCommand, Plays, Queries};
 use anyhow::Result;
 use greedy::Player;
 pub use jobs::{greedy_outcomes, KlondikeParams};
-pub use query::KlondikeQuery;
+pub use query::{KlondikePlay, KlondikeQuery};
 use state::{Redeal, Rules};
 
 /// 3: the greedy table holds six players per deal (the seed's list and the
@@ -180,17 +180,17 @@ impl Queries for Klondike {
 }
 
 impl Plays for Klondike {
-    type Play = query::KlondikeQuery;
+    type Play = query::KlondikePlay;
 
     fn play(
         &self,
-        p: &query::KlondikeQuery,
+        p: &query::KlondikePlay,
         ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
     ) -> Result<()> {
         let _ = ctx;
-        query::play(p, input, output)
+        query::play(&p.game, input, output)
     }
 }
 

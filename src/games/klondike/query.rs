@@ -16,7 +16,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited"
 )]
 #[command(about = "Klondike: a deal with the greedy player's game and the solver's verdict")]
-/// The arguments of `nimrod query klondike` and `nimrod play klondike` (a library caller fills it in).
+/// The arguments of `nimrod query klondike` (a library caller fills it in).
 pub struct KlondikeQuery {
     /// Deal number (see the shuffle in ARCHITECTURE.md / cards.rs).
     #[arg(long)]
@@ -49,6 +49,19 @@ const PROGRESS_EVERY: u64 = 10_000_000;
 
 /// The largest `--budget`: about 16 GB of positions seen.
 pub const MAX_BUDGET: u64 = 1_000_000_000;
+
+/// The arguments of `nimrod play klondike`: the deal and rules, as the
+/// query takes them.
+#[derive(clap::Parser)]
+#[command(
+    about = "Play a Klondike deal yourself, with the greedy player's move as a hint",
+    after_help = "Examples:\n  nimrod play klondike --deal 42\n  nimrod play klondike --deal 7 --draw 3\n\nA move number plays that move; 'hint' shows the greedy player's move, 'greedy' plays it, 'quit' ends the game."
+)]
+pub struct KlondikePlay {
+    /// The deal and the rules.
+    #[command(flatten)]
+    pub game: KlondikeQuery,
+}
 
 fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
     let worry = if q.no_worry { "/noworry" } else { "" };
