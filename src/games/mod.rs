@@ -85,7 +85,12 @@
 //! };
 //! assert_eq!(ttt::Ttt.query(&q, &ctx)?.json()["value"], 0);
 //!
-//! let q = guessit::GuessItQuery { mine: Some(1), theirs: Some(1), tables: None };
+//! let q = guessit::GuessItQuery {
+//!     mine: Some(1),
+//!     theirs: Some(1),
+//!     tables: None,
+//!     compare: None,
+//! };
 //! println!("{}", guessit::GuessIt.query(&q, &ctx)?.text());
 //!
 //! // The first player's opening under the stored pairing.
