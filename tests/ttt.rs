@@ -240,3 +240,78 @@ fn ttt_queries() {
     let out = ok(&["verify", "--data", d]);
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+#[test]
+fn a_tall_board_is_answered_from_the_wide_table_transposed() {
+    // 4x3 k3 is not stored: the 3x4k3 table answers it transposed. Every
+    // reachable 4x3 position's value, distance and optimal cells equal a
+    // direct memoised solve of the 4x3 board itself.
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("t.toml");
+    std::fs::write(
+        &cfg,
+        "[ttt]\nall_boards_up_to = 3\nboards = [\"3x4k3\"]\nmenace_runs = 1\nmenace_games = 10\n",
+    )
+    .unwrap();
+    build_json(&cfg, d.path(), &[]);
+    let dd = d.path().to_str().unwrap();
+    let g = Geometry::new(4, 3, 3).unwrap();
+    let direct = solve::solve(&g);
+    let mut rng = nimrod::rng::SplitMix64::new(12);
+    let mut checked = 0;
+    for _ in 0..40 {
+        // A random reachable position: random legal moves until the game
+        // ends or a random length.
+        let mut p = Position::default();
+        let len = rng.below(9);
+        for _ in 0..len {
+            if g.has_line(p.x) || g.has_line(p.o) || p.occupied() == g.full() {
+                break;
+            }
+            let free: Vec<usize> = (0..12).filter(|c| p.occupied() >> c & 1 == 0).collect();
+            p = p.play(free[rng.below(free.len() as u64) as usize]);
+        }
+        let board: String = (0..12)
+            .map(|c| {
+                if p.x >> c & 1 == 1 {
+                    'x'
+                } else if p.o >> c & 1 == 1 {
+                    'o'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let v = json(&ok(&[
+            "query", "ttt", "--size", "4x3", "--k", "3", &board, "--json", "--data", dd,
+        ]));
+        assert_eq!(v["transposed_from"], "3x4k3");
+        let (canon, sym) = g.canonical(p);
+        let s = direct[&canon.key()];
+        assert_eq!(v["value"], s.value, "{board}");
+        assert_eq!(v["distance"], s.distance, "{board}");
+        let best = g.untransform(sym, s.best);
+        let want: Vec<usize> = (0..12)
+            .filter(|i| best >> i & 1 == 1)
+            .map(|c| c + 1)
+            .collect();
+        let got: Vec<usize> = serde_json::from_value(v["optimal_moves"].clone()).unwrap();
+        assert_eq!(got, want, "{board}");
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
+    // A wide board's answer does not say it was transposed.
+    let v = json(&ok(&[
+        "query",
+        "ttt",
+        "--size",
+        "3x4",
+        "--k",
+        "3",
+        "x...........",
+        "--json",
+        "--data",
+        dd,
+    ]));
+    assert!(v["transposed_from"].is_null());
+}

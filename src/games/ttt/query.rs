@@ -114,9 +114,27 @@ pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
         };
         parse_board(&g, b).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?
     };
-    let t = open_table(&ctx.data_dir, &board_id(&g))?;
-    let (canon, sym, slot, s) = lookup(&t, &g, p).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?;
-    let best = g.untransform(sym, s.best);
+    // Tables hold boards with rows <= cols; a taller board is the stored
+    // wide one transposed (the same game: lines map to lines).
+    let transposed = g.rows > g.cols;
+    let (tg, tp) = if transposed {
+        let tg =
+            Geometry::new(g.cols, g.rows, g.k).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?;
+        let tp = Position {
+            x: transpose(p.x, g.rows, g.cols),
+            o: transpose(p.o, g.rows, g.cols),
+        };
+        (tg, tp)
+    } else {
+        (g.clone(), p)
+    };
+    let t = open_table(&ctx.data_dir, &board_id(&tg))?;
+    let (canon, sym, slot, s) =
+        lookup(&t, &tg, tp).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?;
+    let mut best = tg.untransform(sym, s.best);
+    if transposed {
+        best = transpose(best, tg.rows, tg.cols);
+    }
     let moves: Vec<usize> = (0..g.cells()).filter(|i| best >> i & 1 == 1).collect();
     let to_move = if p.x_to_move() { 'X' } else { 'O' };
     Ok(Answer::of(&TttAnswer {
@@ -131,7 +149,8 @@ pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
         optimal_moves: moves.iter().map(|c| c + 1).collect(),
         optimal_picks: q.fifteen.then(|| moves.iter().map(|&c| MAGIC[c]).collect()),
         template: slot,
-        template_board: render(&g, canon),
+        template_board: render(&tg, canon),
+        transposed_from: transposed.then(|| tg.name()),
         symmetry: sym,
         outcome: outcome(s.value, to_move),
         move_names: moves.iter().map(|&c| cell_name(&g, c)).collect(),
@@ -159,6 +178,9 @@ struct TttAnswer {
     template: u64,
     template_board: String,
     symmetry: usize,
+    /// The stored board this one was answered from, transposed (a board
+    /// with more rows than columns), else null.
+    transposed_from: Option<String>,
     #[serde(skip)]
     outcome: String,
     #[serde(skip)]
@@ -204,8 +226,26 @@ impl std::fmt::Display for TttAnswer {
             f,
             "  template  #{} of {} ({} under symmetry {})",
             self.template, self.templates, self.template_board, self.symmetry
-        )
+        )?;
+        if let Some(from) = &self.transposed_from {
+            writeln!(f, "  answered from the {from} table, transposed")?;
+        }
+        Ok(())
     }
+}
+
+/// A board's cells transposed: cell (r, c) of a rows x cols board goes to
+/// cell (c, r) of the cols x rows board.
+fn transpose(mask: u32, rows: usize, cols: usize) -> u32 {
+    let mut out = 0;
+    for r in 0..rows {
+        for c in 0..cols {
+            if mask >> (r * cols + c) & 1 == 1 {
+                out |= 1 << (c * rows + r);
+            }
+        }
+    }
+    out
 }
 
 fn report(ctx: &QueryContext) -> Result<Answer> {
