@@ -3,11 +3,11 @@
 //! published ones, with the time and leaves per second (one thread).
 //! Usage: cargo bench --bench perft
 
-use nimrod::games::chess::full::Game;
+use nimrod::games::chess::full::FullPosition;
 use std::time::Instant;
 
 const DEEP: [(&str, &str, u32, u64); 6] = [
-    ("start", Game::START, 6, 119_060_324),
+    ("start", FullPosition::START, 6, 119_060_324),
     (
         "Kiwipete",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -45,7 +45,7 @@ fn main() {
     println!("| --- | --- | --- | --- | --- | --- |");
     let mut wrong = 0;
     for (name, fen, depth, published) in DEEP {
-        let g = Game::from_fen(fen).expect("valid FEN");
+        let g = FullPosition::from_fen(fen).expect("valid FEN");
         let t = Instant::now();
         let n = g.perft(depth);
         let secs = t.elapsed().as_secs_f64();

@@ -234,16 +234,16 @@ fn grundy_counts() {
 
 fn chess_counts() {
     use nimrod::games::chess::engine::ChessSearch;
-    use nimrod::games::chess::full::Game;
+    use nimrod::games::chess::full::FullPosition;
     println!("\n## Chess, fixed depth (nodes; quiescence off except in the last column)");
     println!("| position | depth | alpha-beta | +ordering (killers, history, MVV-LVA hint) | +TT (with deepening) | PVS+TT+ordering | +aspiration +null move | +quiescence (all) |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (name, fen, depth) in [
-        ("start", Game::START, 5u32),
+        ("start", FullPosition::START, 5u32),
         ("Kiwipete", KIWIPETE, 4),
         ("WAC.001", WAC_001, 5),
     ] {
-        let g = Game::from_fen(fen).unwrap();
+        let g = FullPosition::from_fen(fen).unwrap();
         let run = |o: Options| {
             let mut p = ChessSearch::new(g, None, 0);
             Engine::new(o).search(&mut p, depth).stats.nodes
@@ -277,12 +277,12 @@ fn chess_counts() {
 /// thread), and the node rate of the deepest search.
 fn branching_factors() {
     use nimrod::games::chess::engine::ChessSearch;
-    use nimrod::games::chess::full::Game;
+    use nimrod::games::chess::full::FullPosition;
     println!("\n## Chess, effective branching factor (every technique, quiescence on)");
     println!("| position | nodes to depth 1..=D | ratios d/(d-1) | nodes/s at D |");
     println!("| --- | --- | --- | --- |");
     for (name, fen, deepest) in [
-        ("start", Game::START, 8u32),
+        ("start", FullPosition::START, 8u32),
         ("Kiwipete", KIWIPETE, 6),
         ("WAC.001", WAC_001, 7),
         (
@@ -291,7 +291,7 @@ fn branching_factors() {
             6,
         ),
     ] {
-        let g = Game::from_fen(fen).unwrap();
+        let g = FullPosition::from_fen(fen).unwrap();
         let mut counts = Vec::new();
         let mut rate = 0.0;
         for depth in 1..=deepest {

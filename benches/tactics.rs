@@ -6,14 +6,14 @@
 //! (no suite is shipped; default budgets 10^4, 10^5, 10^6 nodes).
 
 use nimrod::games::chess::engine::ChessSearch;
-use nimrod::games::chess::full::Game;
+use nimrod::games::chess::full::FullPosition;
 use nimrod::games::chess::play::san;
 use nimrod::search::{Engine, Options};
 use std::time::Instant;
 
 struct Case {
     id: String,
-    game: Game,
+    game: FullPosition,
     best: Vec<String>,
     avoid: Vec<String>,
 }
@@ -31,7 +31,7 @@ fn parse(line: &str) -> Option<Case> {
         "{} {} {} {} 0 1",
         fields[0], fields[1], fields[2], fields[3]
     );
-    let game = Game::from_fen(&fen).ok()?;
+    let game = FullPosition::from_fen(&fen).ok()?;
     let ops = fields[4..].join(" ");
     let (mut best, mut avoid, mut id) = (Vec::new(), Vec::new(), String::new());
     for op in ops.split(';').map(str::trim) {

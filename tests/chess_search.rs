@@ -6,7 +6,7 @@
 mod common;
 use nimrod::games::chess::board::{Board, Color};
 use nimrod::games::chess::engine::ChessSearch;
-use nimrod::games::chess::full::Game;
+use nimrod::games::chess::full::FullPosition;
 use nimrod::games::chess::material::Material;
 use nimrod::games::chess::probe::Tablebase;
 use nimrod::games::chess::value::Value;
@@ -18,8 +18,8 @@ fn exact_options() -> Options {
     Options::exact(18)
 }
 
-fn game(b: Board) -> Game {
-    Game {
+fn game(b: Board) -> FullPosition {
+    FullPosition {
         board: b,
         castling: 0,
         pushed: None,
@@ -29,7 +29,7 @@ fn game(b: Board) -> Game {
 
 #[test]
 fn a_back_rank_mate_is_proven_in_one() {
-    let g = Game::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+    let g = FullPosition::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
     let mut p = ChessSearch::new(g, None, 0);
     let r = Engine::new(exact_options()).search(&mut p, 3);
     assert_eq!(r.score, WIN - 1);
@@ -91,7 +91,7 @@ fn short_mates_match_the_tables_and_moves_keep_their_values() {
 
 #[test]
 fn a_budget_that_runs_out_claims_nothing() {
-    let g = Game::from_fen(Game::START).unwrap();
+    let g = FullPosition::from_fen(FullPosition::START).unwrap();
     let mut p = ChessSearch::new(g, None, 0);
     let mut o = Options::all(16);
     o.node_budget = Some(20_000);
@@ -127,7 +127,7 @@ fn query_search_reports_proven_results_and_labels_guesses() {
         "query",
         "chess",
         "--search",
-        Game::START,
+        FullPosition::START,
         "--nodes",
         "3000",
         "--data",
@@ -145,7 +145,7 @@ fn query_search_reports_proven_results_and_labels_guesses() {
         "query",
         "chess",
         "--search",
-        Game::START,
+        FullPosition::START,
         "--nodes",
         "3000",
         "--json",
@@ -181,7 +181,7 @@ fn play_chess_answers_moves_and_ends_games() {
     let out = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
     assert!(out.contains("'e2e5' is not a legal move here."), "{out}");
     assert!(out.contains("engine plays "), "{out}");
-    assert!(out.contains("Game left unfinished."), "{out}");
+    assert!(out.contains("FullPosition left unfinished."), "{out}");
     let again = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
     assert_eq!(out, again, "the same budget gives the same game");
     // A time budget ends a search that nodes alone would not end soon.
@@ -195,7 +195,7 @@ fn play_chess_answers_moves_and_ends_games() {
 
 #[test]
 fn a_time_budget_stops_the_search_with_a_move_from_a_finished_iteration() {
-    let game = Game::from_fen(Game::START).unwrap();
+    let game = FullPosition::from_fen(FullPosition::START).unwrap();
     let mut s = ChessSearch::new(game, None, 5);
     let mut o = Options::all(16);
     o.time_budget = Some(std::time::Duration::from_millis(30));
@@ -262,9 +262,10 @@ fn castling_rights_never_pass_a_bound_off_as_exact() {
                     .collect();
                 format!("{} w {rights} - 0 1", rows.join("/"))
             };
-            let (Ok(with), Ok(without)) =
-                (Game::from_fen(&place(rights)), Game::from_fen(&place("-")))
-            else {
+            let (Ok(with), Ok(without)) = (
+                FullPosition::from_fen(&place(rights)),
+                FullPosition::from_fen(&place("-")),
+            ) else {
                 continue;
             };
             let Ok(Value::Win(moves)) = tb.value(&without.board) else {

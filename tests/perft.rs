@@ -3,12 +3,12 @@
 //! (chessprogramming.org "Perft Results"), and move by move against an
 //! independent generator (shakmaty) where they would disagree first.
 
-use nimrod::games::chess::full::Game;
+use nimrod::games::chess::full::FullPosition;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
 const POSITIONS: [(&str, &[u64]); 6] = [
-    (Game::START, &[20, 400, 8_902, 197_281, 4_865_609]),
+    (FullPosition::START, &[20, 400, 8_902, 197_281, 4_865_609]),
     (
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         &[48, 2_039, 97_862, 4_085_603],
@@ -45,11 +45,11 @@ const SPECIAL: [(&str, u32, u64); 6] = [
 #[test]
 fn perft_matches_the_published_counts() {
     for (fen, depth, want) in SPECIAL {
-        let g = Game::from_fen(fen).unwrap();
+        let g = FullPosition::from_fen(fen).unwrap();
         assert_eq!(g.perft(depth), want, "{fen} depth {depth}");
     }
     for (fen, counts) in POSITIONS {
-        let g = Game::from_fen(fen).unwrap();
+        let g = FullPosition::from_fen(fen).unwrap();
         for (d, &want) in counts.iter().enumerate() {
             assert_eq!(g.perft(d as u32 + 1), want, "{fen} depth {}", d + 1);
         }
@@ -61,7 +61,7 @@ fn perft_matches_the_published_counts() {
 #[test]
 fn divide_matches_an_independent_generator() {
     for (fen, _) in POSITIONS {
-        let g = Game::from_fen(fen).unwrap();
+        let g = FullPosition::from_fen(fen).unwrap();
         let pos: Chess = fen
             .parse::<Fen>()
             .unwrap()
@@ -95,7 +95,7 @@ fn divide_matches_an_independent_generator() {
 
 #[test]
 fn bad_castling_rights_are_refused() {
-    let e = Game::from_fen("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1").unwrap_err();
+    let e = FullPosition::from_fen("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1").unwrap_err();
     assert!(e.to_string().contains("castling right 'K'"), "{e}");
-    assert!(Game::from_fen("8/8/8/8/8/8/8/K1k5 w X - 0 1").is_err());
+    assert!(FullPosition::from_fen("8/8/8/8/8/8/8/K1k5 w X - 0 1").is_err());
 }

@@ -13,7 +13,7 @@ pub fn fen(text: &str) {
         let again = Board::from_fen(&b.fen()).expect("a printed FEN parses");
         assert_eq!(again.fen(), b.fen(), "FEN {text:?}");
     }
-    let _ = full::Game::from_fen(text);
+    let _ = full::FullPosition::from_fen(text);
 }
 
 pub fn octal_code(text: &str) {

@@ -5,7 +5,7 @@
 
 use super::bitboard::*;
 use super::board::{Color, Move, Role};
-use super::full::Game;
+use super::full::FullPosition;
 use super::probe::Tablebase;
 use super::value::Value;
 use crate::rng::SplitMix64;
@@ -51,9 +51,9 @@ fn zobrist() -> &'static Zobrist {
 /// (for repetitions and unmaking), each with its Zobrist key, computed
 /// once when the position is reached.
 pub struct ChessSearch<'t> {
-    game: Game,
+    game: FullPosition,
     key: u64,
-    history: Vec<(Game, u64)>,
+    history: Vec<(FullPosition, u64)>,
     /// Positions before the root (a game's moves so far), for repetitions.
     earlier: Vec<u64>,
     tables: Option<&'t Tablebase>,
@@ -63,7 +63,11 @@ pub struct ChessSearch<'t> {
 
 impl<'t> ChessSearch<'t> {
     /// A search position at `game`, probing `tables` for positions of at most `table_pieces` pieces.
-    pub fn new(game: Game, tables: Option<&'t Tablebase>, table_pieces: u32) -> ChessSearch<'t> {
+    pub fn new(
+        game: FullPosition,
+        tables: Option<&'t Tablebase>,
+        table_pieces: u32,
+    ) -> ChessSearch<'t> {
         ChessSearch {
             game,
             key: Self::key_of(&game),
@@ -74,7 +78,7 @@ impl<'t> ChessSearch<'t> {
         }
     }
 
-    fn key_of(g: &Game) -> u64 {
+    fn key_of(g: &FullPosition) -> u64 {
         let z = zobrist();
         let b = &g.board;
         let mut k = 0;
@@ -96,11 +100,11 @@ impl<'t> ChessSearch<'t> {
     }
 
     /// The position being searched.
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &FullPosition {
         &self.game
     }
 
-    fn enter(&mut self, next: Game) {
+    fn enter(&mut self, next: FullPosition) {
         self.history.push((self.game, self.key));
         self.game = next;
         self.key = Self::key_of(&next);
@@ -257,7 +261,7 @@ impl search::Position for ChessSearch<'_> {
 
 /// Sets the positions of the game before the root (oldest first), for
 /// repetition draws.
-pub fn with_earlier<'t>(mut s: ChessSearch<'t>, earlier: &[Game]) -> ChessSearch<'t> {
+pub fn with_earlier<'t>(mut s: ChessSearch<'t>, earlier: &[FullPosition]) -> ChessSearch<'t> {
     s.earlier = earlier.iter().map(ChessSearch::key_of).collect();
     s
 }

@@ -15,7 +15,9 @@ pub const BLACK_SHORT: u8 = 4;
 pub const BLACK_LONG: u8 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
+/// A chess position under every rule: the board plus castling rights and
+/// the en passant square (the tables' `Board` holds neither).
+pub struct FullPosition {
     pub board: Board,
     pub castling: u8,
     /// The pawn that has just advanced two squares, which the side to move
@@ -44,12 +46,12 @@ fn rights_touched(sq: u8) -> u8 {
     }
 }
 
-impl Game {
+impl FullPosition {
     pub const START: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     /// Parses a full FEN; castling rights must match kings and rooks on
     /// their home squares.
-    pub fn from_fen(fen: &str) -> Result<Game> {
+    pub fn from_fen(fen: &str) -> Result<FullPosition> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         ensure!(
             fields.len() >= 2,
@@ -84,7 +86,7 @@ impl Game {
             })?,
             None => 0,
         };
-        Ok(Game {
+        Ok(FullPosition {
             board,
             castling: rights,
             pushed,
@@ -151,7 +153,7 @@ impl Game {
     }
 
     /// The game after the legal move `m`.
-    pub fn play(&self, m: &Move) -> Game {
+    pub fn play(&self, m: &Move) -> FullPosition {
         let mut board = self.board.play(m);
         if m.role == Role::King && m.from.abs_diff(m.to) == 2 {
             // Castling: the rook jumps over the king.
@@ -172,7 +174,7 @@ impl Game {
         } else {
             self.halfmove + 1
         };
-        Game {
+        FullPosition {
             board,
             castling,
             // Kept only when a capture is possible, so that equal positions

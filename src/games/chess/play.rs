@@ -5,7 +5,7 @@
 
 use super::board::{Color, Move, Role};
 use super::engine::{with_earlier, ChessSearch};
-use super::full::Game;
+use super::full::FullPosition;
 use crate::games::query::QueryContext;
 use crate::search::{self, describe, Engine, Options};
 use anyhow::{bail, Result};
@@ -19,7 +19,7 @@ use std::io::{BufRead, Write};
 /// The arguments of `nimrod play chess` (a library caller fills it in).
 pub struct ChessPlay {
     /// Starting position (default: the initial position).
-    #[arg(long, default_value = Game::START)]
+    #[arg(long, default_value = FullPosition::START)]
     pub fen: String,
     /// Your colour.
     #[arg(long = "as", default_value = "white", value_parser = ["white", "black"])]
@@ -34,7 +34,7 @@ pub struct ChessPlay {
 }
 
 /// SAN with castling written as O-O / O-O-O.
-pub fn san(g: &Game, m: &Move) -> String {
+pub fn san(g: &FullPosition, m: &Move) -> String {
     if m.role == Role::King && m.from.abs_diff(m.to) == 2 {
         let mut s = if m.to > m.from { "O-O" } else { "O-O-O" }.to_string();
         let after = g.play(m);
@@ -48,7 +48,7 @@ pub fn san(g: &Game, m: &Move) -> String {
     g.board.san(m)
 }
 
-fn parse_move(g: &Game, text: &str) -> Option<Move> {
+fn parse_move(g: &FullPosition, text: &str) -> Option<Move> {
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let plain = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
@@ -58,7 +58,7 @@ fn parse_move(g: &Game, text: &str) -> Option<Move> {
         .find(|m| m.uci() == text.trim() || plain(&san(g, m)) == want)
 }
 
-fn show(g: &Game, out: &mut dyn Write) -> Result<()> {
+fn show(g: &FullPosition, out: &mut dyn Write) -> Result<()> {
     for rank in (0..8u8).rev() {
         let row: String = (0..8u8)
             .map(|file| match g.board.piece_at(rank * 8 + file) {
@@ -80,14 +80,14 @@ pub fn play(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let mut game = Game::from_fen(&p.fen)?;
+    let mut game = FullPosition::from_fen(&p.fen)?;
     let human = if p.side == "white" {
         Color::White
     } else {
         Color::Black
     };
     let tables = super::query::all_tables(&ctx.data_dir)?;
-    let mut earlier: Vec<Game> = Vec::new();
+    let mut earlier: Vec<FullPosition> = Vec::new();
     writeln!(
         out,
         "You play {}. The engine searches {} nodes a move{}{}.",

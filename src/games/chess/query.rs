@@ -355,9 +355,9 @@ pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
 /// the best move found and its evaluation as a guess.
 fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Answer> {
     use super::engine::ChessSearch;
-    use super::full::Game;
+    use super::full::FullPosition;
     use crate::search::{describe, describe_bound, Engine, Options};
-    let game = Game::from_fen(fen)?;
+    let game = FullPosition::from_fen(fen)?;
     let (tb, loaded) = all_tables(&ctx.data_dir)?;
     let mut p = ChessSearch::new(game, Some(&tb), MAX_PIECES);
     let mut opts = Options::exact(22);
