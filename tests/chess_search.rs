@@ -181,7 +181,7 @@ fn play_chess_answers_moves_and_ends_games() {
     let out = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
     assert!(out.contains("'e2e5' is not a legal move here."), "{out}");
     assert!(out.contains("engine plays "), "{out}");
-    assert!(out.contains("FullPosition left unfinished."), "{out}");
+    assert!(out.contains("Game left unfinished."), "{out}");
     let again = run(&["play", "chess", "--nodes", "3000"], "e2e5\ne4\nquit\n");
     assert_eq!(out, again, "the same budget gives the same game");
     // A time budget ends a search that nodes alone would not end soon.
