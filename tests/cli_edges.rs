@@ -426,3 +426,65 @@ fn wording_an_empty_config_and_a_file_given_as_the_data_directory() {
         "{text}"
     );
 }
+
+/// For one query of every game that reads tables, against an empty data
+/// directory: the hint's command names a config whose plan has the job it
+/// names (so following it builds the table the query asked for).
+#[test]
+fn every_game_s_build_hint_names_a_job_its_config_plans() {
+    let empty = tempfile::tempdir().unwrap();
+    let d = empty.path().to_str().unwrap();
+    let queries: &[&[&str]] = &[
+        &["grundy", "5"],
+        &["grundy", "5", "--misere"],
+        &["octal", "0.77", "5"],
+        &["half", "5"],
+        &["half", "5", "--last-loses"],
+        &["ttt", "........."],
+        &["ttt", "--size", "4x3", "--k", "3", "............"],
+        &["ttt", "--size", "3x5", "--k", "3", "..............."],
+        &["guessit", "1", "1"],
+        &["bridgit", "--size", "5"],
+        &["bridgit", "--size", "5", "--strategy", "trees"],
+        &["chess", "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1"],
+        &["chess", "8/8/8/4k3/8/8/4P3/KRR5 w - - 0 1"],
+        &["klondike", "--report"],
+    ];
+    let mut plans = std::collections::HashMap::new();
+    for q in queries {
+        let mut args = vec!["query"];
+        args.extend_from_slice(q);
+        args.extend(["--data", d]);
+        let o = run(&args);
+        assert!(
+            !o.status.success(),
+            "{q:?} answered from an empty directory"
+        );
+        let e = stderr(&o);
+        let Some(at) = e.find("to build it: nimrod build ") else {
+            panic!("{q:?}: no build hint: {e}");
+        };
+        let cmd: Vec<&str> = e[at + "to build it: nimrod build ".len()..]
+            .split_whitespace()
+            .collect();
+        let config = (cmd[0] == "--config").then(|| cmd[1].to_string());
+        let only = cmd[cmd.iter().position(|&w| w == "--only").unwrap() + 1].to_string();
+        let jobs = plans.entry(config.clone()).or_insert_with(|| {
+            let mut p = vec!["plan", "--json"];
+            if let Some(c) = &config {
+                p.extend(["--config", c.as_str()]);
+            }
+            let v = json(&ok(&p));
+            v["jobs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|j| j["id"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        });
+        assert!(
+            jobs.iter().any(|j| *j == only),
+            "{q:?}: the hint builds {only} with {config:?}, whose plan has no such job"
+        );
+    }
+}
