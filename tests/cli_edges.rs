@@ -483,7 +483,7 @@ fn every_game_s_build_hint_names_a_job_its_config_plans() {
                 .collect::<Vec<_>>()
         });
         assert!(
-            jobs.iter().any(|j| *j == only),
+            jobs.contains(&only),
             "{q:?}: the hint builds {only} with {config:?}, whose plan has no such job"
         );
     }
