@@ -59,7 +59,7 @@ fn examples() -> Vec<Example> {
             }
             let body: Vec<&str> = lines[start..j]
                 .iter()
-                .map(|l| l.strip_prefix("    ").unwrap_or(l))
+                .map(|l| l.strip_prefix("    ").unwrap_or(l).trim_end())
                 .collect();
             let expected = body.join("\n").trim_end().to_string();
             out.push(Example {

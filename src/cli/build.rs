@@ -14,7 +14,12 @@ pub struct BuildArgs {
     #[arg(long)]
     only: Vec<String>,
     /// Directory of the tables (default: $NIMROD_DATA, else ./data).
-    #[arg(long, env = "NIMROD_DATA", default_value = "data")]
+    #[arg(
+        long,
+        env = "NIMROD_DATA",
+        hide_env_values = true,
+        default_value = "data"
+    )]
     data: PathBuf,
     /// Worker threads (default: all cores). Output bytes do not depend on it.
     #[arg(long)]

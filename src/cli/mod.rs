@@ -41,7 +41,12 @@ enum Command {
     /// List the tables under a data directory with size and state.
     List {
         /// Directory of the tables (default: $NIMROD_DATA, else ./data).
-        #[arg(long, env = "NIMROD_DATA", default_value = "data")]
+        #[arg(
+            long,
+            env = "NIMROD_DATA",
+            hide_env_values = true,
+            default_value = "data"
+        )]
         data: PathBuf,
         /// Print one JSON document instead of text.
         #[arg(long)]
@@ -59,7 +64,12 @@ enum Command {
         /// Files or directories (default: the data directory).
         paths: Vec<PathBuf>,
         /// Directory of the tables (default: $NIMROD_DATA, else ./data).
-        #[arg(long, env = "NIMROD_DATA", default_value = "data")]
+        #[arg(
+            long,
+            env = "NIMROD_DATA",
+            hide_env_values = true,
+            default_value = "data"
+        )]
         data: PathBuf,
         /// Print one JSON document instead of text.
         #[arg(long)]

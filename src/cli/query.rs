@@ -44,6 +44,7 @@ fn command(kind: Kind) -> clap::Command {
                 .value_name("DIR")
                 .global(true)
                 .env("NIMROD_DATA")
+                .hide_env_values(true)
                 .default_value("data")
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("Directory holding the tables (default: $NIMROD_DATA, else ./data)"),

@@ -50,6 +50,7 @@ impl std::fmt::Display for HalfAnswer {
 #[derive(clap::Parser)]
 #[command(after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses")]
 /// The arguments of `nimrod query half`.
+#[command(about = "single pile, take 1..⌊n/2⌋: safe positions in both conventions")]
 pub struct HalfQuery {
     /// Pile size.
     pub pile: u64,

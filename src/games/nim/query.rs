@@ -11,6 +11,7 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere"
 )]
 /// The arguments of `nimrod query nim`.
+#[command(about = "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves")]
 pub struct NimQuery {
     /// Heap sizes.
     #[arg(required = true)]

@@ -11,6 +11,9 @@ use serde::Serialize;
     after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
 )]
 /// The arguments of `nimrod query octal`.
+#[command(
+    about = "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
+)]
 pub struct OctalQuery {
     /// Octal code, e.g. 0.137.
     pub code: String,
