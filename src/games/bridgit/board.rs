@@ -146,6 +146,22 @@ impl Board {
     }
 }
 
+/// The drawn board without bridges: White's dots `o` at (even, odd),
+/// Black's `•` at (odd, even), blanks elsewhere; `grid[y][x]`.
+pub fn dot_grid(n: usize) -> Vec<Vec<char>> {
+    (0..=2 * n)
+        .map(|y| {
+            (0..=2 * n)
+                .map(|x| match (x % 2, y % 2) {
+                    (0, 1) => 'o',
+                    (1, 0) => '•',
+                    _ => ' ',
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     White,

@@ -33,16 +33,7 @@ pub struct BridgitPlay {
 /// bridges = and ‖, Black's | and -.
 fn draw(b: &Board, p: &Position) -> String {
     let n = b.n;
-    let mut grid = vec![vec![' '; 2 * n + 1]; 2 * n + 1];
-    for (y, row) in grid.iter_mut().enumerate() {
-        for (x, cell) in row.iter_mut().enumerate() {
-            *cell = match (x % 2, y % 2) {
-                (0, 1) => 'o',
-                (1, 0) => '•',
-                _ => ' ',
-            };
-        }
-    }
+    let mut grid = super::board::dot_grid(n);
     for s in 0..b.sites() {
         let (x, y) = b.coords[s];
         let white_horizontal = x % 2 == 1;

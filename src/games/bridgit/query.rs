@@ -232,16 +232,7 @@ impl std::fmt::Display for ReplyAnswer {
 /// and at each inner Black dot a stroke joining the two sites it pairs.
 fn draw(b: &Board, p: &Pairing) -> Answer {
     let n = b.n;
-    let mut grid = vec![vec![' '; 2 * n + 1]; 2 * n + 1];
-    for (y, row) in grid.iter_mut().enumerate() {
-        for (x, cell) in row.iter_mut().enumerate() {
-            *cell = match (x % 2, y % 2) {
-                (0, 1) => 'o',
-                (1, 0) => '•',
-                _ => ' ',
-            };
-        }
-    }
+    let mut grid = super::board::dot_grid(n);
     for s in 0..b.sites() {
         let (x, y) = b.coords[s];
         grid[y][x] = if s == p.opening {

@@ -132,21 +132,16 @@ pub fn winning_moves(
         let normal = DigitCount::new(heaps, &subset, k);
         // Normal-play targets (every heap of the subset strictly lower).
         let mut count = normal.count();
-        if misere && all_small_after(&subset) {
-            // Targets where every heap ends at 0 or 1 are P in one game
-            // and not the other: count them apart, by brute force.
-            for bits in 0u64..1 << subset.len() {
-                let mut t = heaps.to_vec();
-                let mut ok = true;
-                for (j, &i) in subset.iter().enumerate() {
-                    t[i] = bits >> j & 1;
-                    ok &= t[i] < heaps[i];
-                }
-                if ok {
-                    count -= u128::from(is_p(&t, k));
-                    count += u128::from(is_p_misere(&t, k));
-                }
-            }
+        let small = if misere && all_small_after(&subset) {
+            zero_one_targets(heaps, &subset)
+        } else {
+            Vec::new()
+        };
+        // Targets where every heap ends at 0 or 1 are P in one game and not
+        // the other: they are counted apart, by brute force.
+        for t in &small {
+            count -= u128::from(is_p(t, k));
+            count += u128::from(is_p_misere(t, k));
         }
         total += count;
         if list.len() < limit && count > 0 {
@@ -156,23 +151,32 @@ pub fn winning_moves(
                 }
                 list.len() < limit
             });
-            if misere && all_small_after(&subset) {
-                for bits in 0u64..1 << subset.len() {
-                    let mut t = heaps.to_vec();
-                    let mut ok = true;
-                    for (j, &i) in subset.iter().enumerate() {
-                        t[i] = bits >> j & 1;
-                        ok &= t[i] < heaps[i];
-                    }
-                    if ok && is_p_misere(&t, k) && list.len() < limit {
-                        list.push(t);
-                    }
+            for t in small {
+                if is_p_misere(&t, k) && list.len() < limit {
+                    list.push(t);
                 }
             }
         }
     }
     debug_assert!(list.iter().all(|t| target_p(t)));
     Some((list, total))
+}
+
+/// The moves of `subset`'s heaps to 0 or 1 each (every one strictly
+/// lower), as the heaps after the move.
+fn zero_one_targets(heaps: &[u64], subset: &[usize]) -> Vec<Vec<u64>> {
+    (0u64..1 << subset.len())
+        .filter_map(|bits| {
+            let mut t = heaps.to_vec();
+            for (j, &i) in subset.iter().enumerate() {
+                t[i] = bits >> j & 1;
+                if t[i] >= heaps[i] {
+                    return None;
+                }
+            }
+            Some(t)
+        })
+        .collect()
 }
 
 /// The normal-play targets of one subset of heaps: the new values of the
