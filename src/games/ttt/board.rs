@@ -10,9 +10,13 @@ type CellMap = dyn Fn(usize, usize) -> (usize, usize);
 pub const MAX_CELLS: usize = 25;
 
 #[derive(Clone, Debug)]
+/// An m,n,k board: its size, its lines and its symmetries.
 pub struct Geometry {
+    /// Rows (m).
     pub rows: usize,
+    /// Columns (n).
     pub cols: usize,
+    /// Marks in a row that win (k).
     pub k: usize,
     /// Every k-in-a-row window as a cell mask.
     pub lines: Vec<u32>,
@@ -22,6 +26,7 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The board of `rows` × `cols` cells (at most `MAX_CELLS`) where `k` in a row wins.
     pub fn new(rows: usize, cols: usize, k: usize) -> Result<Geometry> {
         ensure!(
             rows >= 1 && cols >= 1 && rows * cols <= MAX_CELLS,
@@ -92,6 +97,7 @@ impl Geometry {
         format!("{}x{}k{}", self.rows, self.cols, self.k)
     }
 
+    /// The board a name such as `3x4k3` describes.
     pub fn parse_name(s: &str) -> Result<Geometry> {
         let bad = || anyhow::anyhow!("board {s:?}: expected ROWSxCOLSkK, e.g. 3x3k3");
         let (dims, k) = s.split_once('k').ok_or_else(bad)?;
@@ -100,17 +106,21 @@ impl Geometry {
         Geometry::new(num(r)?, num(c)?, num(k)?)
     }
 
+    /// Cells on the board.
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }
+    /// The mask of every cell.
     pub fn full(&self) -> u32 {
         ((1u64 << self.cells()) - 1) as u32
     }
 
+    /// Whether `marks` hold a whole line.
     pub fn has_line(&self, marks: u32) -> bool {
         self.lines.iter().any(|&l| l & !marks == 0)
     }
 
+    /// The image of a cell mask under symmetry `sym`.
     pub fn transform(&self, sym: usize, mask: u32) -> u32 {
         let p = &self.syms[sym];
         let mut out = 0;
@@ -155,23 +165,29 @@ impl Geometry {
 /// X's marks and O's marks. X moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Position {
+    /// Cells marked by X.
     pub x: u32,
+    /// Cells marked by O.
     pub o: u32,
 }
 
 impl Position {
+    /// The position as one number (X's mask low, O's high).
     pub fn key(&self) -> u64 {
         self.x as u64 | (self.o as u64) << 32
     }
+    /// The position a `key` stands for.
     pub fn from_key(key: u64) -> Position {
         Position {
             x: key as u32,
             o: (key >> 32) as u32,
         }
     }
+    /// Whether X is to move (as many X marks as O marks).
     pub fn x_to_move(&self) -> bool {
         self.x.count_ones() == self.o.count_ones()
     }
+    /// The mask of every marked cell.
     pub fn occupied(&self) -> u32 {
         self.x | self.o
     }
@@ -253,6 +269,7 @@ pub fn parse_board(g: &Geometry, s: &str) -> Result<Position> {
     Ok(p)
 }
 
+/// The position as rows of `x`, `o` and `.` joined by `/`.
 pub fn render(g: &Geometry, p: Position) -> String {
     let mut s = String::new();
     for r in 0..g.rows {

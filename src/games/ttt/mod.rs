@@ -10,7 +10,6 @@
 //! `search` (exact solving beyond the tables), `pairing` (Hales–Jewett
 //! pairings), `machines` and `menace` (the classic machines).
 
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod board;
 mod jobs;
 #[allow(missing_docs)] // documentation pending: issue 33
@@ -21,7 +20,6 @@ pub mod pairing;
 mod play;
 mod query;
 pub mod search;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod solve;
 mod verify;
 

@@ -10,8 +10,11 @@ use std::collections::HashMap;
 /// (cell mask, in the orientation of the position it belongs to).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solved {
+    /// +1 the player to move wins, 0 draw, −1 loses.
     pub value: i8,
+    /// Plies to the end under best play.
     pub distance: u8,
+    /// The optimal moves as a cell mask.
     pub best: u32,
 }
 
@@ -21,6 +24,7 @@ impl Solved {
     pub fn encode(&self) -> u32 {
         (self.value + 1) as u32 | (self.distance as u32) << 2 | self.best << 7
     }
+    /// The solution a table entry encodes (None for an impossible value field).
     pub fn decode(e: u32) -> Option<Solved> {
         let value = (e & 3) as i8 - 1;
         (value <= 1).then_some(Solved {
@@ -40,6 +44,7 @@ impl Solved {
     }
 }
 
+/// Whether the game is over: a line, or a full board.
 pub fn is_terminal(g: &Geometry, p: Position) -> bool {
     g.has_line(p.x) || g.has_line(p.o) || p.occupied() == g.full()
 }
@@ -103,26 +108,34 @@ fn visit(g: &Geometry, p: Position, memo: &mut HashMap<u64, Solved>) -> Solved {
 /// Counts describing the game tree, each computed from the positions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TreeStats {
+    /// The board's name (`3x3k3`).
     pub board: String,
     /// Positions reachable in play, the empty board included.
     pub positions: u64,
     /// The same up to the board's symmetries (table entries).
     pub templates: u64,
+    /// Positions where the game is over.
     pub terminal_positions: u64,
+    /// The same up to symmetry.
     pub terminal_templates: u64,
     /// Distinct move sequences from the empty board to the end of the game.
     pub games: u64,
+    /// Games the first player wins.
     pub games_first_player_wins: u64,
+    /// Games the second player wins.
     pub games_second_player_wins: u64,
+    /// Games drawn.
     pub games_drawn: u64,
     /// Templates where the first player is to move with a choice (two or
     /// more empty cells): Michie's MENACE matchboxes on 3x3.
     pub first_player_choice_templates: u64,
-    /// Empty board: value for the first player and distance under best play.
+    /// Empty board: value for the first player under best play.
     pub empty_board_value: i8,
+    /// Empty board: plies to the end under best play.
     pub empty_board_distance: u8,
 }
 
+/// The tree counts of a solved board.
 pub fn tree_stats(g: &Geometry, solved: &HashMap<u64, Solved>) -> TreeStats {
     let mut s = TreeStats {
         board: g.name(),
