@@ -226,14 +226,19 @@ impl<G: Queries> CommandLine for G {
         m: &clap::ArgMatches,
         ctx: &QueryContext,
     ) -> Result<Answer, QueryError> {
-        let q = <G::Query as clap::FromArgMatches>::from_arg_matches(m)
-            .map_err(|e| QueryError::Usage(Usage::from(e)))?;
+        let q: G::Query = typed_args(m)?;
         self.query(&q, ctx).map_err(QueryError::Failed)
     }
 
     fn play_command(&self) -> Option<&dyn PlayCommand> {
         self.player()
     }
+}
+
+/// The typed arguments clap parsed; a value the struct cannot hold is a
+/// usage error.
+fn typed_args<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T, QueryError> {
+    T::from_arg_matches(m).map_err(|e| QueryError::Usage(Usage::from(e)))
 }
 
 /// A game's play as the command line sees it (see [`CommandLine`]).
@@ -262,8 +267,7 @@ impl<G: Plays> PlayCommand for G {
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
     ) -> Result<(), QueryError> {
-        let p = <G::Play as clap::FromArgMatches>::from_arg_matches(m)
-            .map_err(|e| QueryError::Usage(Usage::from(e)))?;
+        let p: G::Play = typed_args(m)?;
         self.play(&p, ctx, input, output)
             .map_err(QueryError::Failed)
     }

@@ -215,3 +215,22 @@ pub fn build_hint(data_dir: &Path, id: &str) -> String {
         data_dir.display()
     )
 }
+
+/// One answer of a person (or a script) playing `nimrod play GAME`: the
+/// prompt, then a line read and trimmed. Input that ends before the game
+/// does is an error naming the game.
+pub fn read_answer(
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn std::io::Write,
+    prompt: &str,
+    game: &str,
+) -> Result<String> {
+    write!(out, "{prompt}")?;
+    out.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        writeln!(out)?;
+        bail!("play {game}: input ended before the game did");
+    }
+    Ok(line.trim().to_string())
+}

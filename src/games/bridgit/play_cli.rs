@@ -8,6 +8,7 @@ use super::pairing::Pairing;
 use super::play::{Position, Strategy};
 use super::query::Kind;
 use super::trees::TreeStrategy;
+use crate::games::query::read_answer;
 use anyhow::{bail, ensure, Result};
 use std::io::{BufRead, Write};
 
@@ -79,14 +80,8 @@ fn run(b: &Board, s: &impl Strategy, input: &mut dyn BufRead, out: &mut dyn Writ
             None => {}
         }
         writeln!(out, "free: {}", free_sites(b, &p))?;
-        write!(out, "your site> ")?;
-        out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(out)?;
-            bail!("play bridgit: input ended before the game did");
-        }
-        let line = line.trim();
+        let line = read_answer(input, out, "your site> ", "bridgit")?;
+        let line = line.as_str();
         if line == "quit" || line == "q" {
             writeln!(out, "you resign")?;
             return Ok(());

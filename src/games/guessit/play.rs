@@ -12,8 +12,9 @@
 //! generator, and shows its hand only at the end.
 
 use super::solve::{solve_all, to_f64};
+use crate::games::query::read_answer;
 use crate::rng::SplitMix64;
-use anyhow::{bail, ensure, Result};
+use anyhow::{ensure, Result};
 use std::io::{BufRead, Write};
 
 /// The largest hand `play guessit` deals.
@@ -242,17 +243,6 @@ fn list(cards: &[u32]) -> String {
         .join(" ")
 }
 
-fn read_line(input: &mut dyn BufRead, out: &mut dyn Write, prompt: &str) -> Result<String> {
-    write!(out, "{prompt}")?;
-    out.flush()?;
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        writeln!(out)?;
-        bail!("play guessit: input ended before the game did");
-    }
-    Ok(line.trim().to_string())
-}
-
 fn parse_move(line: &str) -> Result<Move, String> {
     let mut words = line.split_whitespace();
     let (Some(verb), Some(card), None) = (words.next(), words.next(), words.next()) else {
@@ -292,7 +282,7 @@ pub(super) fn play(p: &GuessItPlay, input: &mut dyn BufRead, out: &mut dyn Write
             list(&deal.shown)
         )?;
         let step = if deal.to_move == HUMAN {
-            let line = read_line(input, out, "your move> ")?;
+            let line = read_answer(input, out, "your move> ", "guessit")?;
             if line == "quit" || line == "q" {
                 writeln!(out, "you resign")?;
                 return Ok(());
@@ -318,8 +308,12 @@ pub(super) fn play(p: &GuessItPlay, input: &mut dyn BufRead, out: &mut dyn Write
             }
             let mut calls = |_: &Deal, c: u32| -> Result<bool> {
                 loop {
-                    let line =
-                        read_line(input, out, &format!("you do not hold {c}: call or pass> "))?;
+                    let line = read_answer(
+                        input,
+                        out,
+                        &format!("you do not hold {c}: call or pass> "),
+                        "guessit",
+                    )?;
                     match line.as_str() {
                         "call" | "c" => return Ok(true),
                         "pass" | "p" => return Ok(false),

@@ -6,8 +6,9 @@
 //! it chooses among the winning moves the same way.
 
 use super::{bouton, moore, MAX_HEAPS};
+use crate::games::query::read_answer;
 use crate::rng::SplitMix64;
-use anyhow::{bail, ensure, Result};
+use anyhow::{ensure, Result};
 use std::io::{BufRead, Write};
 
 /// The largest heap `play nim` accepts: a human types the moves.
@@ -174,14 +175,8 @@ pub(super) fn play(p: &NimPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
             human_turn = true;
             continue;
         }
-        write!(out, "your move> ")?;
-        out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(out)?;
-            bail!("play nim: input ended before the game did");
-        }
-        let line = line.trim();
+        let line = read_answer(input, out, "your move> ", "nim")?;
+        let line = line.as_str();
         if line == "quit" || line == "q" {
             writeln!(out, "you resign")?;
             return Ok(());

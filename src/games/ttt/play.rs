@@ -9,8 +9,9 @@ use super::machines::{line_scoring, product_rule};
 use super::menace::{Opponent, TrainedMenace};
 use super::query::MAGIC;
 use super::solve::{self, Solved};
+use crate::games::query::read_answer;
 use crate::rng::SplitMix64;
-use anyhow::{bail, ensure, Result};
+use anyhow::{ensure, Result};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
@@ -201,14 +202,8 @@ pub(super) fn play(t: &TttPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
             return Ok(());
         }
         if p.x_to_move() == human_x {
-            write!(out, "your move> ")?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
-                bail!("play ttt: input ended before the game did");
-            }
-            let line = line.trim();
+            let line = read_answer(input, out, "your move> ", "ttt")?;
+            let line = line.as_str();
             if line == "quit" || line == "q" {
                 writeln!(out, "you resign")?;
                 return Ok(());
