@@ -1,8 +1,9 @@
 //! `nimrod query grundy N --lecture`: the lecture's table of heaps 1..N,
 //! recomputed from the tables: the outcome for the player to move in
 //! normal and misère play, a winning split for each, the heaps won in both
-//! (the lecture's "?" heaps), and the lecture's two slips checked against
-//! an independent search (`MisereSolver` and the values).
+//! (the lecture's "?" heaps), and the lecture's two slips re-derived by
+//! search (`MisereSolver`, the solver that also builds the misère table, so
+//! not a second opinion on it) and the values.
 
 use super::misere::{self, MisereSolver};
 use crate::games::query::{open_table, Answer, QueryContext};
