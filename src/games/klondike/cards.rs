@@ -56,6 +56,49 @@ pub fn shuffled(deal: u64) -> [Card; 52] {
     deck
 }
 
+/// The largest Solvitaire seed (its seeds are a C++ `int`).
+pub const MAX_SOLVITAIRE_SEED: u32 = i32::MAX as u32;
+
+/// Solvitaire's deal for `seed`, as a deck dealt our way (see the module).
+/// Solvitaire orders a fresh deck by rank, then suit (clubs, hearts,
+/// spades, diamonds), shuffles it with `std::mt19937(seed)` (for i = 51 down
+/// to 1, swap card i with card `uniform_int_distribution(0, i)` as Boost
+/// draws it), then takes cards from the deck's end: 24 onto the stock
+/// (the last of them its top, dealt first), then the tableau row by row
+/// from the right, row r stopping at column r.
+pub fn solvitaire_deck(seed: u32) -> [Card; 52] {
+    const SUITS: [u8; 4] = [0, 2, 3, 1]; // clubs, hearts, spades, diamonds
+    let mut deck: Vec<Card> = (1..=13u8)
+        .flat_map(|r| SUITS.iter().map(move |&s| card(s, r)))
+        .collect();
+    let mut rng = crate::rng::Mt19937::new(seed);
+    for i in (1..52usize).rev() {
+        let j = rng.boost_uniform(i as u32) as usize;
+        deck.swap(i, j);
+    }
+    // The stock, bottom first: the first card taken is its bottom.
+    let stock: Vec<Card> = (0..24).map(|_| deck.pop().expect("52 cards")).collect();
+    let mut columns: [Vec<Card>; 7] = Default::default();
+    for row in 0..7 {
+        for col in (row..7).rev() {
+            columns[col].push(deck.pop().expect("52 cards"));
+        }
+    }
+    let mut ours = [0; 52];
+    let mut next = 0;
+    for row in 0..7 {
+        for col in &columns[row..] {
+            ours[next] = col[row];
+            next += 1;
+        }
+    }
+    // Our deck's last card is the stock's top.
+    for (i, &c) in stock.iter().enumerate() {
+        ours[28 + i] = c;
+    }
+    ours
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +114,30 @@ mod tests {
         assert!(is_red(card(1, 5)) && !is_red(card(3, 5)));
         assert_eq!(name(twin(card(0, 11))), "Js");
         assert_eq!(name(twin(card(2, 1))), "Ad");
+    }
+
+    #[test]
+    fn solvitaire_seeds_deal_as_an_independent_implementation_prints_them() {
+        let text = include_str!("../../../tests/fixtures/solvitaire_deals.txt");
+        let mut checked = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (seed, rest) = line.split_once(": ").unwrap();
+            let (cols, stock) = rest.split_once(" | ").unwrap();
+            let deck = solvitaire_deck(seed.parse().unwrap());
+            let mut next = 0;
+            let mut columns: [Vec<String>; 7] = Default::default();
+            for row in 0..7 {
+                for col in columns.iter_mut().skip(row) {
+                    col.push(name(deck[next]));
+                    next += 1;
+                }
+            }
+            let ours_cols: Vec<String> = columns.iter().map(|c| c.join(" ")).collect();
+            assert_eq!(ours_cols.join(" / "), cols, "seed {seed}: columns");
+            let ours_stock: Vec<String> = deck[28..].iter().rev().map(|&c| name(c)).collect();
+            assert_eq!(ours_stock.join(" "), stock, "seed {seed}: stock");
+            checked += 1;
+        }
+        assert_eq!(checked, 10);
     }
 }

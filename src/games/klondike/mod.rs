@@ -20,6 +20,7 @@ pub mod independent;
 mod jobs;
 pub mod pile;
 pub mod query;
+pub mod quotient;
 #[allow(missing_docs)] // documentation pending: issue 33
 pub mod records;
 pub mod relaxed;

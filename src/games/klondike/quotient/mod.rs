@@ -1,0 +1,247 @@
+//! The quotient solver: open-information Klondike decided by a plain
+//! depth-first search over *classes* of positions, each class every
+//! arrangement of the same face-up tableau cards over the same column
+//! bases. Its state and step kinds follow lonelybot (the fastest open
+//! solver, measured beside ours in `benches/klondike_reference.sh`); the
+//! code is ours, and the rules that prune are proved here and tested
+//! against exhaustive search per rule set.
+//!
+//! # The state
+//! A position is the cards home per suit, per column how many dealt cards
+//! are still in place (the face-down ones and the *base*, the lowest
+//! face-up card, while it is the card dealt there), and the talon (which
+//! of its 24 deal-order places still hold a card, the split between waste
+//! and stock, the passes begun: `talon`). The face-up tableau cards are
+//! then every card not home, not in the talon and not face down. The key
+//! packs all of it exactly: no hashing collisions.
+//!
+//! Why one class is one state. Every face-up card that is not a base and
+//! not a king rests on a holder: a face-up card one rank higher of the
+//! other colour. The two holders of a card are twins (same rank and
+//! colour). Let a pair's *spare* be its face-up cards less the face-up
+//! cards resting on them; in every arrangement that is the number of the
+//! pair's cards with nothing on them (only the two lower cards of the
+//! other colour can rest on a card). Then:
+//! - a card of a pair with a spare can be made a column's top: if
+//!   something rests on it, its twin is bare, and the run resting on it
+//!   moves onto the twin (a legal move that changes no key);
+//! - a card can be put down exactly when its holders' pair has a spare
+//!   (a king: when a column is empty), and then some holder is a top;
+//! - moving a run whose lowest card rests on a holder onto the other
+//!   holder changes no key; moving a base with its run turns a card up
+//!   or empties the column (a `Reveal` step); a king from a column's floor
+//!   to an empty column changes nothing.
+//!
+//! So what every move can do depends on the class alone, and every move
+//! of every member leads into the class a step leads to: the steps over
+//! classes are the moves over positions, less the moves that stay in the
+//! class. A win exists from a position exactly when one exists from its
+//! class. `line.rs` turns a winning line of steps back into moves (the
+//! deals, and the run moved onto a twin before a covered card goes home),
+//! and the line is replayed by the independent rules engine before it is
+//! returned.
+//!
+//! # The steps
+//! A base (with its run) onto a holder or a king into an empty column; a
+//! tableau card home; a talon card home or onto the tableau, with the
+//! deals and turns that bring it up as part of the step (`talon`); a
+//! foundation's top back onto the tableau (when the rules allow worrying
+//! back).
+//!
+//! # What is pruned, and why it keeps every verdict
+//! 1. *A card no longer needed goes home at once from the tableau* (under
+//!    every rule set): a card whose two possible tenants (one rank lower,
+//!    other colour) are home, and their possible tenants (two ranks lower,
+//!    its colour) too; aces and twos always. Take a winning line from the
+//!    position. Sending the card home first changes only where it is; in
+//!    the line, the card matters on the tableau only as a holder for its
+//!    tenants, which are home. A tenant comes back down onto it only by
+//!    worrying back, and a worried-back tenant matters on the tableau only
+//!    as a holder for the card's own colour two ranks lower, home too. So
+//!    drop from the line the card's own moves and every move of a card
+//!    that rests, directly or not, on it in the line after a worry-back:
+//!    what is left is legal (nothing it uses needed those cards) and wins.
+//!    Only the first such card (lowest bit) is tried: the others stay no
+//!    longer needed after it goes.
+//! 2. *Drawing one with unlimited redeals, a talon card no longer needed
+//!    goes home at once.* The same argument, with one more remark: drawing
+//!    one with unlimited redeals, every talon card can be brought up at
+//!    any time whatever left the talon before, so taking the card out of
+//!    the talon removes no option. Drawing three (the groups of three
+//!    shift), or with passes counted (bringing it up can cost a pass), that
+//!    remark fails, and the rule is not used.
+//! 3. *The search does not visit a class twice*: a plain reachability
+//!    search; a class already seen is either still being searched from
+//!    (a cycle) or has no win.
+//!
+//! Tested against the independent exhaustive search (`independent::
+//! loss_check`, no pruning, its own rules engine) on many late positions
+//! of random deals under every rule set (`tests::agrees_with_exhaustive_search`).
+
+mod bits;
+mod line;
+mod position;
+mod talon;
+
+pub use position::Layout;
+
+use super::relaxed::may_win_counting_kings;
+use super::solver::Verdict;
+use super::state::{Move, Redeal, Rules, State};
+use position::{Position, Step, Steps};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The keys are exact, not hashes: this mixes them for the table.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        self.write_u64((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    }
+    fn write_u64(&mut self, k: u64) {
+        let mut x = k;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = x ^ (x >> 31);
+    }
+}
+
+/// What a search found, and the classes it stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Winnable (with a line replayed by the rules engine), lost, or
+    /// unknown past the budget.
+    pub verdict: Verdict,
+    /// Classes stored.
+    pub classes: u64,
+}
+
+/// Decides a deal's layout under `rules`, storing at most `budget`
+/// classes. A winning line is turned into moves and replayed by the rules
+/// engine (`state.rs`) before it is returned; one that does not replay is
+/// a bug and panics rather than pass as a verdict.
+pub fn solve(layout: &Layout, rules: &Rules, budget: u64) -> Outcome {
+    solve_from(&line::dealt(layout), rules, budget)
+}
+
+/// Decides any position of the rules engine (see [`solve`]).
+pub fn solve_from(start: &State, rules: &Rules, budget: u64) -> Outcome {
+    if !may_win_counting_kings(start, rules) {
+        return Outcome {
+            verdict: Verdict::Lost,
+            classes: 0,
+        };
+    }
+    let (layout, root) = position::class_of(start, rules);
+    let (found, classes) = search(&layout, root, rules, budget);
+    let verdict = match found {
+        Found::Won(steps) => {
+            let moves = line::moves(start, &steps, rules)
+                .unwrap_or_else(|e| panic!("quotient solver: a winning line does not replay: {e}"));
+            Verdict::Won(moves)
+        }
+        Found::Lost => Verdict::Lost,
+        Found::Unknown => Verdict::Unknown,
+    };
+    Outcome { verdict, classes }
+}
+
+enum Found {
+    Won(Vec<Step>),
+    Lost,
+    Unknown,
+}
+
+struct Frame {
+    position: Position,
+    steps: Steps,
+    next: u8,
+}
+
+/// A stored class: the key, in 64 bits when the passes fit in 4 (every
+/// rule set but more than 15 passes).
+trait Key: std::hash::Hash + Eq + Copy {
+    fn of(key: u128) -> Self;
+}
+
+impl Key for u64 {
+    fn of(key: u128) -> u64 {
+        key as u64
+    }
+}
+
+impl Key for u128 {
+    fn of(key: u128) -> u128 {
+        key
+    }
+}
+
+fn search(layout: &Layout, root: Position, rules: &Rules, budget: u64) -> (Found, u64) {
+    match rules.redeal {
+        Redeal::Passes(n) if n > 15 => search_keyed::<u128>(layout, root, rules, budget),
+        _ => search_keyed::<u64>(layout, root, rules, budget),
+    }
+}
+
+fn search_keyed<K: Key>(
+    layout: &Layout,
+    root: Position,
+    rules: &Rules,
+    budget: u64,
+) -> (Found, u64) {
+    if root.is_won() {
+        return (Found::Won(Vec::new()), 1);
+    }
+    let mut seen: HashSet<K, BuildHasherDefault<Mix>> = HashSet::default();
+    seen.insert(K::of(root.key()));
+    let mut stack = vec![Frame {
+        position: root,
+        steps: root.steps(layout, rules),
+        next: 0,
+    }];
+    while let Some(top) = stack.last_mut() {
+        let Some(&step) = top.steps.as_slice().get(top.next as usize) else {
+            stack.pop();
+            continue;
+        };
+        top.next += 1;
+        let child = top.position.after(step, layout, rules);
+        if child.is_won() {
+            let mut line: Vec<Step> = stack
+                .iter()
+                .map(|f| f.steps.as_slice()[f.next as usize - 1])
+                .collect();
+            line.truncate(stack.len());
+            return (Found::Won(line), seen.len() as u64);
+        }
+        if seen.insert(K::of(child.key())) {
+            if seen.len() as u64 > budget {
+                return (Found::Unknown, seen.len() as u64);
+            }
+            let steps = child.steps(layout, rules);
+            stack.push(Frame {
+                position: child,
+                steps,
+                next: 0,
+            });
+        }
+    }
+    (Found::Lost, seen.len() as u64)
+}
+
+/// The moves of a winning line, for callers that hold a line of the rules
+/// engine (re-exported so tests can compare engines).
+pub type Line = Vec<Move>;
+
+#[cfg(test)]
+mod tests;

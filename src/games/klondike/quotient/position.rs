@@ -1,0 +1,354 @@
+//! A position of the quotient search and its steps (see the module
+//! `quotient` for why these states and steps are exact).
+
+use super::bits::{
+    cards, children_of, foundation_tops, mask, next_home, nonzero_pairs, pair_counts, ALL, KINGS,
+};
+use super::talon::{Reach, Talon};
+use crate::games::klondike::cards::{card, is_red, rank, suit, Card};
+use crate::games::klondike::state::{Rules, State};
+
+/// The cards that stay where a search starts them until they move: per
+/// column the face-down cards and the base above them (bottom first), and
+/// the talon in dealing order (the waste from its bottom, then the stock
+/// from its top).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Per column the face-down cards and the base, bottom first.
+    pub columns: [Vec<Card>; 7],
+    /// The talon in dealing order (at most 24 cards).
+    pub talon: Vec<Card>,
+    /// The column each tableau card starts in (7: not on the tableau).
+    column_of: [u8; 52],
+}
+
+impl Layout {
+    /// The layout a 52-card deck gives when dealt our way (see
+    /// `cards`): row by row from the left, the rest the stock with the
+    /// deck's last card on top.
+    pub fn from_deck(deck: &[Card; 52]) -> Layout {
+        let mut columns: [Vec<Card>; 7] = Default::default();
+        let mut next = 0;
+        for row in 0..7 {
+            for col in columns.iter_mut().skip(row) {
+                col.push(deck[next]);
+                next += 1;
+            }
+        }
+        let talon = deck[28..].iter().rev().copied().collect();
+        Layout::new(columns, talon)
+    }
+
+    /// The layout of these columns (face-down cards and base, bottom
+    /// first) and this talon (dealing order).
+    pub fn new(columns: [Vec<Card>; 7], talon: Vec<Card>) -> Layout {
+        let mut column_of = [7; 52];
+        for (col, cards) in columns.iter().enumerate() {
+            for &c in cards {
+                column_of[c as usize] = col as u8;
+            }
+        }
+        Layout {
+            columns,
+            talon,
+            column_of,
+        }
+    }
+}
+
+/// The layout and the class of a position of the rules engine: a column's
+/// base is its lowest face-up card (on an empty floor too).
+pub(super) fn class_of(s: &State, rules: &Rules) -> (Layout, Position) {
+    let columns: [Vec<Card>; 7] = std::array::from_fn(|col| match s.columns[col].len() {
+        0 => Vec::new(),
+        _ => s.columns[col][..=s.hidden[col] as usize].to_vec(),
+    });
+    let talon: Vec<Card> = s
+        .waste
+        .iter()
+        .chain(s.stock.iter().rev())
+        .copied()
+        .collect();
+    let layout = Layout::new(columns, talon);
+    let position = class_in(&layout, s, rules);
+    (layout, position)
+}
+
+/// The class of a position reached from `layout`'s start.
+pub(super) fn class_in(layout: &Layout, s: &State, rules: &Rules) -> Position {
+    let mut visible = 0;
+    let mut bases = 0;
+    let mut in_place = [0u8; 7];
+    for (col, places) in in_place.iter_mut().enumerate() {
+        let cards = &s.columns[col][..];
+        let h = s.hidden[col] as usize;
+        for &c in cards.get(h..).unwrap_or(&[]) {
+            visible |= mask(c);
+        }
+        if let Some(&base) = cards.get(h) {
+            if layout.columns[col].get(h) == Some(&base) {
+                *places = h as u8 + 1;
+                bases |= mask(base);
+            }
+        }
+    }
+    let mut left = 0u32;
+    for (place, c) in layout.talon.iter().enumerate() {
+        if s.waste.contains(c) || s.stock.contains(c) {
+            left |= 1 << place;
+        }
+    }
+    let mut talon = Talon {
+        left,
+        offset: s.waste.len() as u8,
+        passes: s.passes,
+    };
+    talon.normalise(rules);
+    Position {
+        visible,
+        bases,
+        home: s.foundations,
+        in_place,
+        talon,
+    }
+}
+
+/// One step of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// A column's base card (the lowest face-up card), with whatever rests
+    /// on it, onto a holder, or a king into an empty column: the card under
+    /// it turns up, or the column empties.
+    Reveal(Card),
+    /// A tableau card to its foundation.
+    TableauHome(Card),
+    /// A talon card to its foundation.
+    TalonHome(Card, Reach),
+    /// A talon card onto a holder (or a king into an empty column).
+    TalonToTableau(Card, Reach),
+    /// A foundation's top card back onto the tableau.
+    WorryBack(Card),
+}
+
+/// The steps of a position, in the order the search tries them.
+pub(super) struct Steps {
+    items: [Step; 48],
+    len: u8,
+}
+
+impl Steps {
+    fn new() -> Steps {
+        Steps {
+            items: [Step::Reveal(0); 48],
+            len: 0,
+        }
+    }
+    fn push(&mut self, s: Step) {
+        self.items[self.len as usize] = s;
+        self.len += 1;
+    }
+    pub(super) fn as_slice(&self) -> &[Step] {
+        &self.items[..self.len as usize]
+    }
+}
+
+/// A class of positions: every arrangement of the same face-up tableau
+/// cards over the same column bases (see the module `quotient`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Position {
+    /// Face-up tableau cards (bits).
+    pub(super) visible: u64,
+    /// The bases: each column's lowest face-up card while it is the card
+    /// dealt there.
+    pub(super) bases: u64,
+    /// Cards home per suit.
+    pub(super) home: [u8; 4],
+    /// Per column, the dealt cards still in place (face down, and the base).
+    pub(super) in_place: [u8; 7],
+    pub(super) talon: Talon,
+}
+
+/// Whether a card nothing on the tableau can need any more: both cards it
+/// may hold (one rank lower, the other colour) are home, and so are the
+/// cards those may hold (two ranks lower, its colour). Aces and twos
+/// always. See the module `quotient` for why sending such a card home
+/// keeps every verdict.
+pub(super) fn no_longer_needed(home: &[u8; 4], c: Card) -> bool {
+    let r = rank(c);
+    if r <= 2 {
+        return true;
+    }
+    (0..4u8).all(|s| {
+        if is_red(card(s, 1)) != is_red(c) {
+            home[s as usize] + 1 >= r
+        } else {
+            home[s as usize] + 2 >= r
+        }
+    })
+}
+
+impl Position {
+    pub(super) fn is_won(&self) -> bool {
+        self.home == [13; 4]
+    }
+
+    /// The exact key of the class.
+    /// Home heights and cards in place in mixed radix (14^4 · 8!/1 <
+    /// 2^31), then the talon's places (24 bits) and split (5 bits): 60
+    /// bits, and the passes above them.
+    pub(super) fn key(&self) -> u128 {
+        let mut k: u64 = 0;
+        for &h in &self.home {
+            k = k * 14 + h as u64;
+        }
+        for col in (0..7).rev() {
+            k = k * (col as u64 + 2) + self.in_place[col] as u64;
+        }
+        k = k << 24 | self.talon.left as u64;
+        k = k << 5 | self.talon.offset as u64;
+        (self.talon.passes as u128) << 60 | k as u128
+    }
+
+    /// The column whose base is `c` (a base is a card dealt there).
+    fn column_of_base(&self, layout: &Layout, c: Card) -> usize {
+        layout.column_of[c as usize] as usize
+    }
+
+    /// Both bits of every pair with a spare: more face-up cards than
+    /// cards resting on them. A face-up card of such a pair can be made a
+    /// column's top by moving what rests on it onto its twin, and a card
+    /// of the pair below can be put down on one of them.
+    fn open_pairs(&self) -> u64 {
+        let resting = self.visible & !self.bases & !KINGS;
+        let spare = pair_counts(self.visible) - ((pair_counts(resting) << 4) & ALL);
+        nonzero_pairs(spare)
+    }
+
+    fn empty_columns(&self) -> u32 {
+        7 - (self.bases | (self.visible & KINGS)).count_ones()
+    }
+
+    /// Cards that have somewhere to go on the tableau.
+    fn placeable(&self, open_pairs: u64) -> u64 {
+        let kings = if self.empty_columns() > 0 { KINGS } else { 0 };
+        children_of(open_pairs) | kings
+    }
+
+    /// The steps, in the order tried, after the forcing rules (see the
+    /// module `quotient`).
+    pub(super) fn steps(&self, layout: &Layout, rules: &Rules) -> Steps {
+        self.steps_pruned(layout, rules, true)
+    }
+
+    /// The steps, with the forcing rules or without.
+    pub(super) fn steps_pruned(&self, layout: &Layout, rules: &Rules, prune: bool) -> Steps {
+        let mut out = Steps::new();
+        let open_pairs = self.open_pairs();
+        let homeward = next_home(&self.home);
+        let tableau_home = open_pairs & self.visible & homeward;
+        for c in cards(tableau_home) {
+            if prune && no_longer_needed(&self.home, c) {
+                out.push(Step::TableauHome(c));
+                return out;
+            }
+        }
+        let placeable = self.placeable(open_pairs);
+        let mut talon_home = Steps::new();
+        let mut talon_out = Steps::new();
+        let forced_talon =
+            rules.draw == 1 && rules.redeal == crate::games::klondike::state::Redeal::Unlimited;
+        let mut forced = None;
+        self.talon.reachable(rules, |reach| {
+            let c = layout.talon[reach.place as usize];
+            let m = mask(c);
+            if m & homeward != 0 {
+                if prune && forced_talon && no_longer_needed(&self.home, c) {
+                    forced.get_or_insert(Step::TalonHome(c, reach));
+                }
+                talon_home.push(Step::TalonHome(c, reach));
+            }
+            // Rule 4: a card no longer needed that can go home is not put
+            // down instead.
+            let home_instead = prune && m & homeward != 0 && no_longer_needed(&self.home, c);
+            if m & placeable != 0 && !home_instead {
+                talon_out.push(Step::TalonToTableau(c, reach));
+            }
+        });
+        if let Some(step) = forced {
+            out.push(step);
+            return out;
+        }
+        for c in cards(self.bases & placeable) {
+            let col = self.column_of_base(layout, c);
+            // A king on an empty column's floor has nowhere better to be.
+            if rank(c) == 13 && self.in_place[col] == 1 {
+                continue;
+            }
+            out.push(Step::Reveal(c));
+        }
+        for c in cards(tableau_home) {
+            out.push(Step::TableauHome(c));
+        }
+        for s in talon_home.as_slice() {
+            out.push(*s);
+        }
+        for s in talon_out.as_slice() {
+            out.push(*s);
+        }
+        if rules.worry_back {
+            for c in cards(foundation_tops(&self.home) & placeable) {
+                // Rule 3: a card no longer needed is not worried back.
+                if !(prune && no_longer_needed(&self.home, c)) {
+                    out.push(Step::WorryBack(c));
+                }
+            }
+        }
+        out
+    }
+
+    /// The base of column `col` leaves it: the next card down turns up, or
+    /// the column empties.
+    fn uncover(&mut self, layout: &Layout, col: usize) {
+        self.in_place[col] -= 1;
+        let n = self.in_place[col] as usize;
+        if n > 0 {
+            let m = mask(layout.columns[col][n - 1]);
+            self.visible |= m;
+            self.bases |= m;
+        }
+    }
+
+    /// The position after a step from `steps`.
+    pub(super) fn after(&self, step: Step, layout: &Layout, rules: &Rules) -> Position {
+        let mut p = *self;
+        match step {
+            Step::Reveal(c) => {
+                let col = self.column_of_base(layout, c);
+                p.bases &= !mask(c);
+                p.uncover(layout, col);
+            }
+            Step::TableauHome(c) => {
+                p.home[suit(c) as usize] += 1;
+                p.visible &= !mask(c);
+                if self.bases & mask(c) != 0 {
+                    let col = self.column_of_base(layout, c);
+                    p.bases &= !mask(c);
+                    p.uncover(layout, col);
+                }
+            }
+            Step::TalonHome(c, reach) => {
+                p.home[suit(c) as usize] += 1;
+                p.talon = self.talon.take(reach, rules);
+            }
+            Step::TalonToTableau(c, reach) => {
+                p.visible |= mask(c);
+                p.talon = self.talon.take(reach, rules);
+            }
+            Step::WorryBack(c) => {
+                p.home[suit(c) as usize] -= 1;
+                p.visible |= mask(c);
+            }
+        }
+        p
+    }
+}

@@ -1,0 +1,126 @@
+//! The talon (stock and waste) as one sequence in dealing order with a
+//! split: the first `offset` remaining cards are the waste (its top is
+//! the last of them), the rest the stock. Dealing moves the split forward
+//! by the draw (at most to the end); turning the waste over puts it back
+//! to 0 and begins a pass. Neither changes the sequence, so a talon is the
+//! set of its 24 deal-order places still holding a card, the split, and
+//! the passes begun.
+//!
+//! A talon move takes the card on the waste's top after some deals (and
+//! turns of the waste) as one step. The places reachable are:
+//! - without a new pass: the waste's top, and the top after each deal up
+//!   to the end of the stock (split `offset + k·draw`, at most the end);
+//! - with one new pass, when the rules allow it: the top after each deal
+//!   from split 0 (`k·draw`, at most the end). A second new pass reaches
+//!   nothing the first did not, so no step takes two.
+//!
+//! A place reachable both ways is taken without the new pass: the result
+//! differs only in passes left, and more passes left never hurt.
+//!
+//! With unlimited redeals the passes are not counted, and every split
+//! that is a multiple of the draw, or the end, is one state: dealing and
+//! turning the waste lead from each of them to every other and touch
+//! nothing else. Such a split is stored as 0. Drawing one, every split is
+//! of that kind.
+
+use crate::games::klondike::state::{Redeal, Rules};
+
+/// The talon of a position (see the module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Talon {
+    /// Deal-order places still holding a card (bit i: place i).
+    pub(super) left: u32,
+    /// Remaining cards in the waste.
+    pub(super) offset: u8,
+    /// Passes begun (1 at the deal); not counted with unlimited redeals.
+    pub(super) passes: u32,
+}
+
+/// A card the talon can bring to the waste's top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Reach {
+    /// Its deal-order place.
+    pub(super) place: u8,
+    /// Whether reaching it begins a new pass.
+    pub(super) new_pass: bool,
+}
+
+impl Talon {
+    /// Cards left.
+    pub(super) fn len(&self) -> u8 {
+        self.left.count_ones() as u8
+    }
+
+    /// The deal-order places of the remaining cards, in order.
+    fn places(&self) -> ([u8; 24], u8) {
+        let mut out = [0u8; 24];
+        let mut m = self.left;
+        let mut n = 0;
+        while m != 0 {
+            out[n] = m.trailing_zeros() as u8;
+            m &= m - 1;
+            n += 1;
+        }
+        (out, n as u8)
+    }
+
+    /// Calls `f` once for every card the talon can bring to the waste's
+    /// top (see the module), each place once.
+    pub(super) fn reachable(&self, rules: &Rules, mut f: impl FnMut(Reach)) {
+        let (places, len) = self.places();
+        if len == 0 {
+            return;
+        }
+        let step = rules.draw;
+        let mut seen: u32 = 0;
+        let mut emit = |index: u8, new_pass: bool, seen: &mut u32| {
+            if *seen & (1 << index) == 0 {
+                *seen |= 1 << index;
+                f(Reach {
+                    place: places[index as usize],
+                    new_pass,
+                });
+            }
+        };
+        if self.offset > 0 {
+            emit(self.offset - 1, false, &mut seen);
+        }
+        let mut split = self.offset;
+        while split < len {
+            split = (split + step).min(len);
+            emit(split - 1, false, &mut seen);
+        }
+        let unlimited = rules.redeal == Redeal::Unlimited;
+        if unlimited || rules.may_redeal(self.passes) {
+            let mut split = 0;
+            while split < len {
+                split = (split + step).min(len);
+                emit(split - 1, !unlimited, &mut seen);
+            }
+        }
+    }
+
+    /// The talon after the card at deal-order `place` is taken from the
+    /// waste's top, reached as `reach` says.
+    pub(super) fn take(&self, reach: Reach, rules: &Rules) -> Talon {
+        let below = (self.left & ((1u32 << reach.place) - 1)).count_ones() as u8;
+        let mut t = Talon {
+            left: self.left & !(1 << reach.place),
+            offset: below,
+            passes: self.passes + reach.new_pass as u32,
+        };
+        t.normalise(rules);
+        t
+    }
+
+    /// Stores an unlimited-redeal split of the dealing cycle as 0 (see the
+    /// module).
+    pub(super) fn normalise(&mut self, rules: &Rules) {
+        if rules.redeal == Redeal::Unlimited {
+            self.passes = 0;
+            if self.offset.is_multiple_of(rules.draw) || self.offset == self.len() {
+                self.offset = 0;
+            }
+        }
+    }
+}

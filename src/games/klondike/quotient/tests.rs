@@ -1,0 +1,277 @@
+use super::position::{class_in, class_of};
+use super::*;
+use crate::games::klondike::cards::{rank, shuffled, suit, Card};
+use crate::games::klondike::independent::loss_check::{check_from, Finding};
+use crate::games::klondike::independent::rules::Table;
+use crate::games::klondike::parse_rules;
+use crate::rng::SplitMix64;
+
+const ALL_RULES: [&str; 8] = [
+    "1/unlimited",
+    "3/unlimited",
+    "1/none",
+    "3/none",
+    "1/2",
+    "3/3",
+    "1/unlimited/noworry",
+    "3/unlimited/noworry",
+];
+
+fn deal_state(deal: u64) -> State {
+    line::dealt(&Layout::from_deck(&shuffled(deal)))
+}
+
+#[test]
+fn the_layout_deals_as_the_rules_engine_does() {
+    for deal in 0..20 {
+        let ours = deal_state(deal);
+        let engine = State::deal(deal);
+        assert_eq!(ours, engine, "deal {deal}");
+    }
+}
+
+#[test]
+fn each_step_is_the_class_of_the_moves_it_stands_for() {
+    // Random walks over the rules engine's moves: at every position each
+    // step (unpruned) turned into moves must land in the class the step
+    // says, and every legal move must stay in the class, change only the
+    // talon's split, or land where some step does.
+    let mut rng = SplitMix64::new(7);
+    let (mut steps_checked, mut moves_checked) = (0u64, 0u64);
+    for text in ALL_RULES {
+        let rules = parse_rules(text).unwrap();
+        for deal in 0..25 {
+            let mut s = deal_state(deal);
+            let (layout, _) = class_of(&s, &rules);
+            let mut legal = Vec::new();
+            for _ in 0..120 {
+                let p = class_in(&layout, &s, &rules);
+                let steps = p.steps_pruned(&layout, &rules, false);
+                let mut reached = Vec::new();
+                for &step in steps.as_slice() {
+                    let after = p.after(step, &layout, &rules);
+                    let moves = line::moves(&s, &[step], &rules)
+                        .unwrap_or_else(|e| panic!("{text} deal {deal}: {e}"));
+                    let s2 = State::replay_from(s, &rules, &moves).unwrap();
+                    assert_eq!(
+                        class_in(&layout, &s2, &rules),
+                        after,
+                        "{text} deal {deal}: {step:?}"
+                    );
+                    reached.push(after.key());
+                    steps_checked += 1;
+                }
+                s.legal_moves(&rules, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                for &m in &legal {
+                    let mut s2 = s;
+                    s2.apply(m, &rules);
+                    let c = class_in(&layout, &s2, &rules);
+                    moves_checked += 1;
+                    if matches!(m, Move::Deal | Move::Redeal) {
+                        assert_eq!(
+                            (c.visible, c.bases, c.home, c.in_place, c.talon.left),
+                            (p.visible, p.bases, p.home, p.in_place, p.talon.left),
+                            "{text} deal {deal}: {m:?}"
+                        );
+                    } else {
+                        assert!(
+                            c == p || reached.contains(&c.key()),
+                            "{text} deal {deal}: {m:?} lands where no step does\n{}\n{p:?}\n{c:?}\n{:?}", s.render(true), steps.as_slice()
+                        );
+                    }
+                }
+                let m = legal[rng.below(legal.len() as u64) as usize];
+                s.apply(m, &rules);
+            }
+        }
+    }
+    assert!(
+        steps_checked > 50_000 && moves_checked > 50_000,
+        "{steps_checked} {moves_checked}"
+    );
+}
+
+/// A late position of `deal`: the lowest `heights[suit]` cards of each
+/// suit home, taken from wherever the deal put them (a column whose
+/// face-up card went turns up the next one), with `dealt` cards of the
+/// talon in the waste.
+fn late_position(deal: u64, heights: [u8; 4], dealt: usize) -> State {
+    let mut s = State::deal(deal);
+    let gone = |c: Card| rank(c) <= heights[suit(c) as usize];
+    for col in 0..7 {
+        let cards = s.columns[col];
+        let hidden = s.hidden[col] as usize;
+        let kept_hidden = cards[..hidden].iter().filter(|&&c| !gone(c)).count();
+        s.columns[col].clear();
+        for &c in cards.iter().filter(|&&c| !gone(c)) {
+            s.columns[col].push(c);
+        }
+        let up_kept = !gone(cards[hidden]);
+        s.hidden[col] = if up_kept {
+            kept_hidden
+        } else {
+            kept_hidden.saturating_sub(1)
+        } as u8;
+    }
+    let talon: Vec<Card> = s
+        .stock
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&c| !gone(c))
+        .collect();
+    let dealt = dealt.min(talon.len());
+    s.waste.clear();
+    s.stock.clear();
+    for &c in &talon[..dealt] {
+        s.waste.push(c);
+    }
+    for &c in talon[dealt..].iter().rev() {
+        s.stock.push(c);
+    }
+    s.foundations = heights;
+    s
+}
+
+/// The same position in the independent engine.
+fn table_of(s: &State) -> Table {
+    let columns = std::array::from_fn(|c| s.columns[c].to_vec());
+    let talon: Vec<u8> = s
+        .waste
+        .iter()
+        .chain(s.stock.iter().rev())
+        .copied()
+        .collect();
+    Table::from_parts(
+        columns,
+        s.hidden,
+        talon,
+        s.waste.len(),
+        s.foundations,
+        s.passes,
+    )
+    .expect("a position")
+}
+
+/// A random endgame: random foundation heights, the other cards shuffled
+/// into a small talon and seven columns, each column face down but its
+/// top card.
+fn random_endgame(rng: &mut SplitMix64) -> State {
+    let heights: [u8; 4] = std::array::from_fn(|_| 5 + rng.below(8) as u8);
+    let mut rest: Vec<Card> = (0..52u8)
+        .filter(|&c| rank(c) > heights[suit(c) as usize])
+        .collect();
+    for i in (1..rest.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        rest.swap(i, j);
+    }
+    let mut s = State::deal(0);
+    let t = rng.below(rest.len().min(7) as u64 + 1) as usize;
+    let dealt = rng.below(t as u64 + 1) as usize;
+    s.waste.clear();
+    s.stock.clear();
+    for &c in &rest[..dealt] {
+        s.waste.push(c);
+    }
+    for &c in rest[dealt..t].iter().rev() {
+        s.stock.push(c);
+    }
+    for col in s.columns.iter_mut() {
+        col.clear();
+    }
+    for &c in &rest[t..] {
+        let mut col = rng.below(7) as usize;
+        while s.columns[col].len() >= 9 {
+            col = (col + 1) % 7;
+        }
+        s.columns[col].push(c);
+    }
+    s.hidden = std::array::from_fn(|c| s.columns[c].len().saturating_sub(1) as u8);
+    s.foundations = heights;
+    s
+}
+
+#[test]
+fn agrees_with_exhaustive_search() {
+    // Late positions of random deals, small enough for the independent
+    // exhaustive search (no pruning, its own rules engine), under every
+    // rule set: the verdicts must agree, and every win must replay there.
+    // NIMROD_THOROUGH=1 tries 600 positions per rule set (about 100 s);
+    // the suit tries 90.
+    let thorough = std::env::var_os("NIMROD_THOROUGH").is_some();
+    let (tries, min_won, min_lost) = if thorough { (600, 300, 5) } else { (90, 40, 1) };
+    let mut rng = SplitMix64::new(0x51ab);
+    for text in ALL_RULES {
+        let rules = parse_rules(text).unwrap();
+        let (mut won, mut lost, mut big) = (0, 0, 0);
+        for deal in 0..tries {
+            let (s, heights) = if deal % 2 == 0 {
+                let heights = std::array::from_fn(|_| 2 + rng.below(9) as u8);
+                let dealt = rng.below(6) as usize;
+                (late_position(deal, heights, dealt), heights)
+            } else {
+                let s = random_endgame(&mut rng);
+                (s, s.foundations)
+            };
+            let truth = match check_from(table_of(&s), &rules, 60_000) {
+                Finding::Unfinished { .. } => {
+                    big += 1;
+                    continue;
+                }
+                Finding::Won(_) => true,
+                Finding::Lost { .. } => false,
+            };
+            let ours = solve_from(&s, &rules, 5_000_000);
+            match ours.verdict {
+                Verdict::Won(line) => {
+                    let mut t = table_of(&s);
+                    for m in &line {
+                        t.play(*m, &rules).unwrap();
+                    }
+                    assert!(t.is_won(), "{text} deal {deal}: the line does not win");
+                    assert!(
+                        truth,
+                        "{text} deal {deal} {heights:?}: won here, lost exhaustively"
+                    );
+                    won += 1;
+                }
+                Verdict::Lost => {
+                    assert!(
+                        !truth,
+                        "{text} deal {deal} {heights:?}: lost here, won exhaustively"
+                    );
+                    lost += 1;
+                }
+                Verdict::Unknown => panic!("{text} deal {deal}: over budget"),
+            }
+        }
+        eprintln!("{text}: {won} won, {lost} lost, {big} too big");
+        assert!(
+            won >= min_won && lost >= min_lost,
+            "{text}: {won} won, {lost} lost, {big} too big"
+        );
+    }
+}
+
+#[test]
+fn won_deals_replay_in_the_independent_engine() {
+    for text in ["1/unlimited", "3/unlimited", "1/none"] {
+        let rules = parse_rules(text).unwrap();
+        let mut won = 0;
+        for deal in 0..30 {
+            let out = solve(&Layout::from_deck(&shuffled(deal)), &rules, 2_000_000);
+            if let Verdict::Won(line) = out.verdict {
+                let mut t = Table::deal(deal);
+                for m in &line {
+                    t.play(*m, &rules).unwrap();
+                }
+                assert!(t.is_won(), "{text} deal {deal}");
+                won += 1;
+            }
+        }
+        assert!(won >= 5, "{text}: {won} of 30");
+    }
+}
