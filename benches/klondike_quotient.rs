@@ -7,7 +7,12 @@
 //!
 //! Usage:
 //!   cargo bench --bench klondike_quotient -- RULES FIRST LAST BUDGET
-//!       [--numbering ours|solvitaire] [--csv FILE] [--reprove EVERY]
+//!       [--numbering ours|solvitaire] [--csv FILE] [--reprove EVERY] [--layouts]
+//!
+//! `--layouts` prints each deal's cards instead of solving (one line a
+//! deal: the columns bottom first, then the talon in dealing order, card
+//! numbers suit·13 + rank − 1), for feeding the same deals to another
+//! solver (`benches/klondike_reference.sh`).
 //!
 //! RULES as in the config ("1/unlimited", "3/unlimited", "1/none", ...);
 //! deals FIRST..LAST (LAST excluded) in our numbering or Solvitaire's
@@ -55,6 +60,13 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    let layouts = match args.iter().position(|a| a == "--layouts") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
     let mut flag = |name: &str| {
         let i = args.iter().position(|a| a == name)?;
         let value = args
@@ -111,6 +123,21 @@ fn main() {
             shuffled(deal)
         };
         let layout = Layout::from_deck(&deck);
+        if layouts {
+            let cols: Vec<String> = layout
+                .columns
+                .iter()
+                .map(|c| {
+                    c.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            let talon: Vec<String> = layout.talon.iter().map(|x| x.to_string()).collect();
+            println!("{deal}: {} | {}", cols.join(" / "), talon.join(" "));
+            continue;
+        }
         let t0 = thread_cpu_seconds();
         let outcome = solve(&layout, &rules, budget);
         let dt = thread_cpu_seconds() - t0;
@@ -168,6 +195,9 @@ fn main() {
         if let Some(f) = out.as_mut() {
             writeln!(f, "{deal},{label},{},{dt:.6}", outcome.classes).unwrap();
         }
+    }
+    if layouts {
+        return;
     }
     let n = times.len();
     let total: f64 = times.iter().sum();

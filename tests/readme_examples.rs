@@ -16,7 +16,7 @@ use std::process::Command;
 const NEEDS_DEFAULT: &[&str] = &[
     "nimrod query gops",
     "nimrod query chess",
-    "nimrod query klondike",
+    "nimrod query klondike --report",
 ];
 
 struct Example {

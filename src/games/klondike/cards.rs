@@ -99,6 +99,57 @@ pub fn solvitaire_deck(seed: u32) -> [Card; 52] {
     ours
 }
 
+/// A deal by its number in some numbering: ours (`N`, see the module) or
+/// Solvitaire's seeds (`solvitaire:S`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DealId {
+    /// Our numbering.
+    Ours(u64),
+    /// Solvitaire's seed (0 ..= 2^31 − 1).
+    Solvitaire(u32),
+}
+
+impl DealId {
+    /// The deck, to be dealt our way.
+    pub fn deck(self) -> [Card; 52] {
+        match self {
+            DealId::Ours(n) => shuffled(n),
+            DealId::Solvitaire(s) => solvitaire_deck(s),
+        }
+    }
+}
+
+impl std::fmt::Display for DealId {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            DealId::Ours(n) => write!(f, "{n}"),
+            DealId::Solvitaire(s) => write!(f, "solvitaire:{s}"),
+        }
+    }
+}
+
+/// A deal that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("deal \"{0}\": give a deal number (0 ..= {max}) or solvitaire:SEED (0 ..= {MAX_SOLVITAIRE_SEED})", max = u64::MAX)]
+pub struct DealIdError(pub String);
+
+impl std::str::FromStr for DealId {
+    type Err = DealIdError;
+    fn from_str(s: &str) -> Result<DealId, DealIdError> {
+        let bad = || DealIdError(s.to_string());
+        match s.strip_prefix("solvitaire:") {
+            Some(seed) => match seed.parse::<u32>() {
+                Ok(n) if n <= MAX_SOLVITAIRE_SEED && !seed.starts_with('+') => {
+                    Ok(DealId::Solvitaire(n))
+                }
+                _ => Err(bad()),
+            },
+            None if !s.starts_with('+') => s.parse().map(DealId::Ours).map_err(|_| bad()),
+            None => Err(bad()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +190,28 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 10);
+    }
+
+    #[test]
+    fn deal_ids_parse_both_numberings_and_name_what_is_wrong() {
+        assert_eq!("42".parse::<DealId>(), Ok(DealId::Ours(42)));
+        assert_eq!("solvitaire:7".parse::<DealId>(), Ok(DealId::Solvitaire(7)));
+        assert_eq!(DealId::Solvitaire(7).to_string(), "solvitaire:7");
+        assert_eq!(DealId::Ours(3).deck(), shuffled(3));
+        for bad in [
+            "",
+            "x",
+            "-1",
+            "+3",
+            "solvitaire:",
+            "solvitaire:2147483648",
+            "greenfelt:3",
+        ] {
+            let e = bad.parse::<DealId>().unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("\"{bad}\"")) && e.contains("solvitaire:SEED"),
+                "{e}"
+            );
+        }
     }
 }

@@ -2,10 +2,12 @@
 //! the solver's verdict; `--report` prints the batch report. `nimrod play
 //! klondike --deal N` plays a deal with the greedy player as the hint key.
 
+use super::cards::DealId;
 use super::greedy::{self, Player};
 use super::parse_rules;
+use super::quotient;
 use super::records::{self, ReportStats};
-use super::solver::{self, Verdict};
+use super::solver::Verdict;
 use super::state::{Move, Rules, State};
 use crate::games::query::{open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
@@ -13,14 +15,15 @@ use serde::Serialize;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited"
+    after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited\n  nimrod query klondike --deal solvitaire:22 --draw 1"
 )]
 #[command(about = "Klondike: a deal with the greedy player's game and the solver's verdict")]
 /// The arguments of `nimrod query klondike` (a library caller fills it in).
 pub struct KlondikeQuery {
-    /// Deal number (see the shuffle in ARCHITECTURE.md / cards.rs).
+    /// Deal: our number N (the shuffle in cards.rs), or solvitaire:S for
+    /// Solvitaire's seed S.
     #[arg(long)]
-    pub deal: Option<u64>,
+    pub deal: Option<DealId>,
     /// Cards dealt from the stock at a time: 1 or 3.
     #[arg(long, default_value_t = 1)]
     pub draw: u8,
@@ -35,17 +38,14 @@ pub struct KlondikeQuery {
     /// 5 the strong priority list.
     #[arg(long, default_value_t = 0)]
     pub variant: usize,
-    /// Solver nodes before answering unknown (at most 10^9: the solver
-    /// keeps about 16 bytes a position).
-    #[arg(long, default_value_t = 2_000_000)]
+    /// Positions (classes) the solver may store before answering unknown
+    /// (at most 10^9: it keeps about 16 bytes a class).
+    #[arg(long, default_value_t = 20_000_000)]
     pub budget: u64,
     /// Print the batch report instead.
     #[arg(long)]
     pub report: bool,
 }
-
-/// Positions between two progress lines of a long solve.
-const PROGRESS_EVERY: u64 = 10_000_000;
 
 /// The largest `--budget`: about 16 GB of positions seen.
 pub const MAX_BUDGET: u64 = 1_000_000_000;
@@ -68,7 +68,7 @@ fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
     let rules = parse_rules(&format!("{}/{}{worry}", q.draw, q.redeal))?;
     ensure!(
         (1..=MAX_BUDGET).contains(&q.budget),
-        "--budget {} is out of range: 1 to {MAX_BUDGET} solver nodes",
+        "--budget {} is out of range: 1 to {MAX_BUDGET} solver positions",
         q.budget
     );
     ensure!(
@@ -80,8 +80,8 @@ fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
     Ok((rules, Player::ALL[q.variant]))
 }
 
-fn describe_line(deal: u64, rules: &Rules, moves: &[Move]) -> Vec<String> {
-    let mut s = State::deal(deal);
+fn describe_line(start: &State, rules: &Rules, moves: &[Move]) -> Vec<String> {
+    let mut s = *start;
     moves
         .iter()
         .map(|&m| {
@@ -101,30 +101,20 @@ pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
         bail!("query klondike: give --deal N (or --report)");
     };
     let (rules, variant) = rules_of(q)?;
-    let start = State::deal(deal);
-    let played = greedy::play(deal, &rules, &variant);
-    let greedy_moves = describe_line(deal, &rules, &played.moves);
-    // A long solve says how far it has got, on stderr, every 10^7 positions
-    // (about 30 s); the answer on stdout is the same.
-    let mut solved = if q.budget > PROGRESS_EVERY {
-        let budget = q.budget;
-        let ticker = solver::Ticker::new(PROGRESS_EVERY, move |n| {
-            eprintln!("deal {deal}: {n} positions searched (budget {budget})…")
-        });
-        solver::solve_watched(deal, &rules, q.budget, ticker)
-    } else {
-        solver::solve(deal, &rules, q.budget)
-    };
+    let start = State::from_deck(&deal.deck());
+    let played = greedy::play_from(start, &rules, &variant);
+    let greedy_moves = describe_line(&start, &rules, &played.moves);
+    let mut solved = quotient::solve_from(&start, &rules, q.budget);
     if solved.verdict == Verdict::Unknown && played.won {
         // The search ran out, but the greedy game itself proves the deal.
         solved.verdict = Verdict::Won(played.moves.clone());
     }
     let line = match &solved.verdict {
-        Verdict::Won(line) => describe_line(deal, &rules, line),
+        Verdict::Won(line) => describe_line(&start, &rules, line),
         _ => Vec::new(),
     };
     Ok(Answer::of(&DealAnswer {
-        deal,
+        deal: deal.to_string(),
         rules: rules.label(),
         layout: start.render(true),
         variant: variant.label(),
@@ -136,7 +126,8 @@ pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
         solver: SolverAnswer {
             budget: q.budget,
             verdict: solved.verdict.label().to_string(),
-            nodes: solved.nodes,
+            positions: solved.classes,
+            relaxed: solved.relaxed,
             line,
         },
     }))
@@ -145,7 +136,8 @@ pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
 /// `nimrod query klondike --deal N`.
 #[derive(Serialize)]
 struct DealAnswer {
-    deal: u64,
+    /// The deal's number ("42", or "solvitaire:22").
+    deal: String,
     rules: String,
     /// The deal as dealt, face-down cards in parentheses.
     layout: String,
@@ -165,7 +157,10 @@ struct GreedyGame {
 struct SolverAnswer {
     budget: u64,
     verdict: String,
-    nodes: u64,
+    /// Positions (classes of arrangements) the search stored.
+    positions: u64,
+    /// Whether the relaxed game proved the loss at the deal (no search).
+    relaxed: bool,
     /// A winning line, when the verdict is winnable.
     line: Vec<String>,
 }
@@ -196,11 +191,19 @@ impl std::fmt::Display for DealAnswer {
         )?;
         numbered(f, &g.moves)?;
         let s = &self.solver;
-        writeln!(
-            f,
-            "solver (every card visible, budget {} nodes): {} after {} nodes",
-            s.budget, s.verdict, s.nodes
-        )?;
+        if s.relaxed {
+            writeln!(
+                f,
+                "solver (every card visible): {}, proved by the relaxed game at the deal",
+                s.verdict
+            )?;
+        } else {
+            writeln!(
+                f,
+                "solver (every card visible, budget {} positions): {} after {} positions",
+                s.budget, s.verdict, s.positions
+            )?;
+        }
         if !s.line.is_empty() {
             writeln!(f, "a winning line ({} moves):", s.line.len())?;
             numbered(f, &s.line)?;
@@ -307,7 +310,7 @@ pub fn play(
         bail!("play klondike: give --deal N");
     };
     let (rules, variant) = rules_of(q)?;
-    let mut s = State::deal(deal);
+    let mut s = State::from_deck(&deal.deck());
     let mut moves = Vec::new();
     loop {
         writeln!(output, "{}", s.render(false))?;

@@ -83,8 +83,13 @@ pub fn stacks(c: Card, onto: Option<Card>) -> bool {
 }
 
 impl State {
+    /// Deal `deal` of our numbering.
     pub fn deal(deal: u64) -> State {
-        let deck = shuffled(deal);
+        State::from_deck(&shuffled(deal))
+    }
+
+    /// A deck dealt our way (see `cards`).
+    pub fn from_deck(deck: &[Card; 52]) -> State {
         let mut columns: [Pile; 7] = Default::default();
         let mut next = 0;
         for row in 0..7 {

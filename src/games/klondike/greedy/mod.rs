@@ -279,7 +279,12 @@ pub const MOVE_LIMIT: usize = 5000;
 
 /// Self-play of one deal.
 pub fn play(deal: u64, rules: &Rules, player: &Player) -> Played {
-    let mut s = State::deal(deal);
+    play_from(State::deal(deal), rules, player)
+}
+
+/// The greedy game from any position (a deal of another numbering, say).
+pub fn play_from(start: State, rules: &Rules, player: &Player) -> Played {
+    let mut s = start;
     let mut moves = Vec::new();
     let mut moved_this_pass = false;
     while !s.is_won() && moves.len() < MOVE_LIMIT {

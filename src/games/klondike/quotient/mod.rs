@@ -124,6 +124,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// Classes stored.
     pub classes: u64,
+    /// Whether the relaxed game proved the loss before any search.
+    pub relaxed: bool,
 }
 
 /// Decides a deal's layout under `rules`, storing at most `budget`
@@ -140,6 +142,7 @@ pub fn solve_from(start: &State, rules: &Rules, budget: u64) -> Outcome {
         return Outcome {
             verdict: Verdict::Lost,
             classes: 0,
+            relaxed: true,
         };
     }
     let (layout, root) = position::class_of(start, rules);
@@ -153,7 +156,11 @@ pub fn solve_from(start: &State, rules: &Rules, budget: u64) -> Outcome {
         Found::Lost => Verdict::Lost,
         Found::Unknown => Verdict::Unknown,
     };
-    Outcome { verdict, classes }
+    Outcome {
+        verdict,
+        classes,
+        relaxed: false,
+    }
 }
 
 enum Found {

@@ -2,7 +2,8 @@
 //! `quotient` for why these states and steps are exact).
 
 use super::bits::{
-    cards, children_of, foundation_tops, mask, next_home, nonzero_pairs, pair_counts, ALL, KINGS,
+    bit_of, cards, children_of, foundation_tops, mask, next_home, nonzero_pairs, pair_counts, ALL,
+    KINGS,
 };
 use super::talon::{Reach, Talon};
 use crate::games::klondike::cards::{card, is_red, rank, suit, Card};
@@ -289,10 +290,21 @@ impl Position {
         for c in cards(tableau_home) {
             out.push(Step::TableauHome(c));
         }
-        for s in talon_home.as_slice() {
+        // Talon cards put down before talon cards sent home, lower ranks
+        // first (the order lonelybot tries them in: it finds wins sooner).
+        let by_rank = |steps: &mut Steps| {
+            let n = steps.len as usize;
+            steps.items[..n].sort_by_key(|s| match *s {
+                Step::TalonHome(c, _) | Step::TalonToTableau(c, _) => bit_of(c),
+                _ => 0,
+            });
+        };
+        by_rank(&mut talon_out);
+        by_rank(&mut talon_home);
+        for s in talon_out.as_slice() {
             out.push(*s);
         }
-        for s in talon_out.as_slice() {
+        for s in talon_home.as_slice() {
             out.push(*s);
         }
         if rules.worry_back {

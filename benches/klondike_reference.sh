@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Our Klondike solver (the quotient solver) beside lonelybot
+# (github.com/vuonghy2442/lonelybot, MIT), the fastest open solver, on the
+# same deals, one core each, one after the other: the verdicts deal by deal,
+# and each side's CPU.
+#
+#   benches/klondike_reference.sh LONECLI FIRST LAST [DRAW] [NUMBERING] [BUDGET]
+#     LONECLI    lonelybot's command-line program, built with
+#                `cargo build --release -p lonecli` in its checkout
+#     FIRST LAST deals FIRST..LAST (LAST excluded)
+#     DRAW       1 or 3 (default 1); unlimited redeals, worrying back
+#     NUMBERING  ours (default: fed to lonelybot as exact permutations,
+#                benches/reference/lonelybot_exact.py) or solvitaire (both
+#                deal Solvitaire's seeds themselves)
+#     BUDGET     our classes per deal (default 50000000)
+#
+# Writes benches/results/klondike/reference-<date>-d<DRAW>-<numbering>-<FIRST>-<LAST>.csv
+# (deal, our verdict, our CPU s, lonelybot's verdict, its CPU s, its max RSS
+# KiB) and prints the totals. Our CPU per deal is the solving thread's CPU
+# clock; lonelybot's is its process's user + system time (/usr/bin/time),
+# which includes starting the process (about 1 ms): both totals are also
+# printed as whole-run CPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lonecli=${1:?usage: $0 LONECLI FIRST LAST [DRAW] [NUMBERING] [BUDGET]}
+first=${2:?FIRST}
+last=${3:?LAST}
+draw=${4:-1}
+numbering=${5:-ours}
+budget=${6:-50000000}
+[ -x "$lonecli" ] || { echo "$lonecli: not an executable" >&2; exit 2; }
+case "$draw" in 1|3) ;; *) echo "DRAW must be 1 or 3" >&2; exit 2;; esac
+case "$numbering" in ours|solvitaire) ;; *) echo "NUMBERING: ours or solvitaire" >&2; exit 2;; esac
+cargo bench --bench klondike_quotient --no-run --quiet 2>/dev/null
+bench=$(ls -t target/release/deps/klondike_quotient-* | grep -v '\.d$' | head -1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=benches/results/klondike/reference-$(date +%F)-d$draw-$numbering-$first-$last.csv
+
+/usr/bin/time -f "%U %S %M" -o "$tmp/ours.time" \
+  "$bench" "$draw/unlimited" "$first" "$last" "$budget" --numbering "$numbering" --csv "$tmp/ours.csv" > "$tmp/ours.txt"
+
+if [ "$numbering" = ours ]; then
+  "$bench" 1/unlimited "$first" "$last" 1 --layouts | python3 benches/reference/lonelybot_exact.py > "$tmp/seeds"
+  kind=exact
+else
+  seq "$first" $((last - 1)) | awk '{print $1, $1}' > "$tmp/seeds"
+  kind=solvitaire
+fi
+: > "$tmp/theirs.csv"
+start=$(date +%s.%N)
+while read -r deal seed; do
+  /usr/bin/time -f "%U %S %M" -o "$tmp/one.time" "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
+  if grep -q '^Solvable' "$tmp/one.txt"; then v=won
+  elif grep -q '^Impossible' "$tmp/one.txt"; then v=lost
+  else v=unknown; fi
+  read -r u s m < "$tmp/one.time"
+  echo "$deal,$v,$(echo "$u + $s" | bc -l),$m" >> "$tmp/theirs.csv"
+done < "$tmp/seeds"
+
+python3 - "$tmp/ours.csv" "$tmp/theirs.csv" "$tmp/ours.time" "$out" "$(hostname -s) $(nproc) cores" "$draw" <<'PY'
+import csv, sys, statistics
+ours = {int(r["deal"]): r for r in csv.DictReader(open(sys.argv[1]))}
+theirs = {}
+for line in open(sys.argv[2]):
+    d, v, t, m = line.strip().split(",")
+    theirs[int(d)] = (v, float(t), int(m))
+u, s, m = open(sys.argv[3]).read().split()
+with open(sys.argv[4], "w") as f:
+    f.write("deal,our_verdict,our_cpu_s,our_classes,lonelybot_verdict,lonelybot_cpu_s,lonelybot_max_rss_kib\n")
+    for d in sorted(ours):
+        o, t = ours[d], theirs[d]
+        f.write(f"{d},{o['verdict']},{o['cpu_s']},{o['classes']},{t[0]},{t[1]:.3f},{t[2]}\n")
+both = [d for d in ours if "unknown" not in (ours[d]["verdict"], theirs[d][0])]
+disagree = [d for d in both if ours[d]["verdict"] != theirs[d][0]]
+count = lambda xs, v: sum(1 for x in xs if x == v)
+ov = [ours[d]["verdict"] for d in ours]
+tv = [theirs[d][0] for d in theirs]
+ot = [float(ours[d]["cpu_s"]) for d in ours]
+tt = [theirs[d][1] for d in theirs]
+n = len(ot)
+print(f"machine {sys.argv[5]}; draw {sys.argv[6]}, unlimited redeals; {n} deals")
+print(f"ours:      {count(ov,'won')} won, {count(ov,'lost')} lost, {count(ov,'unknown')} unknown; CPU {sum(ot):.2f} s (mean {sum(ot)/n*1000:.1f} ms, median {statistics.median(ot)*1000:.2f} ms, max {max(ot):.2f} s); whole run {float(u)+float(s):.2f} s CPU, max RSS {int(m)//1024} MiB")
+print(f"lonelybot: {count(tv,'won')} won, {count(tv,'lost')} lost, {count(tv,'unknown')} unknown; CPU {sum(tt):.2f} s (mean {sum(tt)/n*1000:.1f} ms, median {statistics.median(tt)*1000:.2f} ms, max {max(tt):.2f} s), max RSS {max(theirs[d][2] for d in theirs)//1024} MiB")
+print(f"agree on {len(both) - len(disagree)} of {len(both)} deals both decided; disagree: {disagree}")
+print(f"CPU ratio ours / lonelybot: {sum(ot)/sum(tt):.2f} (per-deal clocks), {(float(u)+float(s))/sum(tt):.2f} (whole runs)")
+PY
+echo "per deal: $out"
