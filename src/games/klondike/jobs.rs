@@ -3,7 +3,10 @@
 
 use super::greedy::Player;
 use super::solver::{self, RelaxedVerdict, Verdict};
-use super::state::Rules;
+use super::cards::shuffled;
+use super::independent::rules::Table;
+use super::quotient::{self, Layout};
+use super::state::{Move, Rules};
 use super::{
     greedy, parse_rules, query, records, report, rules_id, stats, Klondike, LOST, MAX_GREEDY_DEALS,
     PLAYERS, SOLVER_VERSION, UNKNOWN, VERSION, WON,
@@ -287,6 +290,23 @@ fn relaxed_verdicts(ctx: &JobContext, job: &SolverJob, id: &str) -> Result<Vec<R
         .collect()
 }
 
+/// A winning line replayed by the independent rules engine
+/// (`independent::rules`), which shares no move generation with the solver.
+fn independent_check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<()> {
+    let mut table = Table::deal(deal);
+    for (i, &m) in line.iter().enumerate() {
+        table
+            .play(m, rules)
+            .map_err(|e| anyhow::anyhow!("deal {deal}, move {i} of the winning line: {}", e.0))?;
+    }
+    ensure!(
+        table.is_won(),
+        "deal {deal}: the winning line ends with {} cards home",
+        table.cards_home()
+    );
+    Ok(())
+}
+
 fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
     let (rules, deals, budget) = (job.rules, job.deals, job.budget);
     let relaxed = match &job.relaxed_from {
@@ -310,21 +330,30 @@ fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
             let r = if greedy_won {
                 (WON, 0, false)
             } else {
-                let s = match &relaxed {
-                    Some(known) => {
-                        solver::solve_knowing_relaxed(deal, &rules, budget, known[deal as usize])
+                // Lost under draw one with unlimited redeals (which every
+                // rule set relaxes to) is lost here.
+                let known_lost = relaxed
+                    .as_ref()
+                    .is_some_and(|known| known[deal as usize] == RelaxedVerdict::Lost);
+                let s = if known_lost {
+                    quotient::Outcome {
+                        verdict: Verdict::Lost,
+                        classes: 0,
+                        relaxed: false,
                     }
-                    None => solver::solve(deal, &rules, budget),
+                } else {
+                    quotient::solve(&Layout::from_deck(&shuffled(deal)), &rules, budget)
                 };
                 let code = match &s.verdict {
                     Verdict::Won(line) => {
                         solver::check_win(deal, &rules, line)?;
+                        independent_check_win(deal, &rules, line)?;
                         WON
                     }
                     Verdict::Lost => LOST,
                     Verdict::Unknown => UNKNOWN,
                 };
-                (code, s.nodes, true)
+                (code, s.classes, true)
             };
             stage.inc(1);
             Ok(r)

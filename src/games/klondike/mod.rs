@@ -70,8 +70,10 @@ const VERSION: u32 = 3;
 /// without branching (taking it out of the talon shifts every later group
 /// of three; 42 draw-3 deals of 0-9,999 called lost were wins), and with
 /// worrying back a king may come back from its foundation into an empty
-/// column (Solvitaire's rule).
-pub const SOLVER_VERSION: u32 = 13;
+/// column (Solvitaire's rule). 14: the quotient solver (`quotient`):
+/// classes of arrangements, the budget counts classes stored; winning
+/// lines also replayed by the independent rules engine.
+pub const SOLVER_VERSION: u32 = 14;
 
 /// The most deals a greedy table holds (six bytes each).
 pub const MAX_GREEDY_DEALS: u64 = 100_000_000;
