@@ -1,11 +1,11 @@
 //! The Klondike jobs: greedy games and solver verdicts per rule set, and
 //! the report that gathers them.
 
-use super::greedy::Player;
-use super::solver::{self, RelaxedVerdict, Verdict};
 use super::cards::shuffled;
+use super::greedy::Player;
 use super::independent::rules::Table;
 use super::quotient::{self, Layout};
+use super::solver::{self, RelaxedVerdict, Verdict};
 use super::state::{Move, Rules};
 use super::{
     greedy, parse_rules, query, records, report, rules_id, stats, Klondike, LOST, MAX_GREEDY_DEALS,

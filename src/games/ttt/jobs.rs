@@ -103,6 +103,7 @@ impl Planner for Ttt {
                 menace_runs: runs,
                 menace_games: games,
                 solver: SOLVER_VERSION,
+                report: machines::REPORT_VERSION,
             })?,
             run: Box::new(move |ctx| machines::build(ctx, runs, games)),
             parts: None,

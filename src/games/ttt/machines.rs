@@ -91,8 +91,22 @@ pub struct Mistake {
 #[serde(deny_unknown_fields)]
 pub struct MachinesStats {
     pub machines: Vec<MachineReport>,
-    pub menace: Vec<super::menace::CurveSummary>,
+    pub menace: MenaceReport,
 }
+
+/// MENACE's learning curves and Michie's milestones, per opponent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenaceReport {
+    pub curves: Vec<super::menace::CurveSummary>,
+    /// By opponent id (`perfect`, `perfect_fixed`, `random`,
+    /// `tries_each_reply`).
+    pub milestones: std::collections::BTreeMap<String, super::menace::Milestones>,
+}
+
+/// 2: the report holds Michie's milestones per opponent
+/// (`menace.milestones`), and the curves moved to `menace.curves`.
+pub const REPORT_VERSION: u32 = 2;
 
 /// Every game of a machine against all opponent replies.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -215,6 +229,7 @@ pub struct MachinesJob {
     pub menace_runs: u64,
     pub menace_games: u64,
     pub solver: u32,
+    pub report: u32,
 }
 
 /// The parameters the machines table records: the job's without the
@@ -223,12 +238,13 @@ pub struct MachinesJob {
 struct MachinesTable {
     menace_runs: u64,
     menace_games: u64,
+    report: u32,
 }
 
 pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
     let stage = ctx
         .progress
-        .stage(ctx.id, "classic machines and MENACE", 2 * runs);
+        .stage(ctx.id, "classic machines and MENACE", 4 * runs);
     let table = ctx.open("ttt/3x3k3")?;
     let g = super::table_geometry(&table)?;
     let solved = load(&table)?;
@@ -250,6 +266,14 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
         }
         curves.push(curve);
     }
+    let milestones = Opponent::ALL
+        .iter()
+        .map(|&who| {
+            let m = menace::milestones(&g, &solved, who, runs, games);
+            stage.inc(runs / 2);
+            (who.id().to_string(), m)
+        })
+        .collect();
     let csv = menace::curves_csv(&curves);
     let svg = menace::curves_svg(&curves)?;
     let dir = ctx.output.parent().context("output has a directory")?;
@@ -264,12 +288,16 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
             serde_json::to_value(MachinesTable {
                 menace_runs: runs,
                 menace_games: games,
+                report: REPORT_VERSION,
             })?,
             "opponent (0 perfect, 1 random) x block of 10 games x outcome (win, draw, loss)",
             "f64 share of MENACE's games in that block with that outcome, averaged over the runs",
             serde_json::to_value(MachinesStats {
                 machines: reports,
-                menace: curves.iter().map(|c| c.summary()).collect(),
+                menace: MenaceReport {
+                    curves: curves.iter().map(|c| c.summary()).collect(),
+                    milestones,
+                },
             })?,
         )
         .stamped(ctx.stamp()),

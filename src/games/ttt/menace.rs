@@ -18,13 +18,50 @@ pub enum Opponent {
     Perfect,
     /// Plays O uniformly at random.
     Random,
+    /// Plays O perfectly, always the same line: the lowest-numbered
+    /// optimal cell.
+    PerfectFixed,
+    /// Michie-like: O's first reply tries every empty cell in turn, game
+    /// after game (sound replies and unsound ones), then plays perfectly,
+    /// uniformly among optimal moves.
+    TriesEachReply,
 }
 
 impl Opponent {
+    /// Every opponent the milestones are measured against.
+    pub const ALL: [Opponent; 4] = [
+        Opponent::Perfect,
+        Opponent::PerfectFixed,
+        Opponent::Random,
+        Opponent::TriesEachReply,
+    ];
+
     pub fn name(&self) -> &'static str {
         match self {
             Opponent::Perfect => "perfect",
             Opponent::Random => "random",
+            Opponent::PerfectFixed => "perfect, one fixed line",
+            Opponent::TriesEachReply => "tries each reply in turn",
+        }
+    }
+
+    /// The opponent's key in the report (`menace.milestones`).
+    pub fn id(&self) -> &'static str {
+        match self {
+            Opponent::Perfect => "perfect",
+            Opponent::Random => "random",
+            Opponent::PerfectFixed => "perfect_fixed",
+            Opponent::TriesEachReply => "tries_each_reply",
+        }
+    }
+
+    /// Keeps the runs of different opponents on different seeds.
+    fn salt(&self) -> u64 {
+        match self {
+            Opponent::Perfect => 0,
+            Opponent::Random => 1 << 32,
+            Opponent::PerfectFixed => 2 << 32,
+            Opponent::TriesEachReply => 3 << 32,
         }
     }
 }
@@ -169,14 +206,26 @@ fn opponent_move(
     solved: &HashMap<u64, Solved>,
     p: Position,
     who: Opponent,
+    game: u64,
     rng: &mut SplitMix64,
 ) -> usize {
+    let empty = g.full() & !p.occupied();
+    let optimal = || {
+        let (canon, sym) = g.canonical(p);
+        g.untransform(sym, solved[&canon.key()].best)
+    };
     let mask = match who {
-        Opponent::Random => g.full() & !p.occupied(),
-        Opponent::Perfect => {
-            let (canon, sym) = g.canonical(p);
-            g.untransform(sym, solved[&canon.key()].best)
+        Opponent::Random => empty,
+        Opponent::Perfect => optimal(),
+        Opponent::PerfectFixed => {
+            let m = optimal();
+            return m.trailing_zeros() as usize;
         }
+        Opponent::TriesEachReply if p.o.count_ones() == 0 => {
+            let cells: Vec<usize> = (0..g.cells()).filter(|i| empty >> i & 1 == 1).collect();
+            return cells[(game % cells.len() as u64) as usize];
+        }
+        Opponent::TriesEachReply => optimal(),
     };
     let cells: Vec<usize> = (0..g.cells()).filter(|i| mask >> i & 1 == 1).collect();
     cells[rng.below(cells.len() as u64) as usize]
@@ -188,6 +237,7 @@ fn play_one(
     solved: &HashMap<u64, Solved>,
     m: &mut Menace,
     who: Opponent,
+    game: u64,
     rng: &mut SplitMix64,
 ) -> i32 {
     let mut p = Position::default();
@@ -213,7 +263,7 @@ fn play_one(
                 }
             }
         } else {
-            opponent_move(g, solved, p, who, rng)
+            opponent_move(g, solved, p, who, game, rng)
         };
         p = p.play(cell);
     };
@@ -232,10 +282,7 @@ pub fn learning_curve(
     progress: impl Fn(u64) + Sync,
 ) -> Curve {
     let blocks = games.div_ceil(BLOCK) as usize;
-    let salt = match who {
-        Opponent::Perfect => 0,
-        Opponent::Random => 1 << 32,
-    };
+    let salt = who.salt();
     let per_run: Vec<(Vec<[u64; 3]>, usize)> = (0..runs)
         .into_par_iter()
         .map(|run| {
@@ -245,7 +292,7 @@ pub fn learning_curve(
             };
             let mut counts = vec![[0u64; 3]; blocks];
             for i in 0..games {
-                let r = play_one(g, solved, &mut m, who, &mut rng);
+                let r = play_one(g, solved, &mut m, who, i, &mut rng);
                 counts[(i / BLOCK) as usize][(1 - r) as usize] += 1;
             }
             progress(1);
@@ -288,7 +335,7 @@ pub fn opening_box_empties_after(
     };
     let opening = Position::default().key();
     for game in 1..=games {
-        play_one(g, solved, &mut machine, who, &mut rng);
+        play_one(g, solved, &mut machine, who, game - 1, &mut rng);
         if machine
             .boxes
             .get(&opening)
@@ -322,8 +369,8 @@ impl TrainedMenace {
             boxes: HashMap::new(),
         };
         let mut record = [0u64; 3];
-        for _ in 0..games {
-            record[(1 - play_one(g, solved, &mut machine, who, &mut rng)) as usize] += 1;
+        for game in 0..games {
+            record[(1 - play_one(g, solved, &mut machine, who, game, &mut rng)) as usize] += 1;
         }
         TrainedMenace { machine, record }
     }
@@ -337,6 +384,213 @@ impl TrainedMenace {
             return Some(empty.trailing_zeros() as usize);
         }
         self.machine.choose(g, p, rng, &mut Vec::new())
+    }
+}
+
+/// What a MENACE's boxes allow at `p` (X to move): the cells it may draw
+/// (beads left; an unopened box holds every option), None when the box
+/// is empty (it resigns). The last empty cell is forced.
+fn allowed(m: &Menace, g: &Geometry, p: Position) -> Option<u32> {
+    let empty = g.full() & !p.occupied();
+    if empty.count_ones() == 1 {
+        return Some(empty);
+    }
+    let (canon, sym) = g.canonical(p);
+    let fresh;
+    let options = match m.boxes.get(&canon.key()) {
+        Some(o) => o,
+        None => {
+            fresh = Menace::options(g, canon);
+            &fresh
+        }
+    };
+    let cells = options
+        .iter()
+        .filter(|o| o.1 > 0)
+        .fold(0u32, |acc, o| acc | g.untransform(sym, 1 << o.0));
+    (cells != 0).then_some(cells)
+}
+
+/// Whether every line MENACE's beads allow keeps the game's value, from
+/// the empty board, against an O that plays `o_moves` (the optimal moves
+/// only, or every move): no empty box, and no drawn move that gives a
+/// drawn position away or a won one up.
+fn plays_soundly(m: &Menace, g: &Geometry, solved: &HashMap<u64, Solved>, o_any: bool) -> bool {
+    fn value(g: &Geometry, solved: &HashMap<u64, Solved>, p: Position) -> i8 {
+        // For the side to move; a finished game is lost by the side to move.
+        if g.has_line(p.x) || g.has_line(p.o) {
+            return -1;
+        }
+        if p.occupied() == g.full() {
+            return 0;
+        }
+        solved[&g.canonical(p).0.key()].value
+    }
+    fn walk(
+        m: &Menace,
+        g: &Geometry,
+        solved: &HashMap<u64, Solved>,
+        o_any: bool,
+        p: Position,
+        seen: &mut std::collections::HashSet<u64>,
+    ) -> bool {
+        if g.has_line(p.x) || g.has_line(p.o) || p.occupied() == g.full() {
+            return true;
+        }
+        if !seen.insert(g.canonical(p).0.key()) {
+            return true;
+        }
+        let v = value(g, solved, p);
+        if p.x_to_move() {
+            let Some(cells) = allowed(m, g, p) else {
+                return false;
+            };
+            (0..g.cells()).filter(|c| cells >> c & 1 == 1).all(|c| {
+                let q = p.play(c);
+                -value(g, solved, q) == v && walk(m, g, solved, o_any, q, seen)
+            })
+        } else {
+            let moves = if o_any {
+                g.full() & !p.occupied()
+            } else {
+                let (canon, sym) = g.canonical(p);
+                g.untransform(sym, solved[&canon.key()].best)
+            };
+            (0..g.cells())
+                .filter(|c| moves >> c & 1 == 1)
+                .all(|c| walk(m, g, solved, o_any, p.play(c), seen))
+        }
+    }
+    walk(
+        m,
+        g,
+        solved,
+        o_any,
+        Position::default(),
+        &mut Default::default(),
+    )
+}
+
+/// Whether the opening box holds beads for corner openings only.
+fn corner_only(m: &Menace, g: &Geometry) -> bool {
+    let corners = [0, g.cols - 1, g.cells() - g.cols, g.cells() - 1]
+        .iter()
+        .fold(0u32, |a, &c| a | 1 << c);
+    allowed(m, g, Position::default()).is_some_and(|cells| cells & !corners == 0)
+}
+
+/// Michie's three milestones for one run: after how many games (the
+/// text's "after the 17th game") each holds from then to the end of
+/// training, None if it does not hold at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunMilestones {
+    /// Only corner openings have beads.
+    pub corner_only: Option<u64>,
+    /// Every line against correct play is drawn (no move its beads allow
+    /// loses the draw, no box on the way empty).
+    pub draws_vs_perfect: Option<u64>,
+    /// Every move its beads allow keeps the game's value against any O:
+    /// it draws against correct play and wins whenever O errs.
+    pub punishes_unsound: Option<u64>,
+}
+
+/// Trains one MENACE (seed `seed`) for `games` games against `who`,
+/// checking the milestones after every game.
+pub fn run_milestones(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    who: Opponent,
+    games: u64,
+    seed: u64,
+) -> RunMilestones {
+    let mut rng = SplitMix64::new(seed);
+    let mut m = Menace {
+        boxes: HashMap::new(),
+    };
+    // The last count of games after which each did not hold.
+    let mut last_false = [0u64; 3];
+    let mut holds = [false; 3];
+    for game in 1..=games {
+        play_one(g, solved, &mut m, who, game - 1, &mut rng);
+        holds = [
+            corner_only(&m, g),
+            plays_soundly(&m, g, solved, false),
+            plays_soundly(&m, g, solved, true),
+        ];
+        for k in 0..3 {
+            if !holds[k] {
+                last_false[k] = game;
+            }
+        }
+    }
+    let at = |k: usize| holds[k].then_some(last_false[k]);
+    RunMilestones {
+        corner_only: at(0),
+        draws_vs_perfect: at(1),
+        punishes_unsound: at(2),
+    }
+}
+
+/// One milestone over the runs: the median run's game count (runs that
+/// never reach it count as later than any), the quartiles, and how many
+/// runs reached it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MilestoneSpread {
+    /// None when half the runs or more never reach it.
+    pub median: Option<u64>,
+    pub lower_quartile: Option<u64>,
+    pub upper_quartile: Option<u64>,
+    pub runs_reached: u64,
+}
+
+/// The milestones against one opponent, as the machines table records them.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Milestones {
+    pub opponent: String,
+    pub runs: u64,
+    pub games_per_run: u64,
+    /// None when no run reaches it.
+    pub corner_only_from_game: Option<MilestoneSpread>,
+    pub draws_vs_perfect_from_game: Option<MilestoneSpread>,
+    pub punishes_unsound_from_game: Option<MilestoneSpread>,
+}
+
+/// The milestones over `runs` seeded runs (seeds as `learning_curve`'s).
+pub fn milestones(
+    g: &Geometry,
+    solved: &HashMap<u64, Solved>,
+    who: Opponent,
+    runs: u64,
+    games: u64,
+) -> Milestones {
+    let per_run: Vec<RunMilestones> = (0..runs)
+        .into_par_iter()
+        .map(|run| run_milestones(g, solved, who, games, run | who.salt()))
+        .collect();
+    let spread = |get: fn(&RunMilestones) -> Option<u64>| {
+        let mut v: Vec<u64> = per_run.iter().map(|r| get(r).unwrap_or(u64::MAX)).collect();
+        v.sort_unstable();
+        let reached = v.iter().filter(|&&x| x != u64::MAX).count() as u64;
+        let at = |q: f64| {
+            let x = v[((v.len() as f64 - 1.0) * q).round() as usize];
+            (x != u64::MAX).then_some(x)
+        };
+        (reached > 0).then(|| MilestoneSpread {
+            median: at(0.5),
+            lower_quartile: at(0.25),
+            upper_quartile: at(0.75),
+            runs_reached: reached,
+        })
+    };
+    Milestones {
+        opponent: who.name().into(),
+        runs,
+        games_per_run: games,
+        corner_only_from_game: spread(|r| r.corner_only),
+        draws_vs_perfect_from_game: spread(|r| r.draws_vs_perfect),
+        punishes_unsound_from_game: spread(|r| r.punishes_unsound),
     }
 }
 
@@ -423,8 +677,8 @@ pub fn boxes_after(
     let mut m = Menace {
         boxes: HashMap::new(),
     };
-    for _ in 0..games {
-        play_one(g, solved, &mut m, who, &mut rng);
+    for game in 0..games {
+        play_one(g, solved, &mut m, who, game, &mut rng);
     }
     let opening = Menace::options(g, Position::default()).len();
     (m.boxes.len(), opening)
@@ -455,7 +709,7 @@ mod opening_box {
                 boxes: HashMap::new(),
             };
             let results: Vec<i32> = (0..games)
-                .map(|_| play_one(&g, &solved, &mut m, Opponent::Perfect, &mut rng))
+                .map(|i| play_one(&g, &solved, &mut m, Opponent::Perfect, i, &mut rng))
                 .collect();
             let last = &results[results.len() - 10..];
             match emptied {
@@ -486,5 +740,84 @@ mod opening_box {
                 "run {run}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod milestone_tests {
+    use super::*;
+
+    fn setup() -> (Geometry, HashMap<u64, Solved>) {
+        let g = Geometry::new(3, 3, 3).unwrap();
+        let solved = super::super::solve::solve(&g);
+        (g, solved)
+    }
+
+    #[test]
+    fn the_checks_say_yes_to_a_perfect_machine_and_no_to_a_fresh_one() {
+        let (g, solved) = setup();
+        let fresh = Menace {
+            boxes: HashMap::new(),
+        };
+        assert!(!corner_only(&fresh, &g));
+        assert!(!plays_soundly(&fresh, &g, &solved, false));
+        assert!(!plays_soundly(&fresh, &g, &solved, true));
+        // Every box holding beads on optimal moves only (and a corner
+        // opening): both soundness checks hold.
+        let mut perfect = Menace {
+            boxes: HashMap::new(),
+        };
+        for (&key, s) in &solved {
+            let p = Position::from_key(key);
+            if !p.x_to_move() {
+                continue;
+            }
+            let canon = g.canonical(p).0;
+            let opts: Vec<(usize, u32)> = Menace::options(&g, canon)
+                .into_iter()
+                .map(|(cell, _)| (cell, (s.best >> cell & 1) * 5))
+                .collect();
+            perfect.boxes.insert(canon.key(), opts);
+        }
+        let opening = perfect.boxes.get_mut(&Position::default().key()).unwrap();
+        for o in opening.iter_mut() {
+            o.1 = if o.0 == 0 { 5 } else { 0 };
+        }
+        assert!(corner_only(&perfect, &g));
+        assert!(plays_soundly(&perfect, &g, &solved, false));
+        assert!(plays_soundly(&perfect, &g, &solved, true));
+        // Beads on every reply where X (corner opening) can win after O's
+        // unsound edge reply: the check against any O fails, the one
+        // against correct play (which never plays that reply) holds.
+        let p = Position::default().play(0).play(1);
+        let key = g.canonical(p).0.key();
+        assert_eq!(solved[&key].value, 1);
+        assert!(solved[&key].best.count_ones() < 7);
+        let bad = Menace::options(&g, Position::from_key(key))
+            .into_iter()
+            .map(|(c, _)| (c, 1))
+            .collect();
+        perfect.boxes.insert(key, bad);
+        assert!(!plays_soundly(&perfect, &g, &solved, true));
+        assert!(plays_soundly(&perfect, &g, &solved, false));
+    }
+
+    #[test]
+    fn milestones_are_ordered_and_reached_by_some_runs() {
+        let (g, solved) = setup();
+        for who in Opponent::ALL {
+            for seed in 0..6 {
+                let r = run_milestones(&g, &solved, who, 300, seed | who.salt());
+                if let Some(p) = r.punishes_unsound {
+                    let d = r
+                        .draws_vs_perfect
+                        .expect("sound against any O is sound against correct play");
+                    assert!(d <= p, "{who:?} seed {seed}: {r:?}");
+                }
+            }
+        }
+        let m = milestones(&g, &solved, Opponent::Perfect, 20, 300);
+        eprintln!("{m:?}");
+        assert!(m.corner_only_from_game.is_some() || m.draws_vs_perfect_from_game.is_some());
     }
 }

@@ -279,12 +279,41 @@ impl std::fmt::Display for MachinesAnswer {
                 )?;
             }
         }
-        for c in &self.0.menace {
+        for c in &self.0.menace.curves {
             let (a, z) = (&c.first_10_games, &c.last_10_games);
             writeln!(
                 f,
                 "MENACE vs {} ({} runs x {} games): first 10 games win/draw/loss {:.3}/{:.3}/{:.3}, last 10 {:.3}/{:.3}/{:.3}",
                 c.opponent, c.runs, c.games_per_run, a.wins, a.draws, a.losses, z.wins, z.draws, z.losses,
+            )?;
+        }
+        writeln!(
+            f,
+            "MENACE milestones, games trained after which each holds to the end (median [quartiles] over the runs; Michie 1961, first series: 17, 20, 220):"
+        )?;
+        let show = |m: &Option<super::menace::MilestoneSpread>, runs: u64| match m {
+            None => "never".to_string(),
+            Some(s) => {
+                let n = |x: Option<u64>| x.map_or("never".into(), |v| v.to_string());
+                format!(
+                    "{} [{}, {}], {} of {runs} runs",
+                    n(s.median),
+                    n(s.lower_quartile),
+                    n(s.upper_quartile),
+                    s.runs_reached
+                )
+            }
+        };
+        for m in self.0.menace.milestones.values() {
+            writeln!(
+                f,
+                "  vs {} ({} runs x {} games): corner openings only {}; draws against correct play {}; punishes every unsound line {}",
+                m.opponent,
+                m.runs,
+                m.games_per_run,
+                show(&m.corner_only_from_game, m.runs),
+                show(&m.draws_vs_perfect_from_game, m.runs),
+                show(&m.punishes_unsound_from_game, m.runs),
             )?;
         }
         writeln!(

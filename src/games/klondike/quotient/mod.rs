@@ -70,9 +70,21 @@
 //!    the talon removes no option. Drawing three (the groups of three
 //!    shift), or with passes counted (bringing it up can cost a pass), that
 //!    remark fails, and the rule is not used.
-//! 3. *The search does not visit a class twice*: a plain reachability
+//! 3. *A card no longer needed is not worried back.* By rule 1's
+//!    argument, from the position after worrying it back, sending it home
+//!    again keeps the verdict: that position wins exactly when the present
+//!    one does, so the step adds nothing.
+//! 4. *A talon card no longer needed that can go home is not put on the
+//!    tableau instead.* Both steps take it from the same place in the
+//!    talon (the talon afterwards is the same); on the tableau, by rule 1's
+//!    argument, sending it home keeps the verdict, which is the other step.
+//! 5. *The search does not visit a class twice*: a plain reachability
 //!    search; a class already seen is either still being searched from
 //!    (a cycle) or has no win.
+//!
+//! Order only (no verdict depends on it): bases to holders first, then
+//! tableau cards home, talon cards put down, talon cards home (lower ranks
+//! first), worrying back last.
 //!
 //! Tested against the independent exhaustive search (`independent::
 //! loss_check`, no pruning, its own rules engine) on many late positions
