@@ -1,4 +1,4 @@
-//! The quotient solver (`klondike::quotient`) over a range of deals: per
+//! The quotient solver (`klondike::solver`) over a range of deals: per
 //! deal the verdict, classes stored and CPU seconds, then the totals
 //! (won / lost / unknown, mean, median, 99th percentile and largest CPU
 //! per deal, the process's peak memory), every winning line replayed in
@@ -23,8 +23,8 @@ use nimrod::games::klondike::cards::{shuffled, solvitaire_deck, MAX_SOLVITAIRE_S
 use nimrod::games::klondike::independent::loss_check::{check_from, Finding};
 use nimrod::games::klondike::independent::rules::Table;
 use nimrod::games::klondike::parse_rules;
-use nimrod::games::klondike::quotient::{solve, Layout};
-use nimrod::games::klondike::solver::Verdict;
+use nimrod::games::klondike::solver::{solve, Layout};
+use nimrod::games::klondike::verdict::Verdict;
 use std::io::Write;
 
 /// Positions the independent search may store for a re-proof (its keys

@@ -6,7 +6,8 @@
 
 use nimrod::games::klondike::independent::rules::Table;
 use nimrod::games::klondike::parse_rules;
-use nimrod::games::klondike::solver::{self, Verdict};
+use nimrod::games::klondike::solver;
+use nimrod::games::klondike::verdict::Verdict;
 
 #[test]
 fn every_winning_line_is_legal_under_an_independent_rules_engine() {
@@ -21,7 +22,7 @@ fn every_winning_line_is_legal_under_an_independent_rules_engine() {
         let rules = parse_rules(text).unwrap();
         let mut won = 0;
         for deal in deals {
-            let Verdict::Won(line) = solver::solve(deal, &rules, 200_000).verdict else {
+            let Verdict::Won(line) = solver::solve_deal(deal, &rules, 200_000).verdict else {
                 continue;
             };
             let mut t = Table::deal(deal);

@@ -4,9 +4,9 @@
 use super::cards::shuffled;
 use super::greedy::Player;
 use super::independent::rules::Table;
-use super::quotient::{self, Layout};
-use super::solver::{self, RelaxedVerdict, Verdict};
+use super::solver::{self, Layout};
 use super::state::{Move, Rules};
+use super::verdict::{self, RelaxedVerdict, Verdict, RELAXED};
 use super::{
     greedy, parse_rules, query, records, report, rules_id, stats, Klondike, LOST, MAX_GREEDY_DEALS,
     PLAYERS, SOLVER_VERSION, UNKNOWN, VERSION, WON,
@@ -35,7 +35,7 @@ struct SolverJob {
     budget: u64,
     version: u32,
     /// The job whose verdicts this one reads: the relaxed rule set's
-    /// solver, when the config builds it (see `solver::solve_knowing_relaxed`).
+    /// solver, when the config builds it (a loss there is a loss here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     relaxed_from: Option<String>,
 }
@@ -103,8 +103,8 @@ impl Planner for Klondike {
         // Every other rule set reads the relaxed one's verdicts when the
         // config builds it too (same deals, same budget).
         let relaxed_job = parsed
-            .contains(&solver::RELAXED)
-            .then(|| format!("klondike/solver-{}", rules_id(&solver::RELAXED)));
+            .contains(&RELAXED)
+            .then(|| format!("klondike/solver-{}", rules_id(&RELAXED)));
         let mut jobs = Vec::new();
         let mut ids = Vec::new();
         let mut all_rules = Vec::new();
@@ -129,7 +129,7 @@ impl Planner for Klondike {
                 parts: None,
             });
             let (sdeals, budget) = (p.solver_deals, p.solver_budget);
-            let relaxed_from = relaxed_job.clone().filter(|_| rules != solver::RELAXED);
+            let relaxed_from = relaxed_job.clone().filter(|_| rules != RELAXED);
             let mut deps = vec![format!("klondike/greedy-{id}")];
             deps.extend(relaxed_from.clone());
             let job = SolverJob {
@@ -266,7 +266,7 @@ fn relaxed_verdicts(ctx: &JobContext, job: &SolverJob, id: &str) -> Result<Vec<R
     let theirs: SolverJob = serde_json::from_value(table.meta().params.clone())
         .with_context(|| format!("{}: the parameters of {id}", ctx.id))?;
     ensure!(
-        theirs.rules == solver::RELAXED
+        theirs.rules == RELAXED
             && theirs.version == SOLVER_VERSION
             && theirs.budget >= job.budget
             && theirs.deals >= job.deals
@@ -336,17 +336,17 @@ fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
                     .as_ref()
                     .is_some_and(|known| known[deal as usize] == RelaxedVerdict::Lost);
                 let s = if known_lost {
-                    quotient::Outcome {
+                    solver::Outcome {
                         verdict: Verdict::Lost,
                         classes: 0,
                         relaxed: false,
                     }
                 } else {
-                    quotient::solve(&Layout::from_deck(&shuffled(deal)), &rules, budget)
+                    solver::solve(&Layout::from_deck(&shuffled(deal)), &rules, budget)
                 };
                 let code = match &s.verdict {
                     Verdict::Won(line) => {
-                        solver::check_win(deal, &rules, line)?;
+                        verdict::check_win(deal, &rules, line)?;
                         independent_check_win(deal, &rules, line)?;
                         WON
                     }

@@ -10,8 +10,10 @@
 //!
 //! The folder: `jobs` (parameters, plan, the greedy and solver tables),
 //! `query` (query and play), `verify`, the rules (`cards`, `pile`,
-//! `state`), the players (`greedy`), the solver (`solver`, `relaxed`), the
-//! second opinion (`independent`), `stats`, `report`, `records`.
+//! `state`), the players (`greedy`), the solver (`solver`, with the
+//! relaxed game's proofs of loss in `relaxed` and the verdicts and their
+//! checks in `verdict`), the second opinion (`independent`), `stats`,
+//! `report`, `records`.
 
 pub mod cards;
 #[allow(missing_docs)] // documentation pending: issue 33
@@ -20,16 +22,15 @@ pub mod independent;
 mod jobs;
 pub mod pile;
 pub mod query;
-pub mod quotient;
 #[allow(missing_docs)] // documentation pending: issue 33
 pub mod records;
 pub mod relaxed;
 pub mod report;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod solver;
 #[allow(missing_docs)] // documentation pending: issue 33
 pub mod state;
 pub mod stats;
+pub mod verdict;
 mod verify;
 
 use super::query::{Answer, QueryContext};
@@ -70,7 +71,7 @@ const VERSION: u32 = 3;
 /// without branching (taking it out of the talon shifts every later group
 /// of three; 42 draw-3 deals of 0-9,999 called lost were wins), and with
 /// worrying back a king may come back from its foundation into an empty
-/// column (Solvitaire's rule). 14: the quotient solver (`quotient`):
+/// column (Solvitaire's rule). 14: the quotient solver (`solver`):
 /// classes of arrangements, the budget counts classes stored; winning
 /// lines also replayed by the independent rules engine.
 pub const SOLVER_VERSION: u32 = 14;

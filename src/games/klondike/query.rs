@@ -5,10 +5,10 @@
 use super::cards::DealId;
 use super::greedy::{self, Player};
 use super::parse_rules;
-use super::quotient;
 use super::records::{self, ReportStats};
-use super::solver::Verdict;
+use super::solver;
 use super::state::{Move, Rules, State};
+use super::verdict::Verdict;
 use crate::games::query::{open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
@@ -104,7 +104,7 @@ pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
     let start = State::from_deck(&deal.deck());
     let played = greedy::play_from(start, &rules, &variant);
     let greedy_moves = describe_line(&start, &rules, &played.moves);
-    let mut solved = quotient::solve_from(&start, &rules, q.budget);
+    let mut solved = solver::solve_from(&start, &rules, q.budget);
     if solved.verdict == Verdict::Unknown && played.won {
         // The search ran out, but the greedy game itself proves the deal.
         solved.verdict = Verdict::Won(played.moves.clone());

@@ -739,7 +739,7 @@ mod tests {
             budget: usize,
             rule_alone_says_lost: impl Fn(&State, &Rules) -> bool,
         ) {
-            use crate::games::klondike::{parse_rules, solver::exhaustive};
+            use crate::games::klondike::{parse_rules, verdict::exhaustive};
             let mut rng = crate::rng::SplitMix64::new(self.seed);
             for text in ["1/unlimited", "3/unlimited", "1/none"] {
                 let rules = parse_rules(text).unwrap();
@@ -847,7 +847,7 @@ mod tests {
     fn no_position_on_a_winning_line_is_called_lost() {
         // The soundness check: every position a won game passes through
         // must be a "maybe". Lines from the solver, replayed by the rules.
-        use crate::games::klondike::{parse_rules, solver};
+        use crate::games::klondike::{parse_rules, solver, verdict};
         // Deals per rule set: one pass through the stock wins few.
         for (text, deals) in [
             ("1/unlimited", 40),
@@ -858,7 +858,9 @@ mod tests {
             let rules = parse_rules(text).unwrap();
             let (mut lines, mut positions) = (0, 0);
             for deal in 0..deals {
-                if let solver::Verdict::Won(line) = solver::solve(deal, &rules, 100_000).verdict {
+                if let verdict::Verdict::Won(line) =
+                    solver::solve_deal(deal, &rules, 100_000).verdict
+                {
                     let mut s = State::deal(deal);
                     for m in line {
                         assert!(

@@ -1,5 +1,5 @@
 //! A position of the quotient search and its steps (see the module
-//! `quotient` for why these states and steps are exact).
+//! `solver` for why these states and steps are exact).
 
 use super::bits::{
     bit_of, cards, children_of, foundation_tops, mask, next_home, nonzero_pairs, pair_counts, ALL,
@@ -154,7 +154,7 @@ impl Steps {
 }
 
 /// A class of positions: every arrangement of the same face-up tableau
-/// cards over the same column bases (see the module `quotient`).
+/// cards over the same column bases (see the module `solver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Position {
     /// Face-up tableau cards (bits).
@@ -172,7 +172,7 @@ pub(super) struct Position {
 /// Whether a card nothing on the tableau can need any more: both cards it
 /// may hold (one rank lower, the other colour) are home, and so are the
 /// cards those may hold (two ranks lower, its colour). Aces and twos
-/// always. See the module `quotient` for why sending such a card home
+/// always. See the module `solver` for why sending such a card home
 /// keeps every verdict.
 pub(super) fn no_longer_needed(home: &[u8; 4], c: Card) -> bool {
     let r = rank(c);
@@ -236,7 +236,7 @@ impl Position {
     }
 
     /// The steps, in the order tried, after the forcing rules (see the
-    /// module `quotient`).
+    /// module `solver`).
     pub(super) fn steps(&self, layout: &Layout, rules: &Rules) -> Steps {
         self.steps_pruned(layout, rules, true)
     }

@@ -98,8 +98,8 @@ mod talon;
 pub use position::Layout;
 
 use super::relaxed::may_win_counting_kings;
-use super::solver::Verdict;
 use super::state::{Move, Redeal, Rules, State};
+use super::verdict::Verdict;
 use position::{Position, Step, Steps};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -146,6 +146,15 @@ pub struct Outcome {
 /// a bug and panics rather than pass as a verdict.
 pub fn solve(layout: &Layout, rules: &Rules, budget: u64) -> Outcome {
     solve_from(&line::dealt(layout), rules, budget)
+}
+
+/// Decides deal `deal` of our numbering (see [`solve`]).
+pub fn solve_deal(deal: u64, rules: &Rules, budget: u64) -> Outcome {
+    solve(
+        &Layout::from_deck(&super::cards::shuffled(deal)),
+        rules,
+        budget,
+    )
 }
 
 /// Decides any position of the rules engine (see [`solve`]).

@@ -1,7 +1,7 @@
 //! A winning line of search steps, turned into the moves of the rules
 //! engine (`state.rs`): the deals and turns that bring a talon card up,
 //! and, before a tableau card goes home from under a card, the move of
-//! what rests on it onto its twin (see the module `quotient`).
+//! what rests on it onto its twin (see the module `solver`).
 
 use super::position::{Layout, Step};
 use crate::games::klondike::cards::{rank, suit, twin, Card};
