@@ -117,7 +117,7 @@
 //!
 //! // Klondike deals are solved on the spot when no table holds them.
 //! let q = klondike::KlondikeQuery {
-//!     deal: Some(0),
+//!     deal: Some(klondike::cards::DealId::Ours(0)),
 //!     draw: 1,
 //!     redeal: "unlimited".into(),
 //!     no_worry: false,
