@@ -16,18 +16,15 @@
 //! `report`, `records`.
 
 pub mod cards;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod greedy;
 pub mod independent;
 mod jobs;
 pub mod pile;
 pub mod query;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod records;
 pub mod relaxed;
 pub mod report;
 pub mod solver;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod state;
 pub mod stats;
 pub mod verdict;

@@ -14,9 +14,13 @@ use serde::{Deserialize, Serialize};
 pub struct PlayerResult {
     /// The player's label (kept as "variant" for the stored key).
     pub variant: String,
+    /// Deals won.
     pub wins: u64,
+    /// Deals played.
     pub deals: u64,
+    /// Wins over deals.
     pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
     pub ci95: (f64, f64),
 }
 
@@ -24,9 +28,11 @@ pub struct PlayerResult {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GreedyStats {
+    /// The rule set in words.
     pub rules: String,
     /// Player labels in table order (entry = deal × players + player).
     pub players: Vec<String>,
+    /// Each player's result, in table order.
     pub variants: Vec<PlayerResult>,
     /// Moves of the longest game any player played.
     pub longest_game: usize,
@@ -36,9 +42,13 @@ pub struct GreedyStats {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeQuantiles {
+    /// Median.
     pub median: u64,
+    /// 90th percentile.
     pub p90: u64,
+    /// 99th percentile.
     pub p99: u64,
+    /// Largest.
     pub max: u64,
 }
 
@@ -46,8 +56,11 @@ pub struct NodeQuantiles {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GreedyOnWinnable {
+    /// The player's label.
     pub variant: String,
+    /// Winnable deals the player won.
     pub greedy_wins: u64,
+    /// Winnable deals the player lost.
     pub winnable_but_lost: u64,
 }
 
@@ -55,23 +68,39 @@ pub struct GreedyOnWinnable {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolverStats {
+    /// The rule set in words.
     pub rules: String,
+    /// Deals decided or tried.
     pub deals: u64,
+    /// Budget per deal (classes stored, from solver version 14).
     pub budget: u64,
+    /// Deals winnable (by a greedy game or the search).
     pub winnable: u64,
+    /// Deals proved not winnable.
     pub not_winnable: u64,
+    /// Deals over the budget.
     pub unknown: u64,
+    /// Deals the search ran on (no greedy player won them).
     pub searched: u64,
+    /// Winnable deals the search won.
     pub winnable_by_search: u64,
+    /// Winnable deals some greedy player won.
     pub winnable_by_greedy_game: u64,
+    /// Winnable share of the decided deals.
     pub winnable_share_of_decided: f64,
+    /// 95% Wilson interval of that share.
     pub ci95_of_decided: (f64, f64),
     /// Winnable share if every unknown is lost, and if every one is won.
     pub bounds_if_unknowns_all_lost_or_won: (f64, f64),
+    /// Decided share of the deals.
     pub decided_share: f64,
+    /// 95% interval of the winnable share if every unknown is lost.
     pub ci95_winnable_if_unknowns_lost: (f64, f64),
+    /// The same if every unknown is won.
     pub ci95_winnable_if_unknowns_won: (f64, f64),
+    /// Search size (classes, from version 14) of the decided deals the search ran on.
     pub nodes_decided: NodeQuantiles,
+    /// Each greedy player on the winnable deals.
     pub greedy: Vec<GreedyOnWinnable>,
 }
 
@@ -79,8 +108,11 @@ pub struct SolverStats {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VsFirst {
+    /// Win rate minus the first player's.
     pub diff: f64,
+    /// 95% interval of the difference (paired).
     pub ci95: (f64, f64),
+    /// McNemar's exact p-value.
     pub mcnemar_p: f64,
 }
 
@@ -88,12 +120,19 @@ pub struct VsFirst {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReportRow {
+    /// The rule set in words.
     pub rules: String,
+    /// The player's label.
     pub variant: String,
+    /// Deals played.
     pub deals: u64,
+    /// Deals won.
     pub wins: u64,
+    /// Wins over deals.
     pub win_rate: f64,
+    /// 95% Wilson interval.
     pub ci95: (f64, f64),
+    /// Against the first player on the same deals (None for the first).
     pub vs_first: Option<VsFirst>,
 }
 
@@ -101,7 +140,9 @@ pub struct ReportRow {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReportSolver {
+    /// The rule set in words.
     pub rules: String,
+    /// Its solver table's statistics.
     pub solver: SolverStats,
 }
 
@@ -109,7 +150,9 @@ pub struct ReportSolver {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReportStats {
+    /// A row per rule set and player.
     pub greedy: Vec<ReportRow>,
+    /// The solver's statistics per rule set.
     pub solver: Vec<ReportSolver>,
 }
 

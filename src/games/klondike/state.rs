@@ -8,23 +8,29 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// How often the stock may be gone through.
 pub enum Redeal {
     /// One pass through the stock.
     None,
     /// This many passes in all.
     Passes(u32),
+    /// Any number of passes.
     Unlimited,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A Klondike rule set.
 pub struct Rules {
+    /// Cards dealt from the stock at a time: 1 or 3.
     pub draw: u8,
+    /// Passes through the stock allowed.
     pub redeal: Redeal,
     /// Whether a card may come back from its foundation onto a column.
     pub worry_back: bool,
 }
 
 impl Rules {
+    /// The rule set in words ("draw 3, unlimited redeals").
     pub fn label(&self) -> String {
         let r = match self.redeal {
             Redeal::None => "no redeal".to_string(),
@@ -50,23 +56,46 @@ impl Rules {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A move of the rules engine.
 pub enum Move {
+    /// Deal from the stock onto the waste.
     Deal,
+    /// Turn the waste over into a new stock (a new pass).
     Redeal,
+    /// The waste's top card to its foundation.
     WasteToFoundation,
+    /// The waste's top card onto a column.
     WasteToColumn(u8),
+    /// A column's top card to its foundation.
     ColumnToFoundation(u8),
-    ColumnToColumn { from: u8, to: u8, count: u8 },
-    FoundationToColumn { suit: u8, to: u8 },
+    /// The top `count` cards of column `from` onto column `to`.
+    ColumnToColumn {
+        /// The column the cards leave (0..7).
+        from: u8,
+        /// The column they go onto.
+        to: u8,
+        /// How many cards move.
+        count: u8,
+    },
+    /// A foundation's top card onto column `to`.
+    FoundationToColumn {
+        /// The foundation's suit (0 clubs, 1 diamonds, 2 hearts, 3 spades).
+        suit: u8,
+        /// The column it goes onto.
+        to: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A Klondike position.
 pub struct State {
+    /// The columns, bottom first (face-down cards first).
     pub columns: [Pile; 7],
     /// Face-down cards at the bottom of each column.
     pub hidden: [u8; 7],
     /// Top is the last card.
     pub stock: Pile,
+    /// The waste; its top is the last card.
     pub waste: Pile,
     /// Cards home per suit.
     pub foundations: [u8; 4],
@@ -138,14 +167,17 @@ impl State {
         Ok(self)
     }
 
+    /// Whether every card is home.
     pub fn is_won(&self) -> bool {
         self.foundations.iter().all(|&f| f == 13)
     }
 
+    /// Cards home.
     pub fn home(&self) -> u32 {
         self.foundations.iter().map(|&f| f as u32).sum()
     }
 
+    /// Column `col`'s top card, if any.
     pub fn top(&self, col: usize) -> Option<Card> {
         self.columns[col].last().copied()
     }
@@ -155,6 +187,7 @@ impl State {
         &self.columns[col][self.hidden[col] as usize..]
     }
 
+    /// Whether `c` is the next card of its foundation.
     pub fn to_foundation(&self, c: Card) -> bool {
         self.foundations[suit(c) as usize] + 1 == rank(c)
     }

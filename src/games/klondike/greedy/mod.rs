@@ -32,25 +32,35 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// Which column a classic player looks at first when several offer a move.
 pub enum ColumnOrder {
+    /// The column with the fewest cards.
     Shortest,
+    /// The column with the most cards.
     Longest,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+/// When a classic player sends a card home.
 pub enum FoundationTiming {
+    /// As soon as it can (before tableau moves).
     Early,
+    /// Only when nothing else is left to do.
     Late,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A classic greedy player: its column order and foundation timing.
 pub struct Variant {
+    /// Which column first.
     pub columns: ColumnOrder,
+    /// When cards go home.
     pub foundation: FoundationTiming,
 }
 
 impl Variant {
+    /// The four classic variants, in table order.
     pub const ALL: [Variant; 4] = [
         Variant {
             columns: ColumnOrder::Shortest,
@@ -70,6 +80,7 @@ impl Variant {
         },
     ];
 
+    /// The variant in words ("shortest first, foundation late").
     pub fn label(&self) -> String {
         format!(
             "{} first, foundation {}",
@@ -209,12 +220,16 @@ fn deal_or_last_resort(s: &State, rules: &Rules, stalled: bool) -> Option<Move> 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
+    /// One of the four classic variants.
     Classic(Variant),
+    /// The seed's priority list, ported literally (`seed.rs`).
     Seed,
+    /// The strong priority list (`strong.rs`).
     Strong,
 }
 
 impl Player {
+    /// Every player, in table order.
     pub const ALL: [Player; 6] = [
         Player::Classic(Variant::ALL[0]),
         Player::Classic(Variant::ALL[1]),
@@ -224,6 +239,7 @@ impl Player {
         Player::Strong,
     ];
 
+    /// The player in words, as reports print it.
     pub fn label(&self) -> String {
         match self {
             Player::Classic(v) => v.label(),
@@ -266,9 +282,13 @@ pub fn next_move(s: &State, rules: &Rules, v: &Variant, stalled: bool) -> Option
 }
 
 #[derive(Clone, Debug)]
+/// A greedy game played to its end.
 pub struct Played {
+    /// Whether every card went home.
     pub won: bool,
+    /// Cards home at the end.
     pub home: u32,
+    /// The moves, in order.
     pub moves: Vec<Move>,
 }
 
