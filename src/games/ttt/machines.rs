@@ -78,10 +78,15 @@ fn best_cell(g: &Geometry, p: Position, score: impl Fn(usize) -> i64) -> usize {
 /// A position where the machine's move lowers its game value.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Mistake {
+    /// The position, as a 9-character board (x, o, .).
     pub board: String,
+    /// The cell the machine chose (1-9, row-major).
     pub chose: usize,
+    /// The optimal cells (1-9).
     pub optimal: Vec<usize>,
+    /// The game value before, for the machine (+1 win, 0 draw, -1 loss).
     pub value_before: i8,
+    /// The game value after its move.
     pub value_after: i8,
 }
 
@@ -90,7 +95,9 @@ pub struct Mistake {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MachinesStats {
+    /// Each classic machine, playing X and playing O.
     pub machines: Vec<MachineReport>,
+    /// MENACE's learning curves and milestones.
     pub menace: MenaceReport,
 }
 
@@ -98,6 +105,7 @@ pub struct MachinesStats {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MenaceReport {
+    /// A learning curve per opponent (perfect, random).
     pub curves: Vec<super::menace::CurveSummary>,
     /// By opponent id (`perfect`, `perfect_fixed`, `random`,
     /// `tries_each_reply`).
@@ -111,11 +119,17 @@ pub const REPORT_VERSION: u32 = 2;
 /// Every game of a machine against all opponent replies.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MachineReport {
+    /// The machine's name.
     pub machine: String,
+    /// Which side it plays ("X" or "O").
     pub plays: String,
+    /// Games played (every opponent reply tried).
     pub games: u64,
+    /// Games won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games lost.
     pub losses: u64,
     /// Every lost game as its cell sequence (1-9, both sides' moves).
     pub losing_lines: Vec<String>,
@@ -226,9 +240,13 @@ fn explore(
 /// The parameters of the `ttt/machines` job (hashed into its table's header).
 #[derive(Serialize)]
 pub struct MachinesJob {
+    /// Seeded MENACE runs per opponent.
     pub menace_runs: u64,
+    /// Training games per run.
     pub menace_games: u64,
+    /// The 3x3 solver's version (the machines read its table).
     pub solver: u32,
+    /// The report's version (`REPORT_VERSION`).
     pub report: u32,
 }
 
@@ -241,6 +259,7 @@ struct MachinesTable {
     report: u32,
 }
 
+/// Builds `ttt/machines`: every classic machine against all replies, MENACE's curves and milestones.
 pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
     let stage = ctx
         .progress

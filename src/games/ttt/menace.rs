@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who plays O against MENACE in training.
 pub enum Opponent {
     /// Plays O perfectly, choosing uniformly among its optimal moves.
     Perfect,
@@ -36,6 +37,7 @@ impl Opponent {
         Opponent::TriesEachReply,
     ];
 
+    /// The opponent in words.
     pub fn name(&self) -> &'static str {
         match self {
             Opponent::Perfect => "perfect",
@@ -69,18 +71,28 @@ impl Opponent {
 /// Outcome shares of one block of 10 games, averaged over runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Block {
+    /// The block's first game (1-based).
     pub first_game: u64,
+    /// Share of the block's games MENACE won.
     pub wins: f64,
+    /// Share drawn.
     pub draws: f64,
+    /// Share lost (resigning included).
     pub losses: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+/// A learning curve: outcome shares per block of 10 games, averaged over runs.
 pub struct Curve {
+    /// The opponent's name.
     pub opponent: String,
+    /// Seeded runs averaged.
     pub runs: u64,
+    /// Games per run.
     pub games: u64,
+    /// Boxes opened, averaged over runs.
     pub boxes_used: f64,
+    /// The blocks, in order.
     pub blocks: Vec<Block>,
 }
 
@@ -88,8 +100,11 @@ pub struct Curve {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Outcomes {
+    /// Share won.
     pub wins: f64,
+    /// Share drawn.
     pub draws: f64,
+    /// Share lost.
     pub losses: f64,
 }
 
@@ -97,15 +112,22 @@ pub struct Outcomes {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CurveSummary {
+    /// The opponent's name.
     pub opponent: String,
+    /// Seeded runs averaged.
     pub runs: u64,
+    /// Games per run.
     pub games_per_run: u64,
+    /// Outcome shares of the first 10 games.
     pub first_10_games: Outcomes,
+    /// Outcome shares of the last 10 games.
     pub last_10_games: Outcomes,
+    /// Boxes opened, averaged over runs.
     pub mean_boxes_used: f64,
 }
 
 impl Curve {
+    /// The curve as the machines table records it.
     pub fn summary(&self) -> CurveSummary {
         let first = &self.blocks[0];
         let last = self.blocks.last().expect("at least one block");
@@ -539,8 +561,11 @@ pub fn run_milestones(
 pub struct MilestoneSpread {
     /// None when half the runs or more never reach it.
     pub median: Option<u64>,
+    /// The run a quarter of the way up (None: never reached).
     pub lower_quartile: Option<u64>,
+    /// The run three quarters of the way up.
     pub upper_quartile: Option<u64>,
+    /// Runs that reach it.
     pub runs_reached: u64,
 }
 
@@ -548,12 +573,17 @@ pub struct MilestoneSpread {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Milestones {
+    /// The opponent's name.
     pub opponent: String,
+    /// Seeded runs.
     pub runs: u64,
+    /// Training games per run.
     pub games_per_run: u64,
     /// None when no run reaches it.
     pub corner_only_from_game: Option<MilestoneSpread>,
+    /// Every line against correct play drawn (see `RunMilestones`).
     pub draws_vs_perfect_from_game: Option<MilestoneSpread>,
+    /// Every move keeps the value against any O.
     pub punishes_unsound_from_game: Option<MilestoneSpread>,
 }
 
@@ -594,6 +624,7 @@ pub fn milestones(
     }
 }
 
+/// The learning curves as CSV: opponent, first game of the block, shares won, drawn, lost.
 pub fn curves_csv(curves: &[Curve]) -> String {
     let mut s = String::from("opponent,first_game,wins,draws,losses\n");
     for c in curves {

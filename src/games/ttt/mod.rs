@@ -12,9 +12,7 @@
 
 pub mod board;
 mod jobs;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod machines;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod menace;
 pub mod pairing;
 mod play;
