@@ -18,21 +18,27 @@
 //! T, row n the bottom terminal B; rows 1..n of n dots each lie between.
 
 #[derive(Clone, Debug)]
+/// The Bridg-it board of size n: White's and Black's graphs over the same sites.
 pub struct Board {
+    /// The board size (White has n x (n + 1) dots).
     pub n: usize,
     /// Endpoints of each site's White edge (vertex 0 = L, 1 = R).
     pub edges: Vec<(usize, usize)>,
+    /// Each site's name on the drawn board ("a1" …).
     pub labels: Vec<String>,
+    /// White's vertices (0 = L, 1 = R, then the inner dots).
     pub vertices: usize,
     /// Endpoints of each site's Black edge (vertex 0 = T, 1 = B, then the
     /// inner Black dots row by row).
     pub black_edges: Vec<(usize, usize)>,
+    /// Black's vertices (0 = T, 1 = B, then the inner dots).
     pub black_vertices: usize,
     /// Each site's (x, y) on the drawn board.
     pub coords: Vec<(usize, usize)>,
 }
 
 impl Board {
+    /// The board of size n (n >= 2).
     pub fn new(n: usize) -> Board {
         assert!(n >= 2, "Bridg-it needs n >= 2");
         let vertex = |r: usize, c: usize| -> usize {
@@ -85,6 +91,7 @@ impl Board {
         }
     }
 
+    /// The number of sites (a move claims one).
     pub fn sites(&self) -> usize {
         self.edges.len()
     }
@@ -163,22 +170,28 @@ pub fn dot_grid(n: usize) -> Vec<Vec<char>> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A side of Bridg-it.
 pub enum Player {
+    /// Joins left to right; moves first.
     White,
+    /// Joins top to bottom.
     Black,
 }
 
 #[derive(Clone, Debug)]
+/// Disjoint sets with path halving (connectivity of claimed edges).
 pub struct UnionFind {
     parent: Vec<usize>,
 }
 
 impl UnionFind {
+    /// n singleton sets.
     pub fn new(n: usize) -> UnionFind {
         UnionFind {
             parent: (0..n).collect(),
         }
     }
+    /// The representative of `x`'s set.
     pub fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] != x {
             self.parent[x] = self.parent[self.parent[x]];

@@ -13,7 +13,6 @@
 //! tables), `query`, `play_cli` (`nimrod play bridgit`), `board`, `pairing`, `trees`, `play` (the `Strategy`
 //! trait), `proof` (the searches over Black's choices).
 
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod board;
 mod jobs;
 pub mod pairing;

@@ -15,13 +15,18 @@ use std::ops::Range;
 /// Shape of one level.
 #[derive(Clone, Debug)]
 pub struct Level {
+    /// Cards per suit N.
     pub cards: usize,
+    /// Cards per hand at this level.
     pub k: usize,
+    /// The level's canonical patterns.
     pub patterns: PatternSpace,
+    /// Prize sets: k-subsets of 1..N.
     pub prize_sets: u64,
 }
 
 impl Level {
+    /// Level k of N cards.
     pub fn new(cards: usize, k: usize) -> Level {
         Level {
             cards,
@@ -30,13 +35,16 @@ impl Level {
             prize_sets: binomial(cards as u64, k as u64).expect("small binomial"),
         }
     }
+    /// Slots: patterns x prize sets.
     pub fn len(&self) -> u64 {
         self.patterns.len() * self.prize_sets
     }
+    /// Whether the level has no slot.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     #[inline]
+    /// The slot of a canonical pattern's rank and a prize set (bit p-1 for prize p).
     pub fn slot(&self, pattern_rank: u64, prizes: u64) -> u64 {
         rank_subset(prizes) * self.patterns.len() + pattern_rank
     }
@@ -52,12 +60,17 @@ impl Level {
 /// Counters recorded in the table metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LevelStats {
+    /// States solved.
     pub states: u64,
+    /// Matrix games solved (states that are not decided by their shape).
     pub matrix_games: u64,
+    /// Games with a saddle point.
     pub saddle_points: u64,
+    /// Games solved in closed form as 2 x 2.
     pub two_by_two: u64,
     /// Games solved by a simplex (fallbacks included).
     pub simplex: u64,
+    /// Simplex pivots over the level.
     pub pivots: u64,
     /// Games whose fast simplex failed its certificate and that Bland's
     /// rule from scratch solved.

@@ -11,16 +11,12 @@
 //! games).
 
 mod jobs;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod level;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod pattern;
 mod play;
 mod query;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod recheck;
 mod verify;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod win;
 
 use super::query::{Answer, QueryContext};

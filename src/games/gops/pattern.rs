@@ -14,8 +14,11 @@
 /// Most cards per player this module handles (words fit in 32 bits).
 pub const MAX_CARDS: usize = 16;
 
+/// The letter of a card only the first player holds.
 pub const A: u32 = 0;
+/// The letter of a card only the second player holds.
 pub const B: u32 = 1;
+/// The letter of a card both hold.
 pub const C: u32 = 2;
 
 /// Multinomial (a+b+c)! / (a! b! c!), saturating (only a+b+c ≤ 16 is used).
@@ -66,6 +69,7 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// The pattern of these letters (A, B, C), lowest card first.
     pub fn from_letters(letters: &[u32]) -> Pattern {
         let mut code = 0;
         for (i, &l) in letters.iter().enumerate() {
@@ -95,13 +99,16 @@ impl Pattern {
         Pattern::from_letters(&letters[..len])
     }
 
+    /// Its length: the cards it spans.
     pub fn len(&self) -> usize {
         self.len as usize
     }
+    /// Whether it spans no card.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
     #[inline]
+    /// Letter `i` (A, B or C).
     pub fn letter(&self, i: usize) -> u32 {
         self.code >> (2 * i) & 3
     }
@@ -239,13 +246,16 @@ fn unrank_word(mut r: u64, mut n: [usize; 3], out: &mut Vec<u32>) {
 /// ranked densely 0..len.
 #[derive(Clone, Debug)]
 pub struct PatternSpace {
+    /// Cards per suit N.
     pub cards: usize,
+    /// Cards per hand.
     pub k: usize,
     /// offset[m] = rank of the first word with m A's; offset[max_m + 1] = len.
     offset: Vec<u64>,
 }
 
 impl PatternSpace {
+    /// The patterns of level k for N cards (k <= N <= 16).
     pub fn new(cards: usize, k: usize) -> PatternSpace {
         assert!(k <= cards && cards <= MAX_CARDS);
         let max_m = k.min(cards - k);
@@ -258,12 +268,15 @@ impl PatternSpace {
         PatternSpace { cards, k, offset }
     }
 
+    /// Patterns at this level.
     pub fn len(&self) -> u64 {
         *self.offset.last().expect("offsets")
     }
+    /// Whether there is none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The most cards only one player holds (min(k, N - k)).
     pub fn max_unshared(&self) -> usize {
         self.offset.len() - 2
     }
@@ -291,6 +304,7 @@ impl PatternSpace {
         Some(self.offset[m] + r)
     }
 
+    /// The pattern of a rank (below `len()`).
     pub fn unrank(&self, rank: u64) -> Pattern {
         assert!(rank < self.len(), "pattern rank {rank} out of range");
         let m = self.offset.partition_point(|&o| o <= rank) - 1;

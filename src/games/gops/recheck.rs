@@ -30,10 +30,15 @@ pub struct RecheckScope {
 /// What a re-check found (all within tolerance, or it is an error).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RecheckReport {
+    /// States re-solved.
     pub states_checked: u64,
+    /// States in the level.
     pub states_in_level: u64,
+    /// Whether a sample was checked (not every state).
     pub sampled: bool,
+    /// The sample's seed.
     pub seed: u64,
+    /// Matrix games re-solved.
     pub games_checked: u64,
     /// Largest column guarantee minus row guarantee over the games.
     pub worst_gap: f64,
@@ -62,14 +67,18 @@ impl std::fmt::Display for RecheckReport {
 /// The objective a level solves, with its shape and that of the level
 /// below (built once: a level's shape holds ranking tables).
 pub enum Objective {
+    /// The score objective: this level and the one below.
     Score(Level, Level),
+    /// The win objective: this level and the one below.
     Win(WinLevel, WinLevel),
 }
 
 impl Objective {
+    /// The score objective at level k of N cards.
     pub fn score(cards: usize, k: usize) -> Objective {
         Objective::Score(Level::new(cards, k), Level::new(cards, k - 1))
     }
+    /// The win objective at level k of N cards.
     pub fn win(cards: usize, k: usize) -> Objective {
         Objective::Win(WinLevel::new(cards, k), WinLevel::new(cards, k - 1))
     }

@@ -15,6 +15,7 @@ use crate::table::rank::{rank_subset, unrank_subset};
 use rayon::prelude::*;
 use std::ops::Range;
 
+/// The sum of a prize set's prizes (bit p-1 for prize p).
 pub fn prize_sum(prizes: u64) -> i32 {
     (0..64)
         .filter(|b| prizes >> b & 1 == 1)
@@ -25,12 +26,14 @@ pub fn prize_sum(prizes: u64) -> i32 {
 /// Shape of one level of the win objective.
 #[derive(Clone, Debug)]
 pub struct WinLevel {
+    /// The score level's shape (patterns and prize sets).
     pub base: Level,
     /// Start of each prize set's block; one extra entry holds the length.
     offsets: Vec<u64>,
 }
 
 impl WinLevel {
+    /// Level k of N cards of the win objective.
     pub fn new(cards: usize, k: usize) -> WinLevel {
         let base = Level::new(cards, k);
         let np = base.patterns.len();
@@ -43,9 +46,11 @@ impl WinLevel {
         offsets.push(at);
         WinLevel { base, offsets }
     }
+    /// Slots: per prize set, patterns x (2 x prize sum + 1) differences.
     pub fn len(&self) -> u64 {
         *self.offsets.last().expect("offsets")
     }
+    /// Whether the level has no slot.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -96,9 +101,17 @@ impl WinLevel {
     }
 }
 
+/// Where a win-objective value is.
 pub enum WinLookup {
+    /// Decided by the state alone (the difference outweighs the prizes left): the value.
     Decided(f64),
-    Stored { slot: u64, negate: bool },
+    /// Stored in the level's table.
+    Stored {
+        /// The slot.
+        slot: u64,
+        /// Whether the stored value is negated (the pattern was mirrored).
+        negate: bool,
+    },
 }
 
 /// Level k of the win objective from level k − 1 (`prev`, in its layout).
