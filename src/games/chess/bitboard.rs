@@ -2,17 +2,22 @@
 //! Leapers come from tables built at compile time; sliders walk precomputed
 //! rays and stop at the nearest blocker (cheap with at most five pieces).
 
+/// A set of squares, bit sq for square sq (a1 = 0, b1 = 1, …, h8 = 63).
 pub type Bitboard = u64;
 
+/// The file of a square, 0 (a) to 7 (h).
 pub const fn file_of(sq: u8) -> u8 {
     sq & 7
 }
+/// The rank of a square, 0 (rank 1) to 7 (rank 8).
 pub const fn rank_of(sq: u8) -> u8 {
     sq >> 3
 }
+/// The square of a file and rank.
 pub const fn square(file: u8, rank: u8) -> u8 {
     rank * 8 + file
 }
+/// The set holding one square.
 pub const fn bit(sq: u8) -> Bitboard {
     1u64 << sq
 }
@@ -30,6 +35,7 @@ pub fn squares(mut b: Bitboard) -> impl Iterator<Item = u8> {
     })
 }
 
+/// The square's name ("e4").
 pub fn square_name(sq: u8) -> String {
     format!(
         "{}{}",
@@ -38,6 +44,7 @@ pub fn square_name(sq: u8) -> String {
     )
 }
 
+/// The square a name gives ("e4"), or None.
 pub fn parse_square(s: &str) -> Option<u8> {
     let b = s.as_bytes();
     if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
@@ -66,6 +73,7 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     t
 }
 
+/// The squares a king attacks from each square.
 pub static KING: [Bitboard; 64] = leaper_table(&[
     (-1, -1),
     (-1, 0),
@@ -76,6 +84,7 @@ pub static KING: [Bitboard; 64] = leaper_table(&[
     (1, 0),
     (1, 1),
 ]);
+/// The squares a knight attacks from each square.
 pub static KNIGHT: [Bitboard; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
@@ -183,6 +192,7 @@ pub fn between(a: u8, b: u8) -> Bitboard {
 /// Rook and bishop attacks on an empty board: a cheap test of whether a
 /// slider can attack a square at all before walking its rays.
 pub static ROOK_LINES: [Bitboard; 64] = union_of_rays([0, 1, 4, 5]);
+/// Bishop attacks on an empty board, per square.
 pub static BISHOP_LINES: [Bitboard; 64] = union_of_rays([2, 3, 6, 7]);
 
 fn ray_attacks(dir: usize, sq: u8, occupied: Bitboard) -> Bitboard {
@@ -199,6 +209,7 @@ fn ray_attacks(dir: usize, sq: u8, occupied: Bitboard) -> Bitboard {
     ray ^ RAYS[dir][nearest as usize]
 }
 
+/// The squares a rook on `sq` attacks, given the occupied squares.
 pub fn rook_attacks(sq: u8, occupied: Bitboard) -> Bitboard {
     ray_attacks(0, sq, occupied)
         | ray_attacks(1, sq, occupied)
@@ -206,6 +217,7 @@ pub fn rook_attacks(sq: u8, occupied: Bitboard) -> Bitboard {
         | ray_attacks(5, sq, occupied)
 }
 
+/// The squares a bishop on `sq` attacks, given the occupied squares.
 pub fn bishop_attacks(sq: u8, occupied: Bitboard) -> Bitboard {
     ray_attacks(2, sq, occupied)
         | ray_attacks(3, sq, occupied)

@@ -9,33 +9,46 @@ pub use super::moves::Pins;
 use super::bitboard::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A side.
 pub enum Color {
+    /// White.
     White = 0,
+    /// Black.
     Black = 1,
 }
 
 impl Color {
+    /// The other side.
     pub fn other(self) -> Color {
         match self {
             Color::White => Color::Black,
             Color::Black => Color::White,
         }
     }
+    /// 0 for White, 1 for Black (an index into per-side arrays).
     pub fn index(self) -> usize {
         self as usize
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A kind of piece.
 pub enum Role {
+    /// Pawn.
     Pawn = 0,
+    /// Knight.
     Knight = 1,
+    /// Bishop.
     Bishop = 2,
+    /// Rook.
     Rook = 3,
+    /// Queen.
     Queen = 4,
+    /// King.
     King = 5,
 }
 
+/// What a pawn may promote to, strongest first.
 pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// The roles that move the same way forwards and backwards.
@@ -59,6 +72,7 @@ pub(super) fn piece_attacks(role: Role, sq: u8, occ: Bitboard) -> Bitboard {
 }
 
 impl Role {
+    /// Every role, pawn first.
     pub const ALL: [Role; 6] = [
         Role::Pawn,
         Role::Knight,
@@ -67,9 +81,11 @@ impl Role {
         Role::Queen,
         Role::King,
     ];
+    /// The role's letter (P N B R Q K).
     pub fn letter(self) -> char {
         ['P', 'N', 'B', 'R', 'Q', 'K'][self as usize]
     }
+    /// The role of a letter (upper or lower case), or None.
     pub fn from_letter(c: char) -> Option<Role> {
         Some(match c.to_ascii_uppercase() {
             'P' => Role::Pawn,
@@ -84,11 +100,17 @@ impl Role {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A move of the tables' positions (no castling, no en passant).
 pub struct Move {
+    /// The piece that moves.
     pub role: Role,
+    /// Its square.
     pub from: u8,
+    /// The square it goes to.
     pub to: u8,
+    /// What it captures, if anything.
     pub capture: Option<Role>,
+    /// What a pawn promotes to, if it does.
     pub promotion: Option<Role>,
     /// An en passant capture: the captured pawn stands beside `from`, not
     /// on `to`.
@@ -106,6 +128,7 @@ impl Move {
     pub fn converts(&self) -> bool {
         self.capture.is_some() || self.promotion.is_some()
     }
+    /// The move in UCI notation ("e7e8q").
     pub fn uci(&self) -> String {
         let mut s = format!("{}{}", square_name(self.from), square_name(self.to));
         if let Some(p) = self.promotion {
@@ -116,22 +139,31 @@ impl Move {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The pieces and the side to move (no castling rights, no en passant square).
 pub struct Board {
+    /// Squares per role (both sides).
     pub by_role: [Bitboard; 6],
+    /// Squares per side.
     pub by_color: [Bitboard; 2],
+    /// The side to move.
     pub turn: Color,
 }
 
 /// Why a set of pieces is not a position the tables hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Broken {
+    /// Two pieces on one square.
     Overlap,
+    /// Not exactly one king a side.
     KingCount,
+    /// A pawn on the first or last rank.
     PawnOnBackRank,
+    /// The side not to move is in check.
     OpponentInCheck,
 }
 
 impl Board {
+    /// No pieces, `turn` to move.
     pub fn empty(turn: Color) -> Board {
         Board {
             by_role: [0; 6],
@@ -140,14 +172,17 @@ impl Board {
         }
     }
 
+    /// Every occupied square.
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// The squares of one side's pieces of one role.
     pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
         self.by_color[color.index()] & self.by_role[role as usize]
     }
 
+    /// Puts a piece on an empty square.
     pub fn put(&mut self, color: Color, role: Role, sq: u8) {
         self.by_color[color.index()] |= bit(sq);
         self.by_role[role as usize] |= bit(sq);
@@ -163,6 +198,7 @@ impl Board {
         }
     }
 
+    /// The piece on a square, if any.
     pub fn piece_at(&self, sq: u8) -> Option<(Color, Role)> {
         let b = bit(sq);
         let color = if self.by_color[0] & b != 0 {
@@ -178,6 +214,7 @@ impl Board {
         Some((color, role))
     }
 
+    /// The square of a side's king (the board has one).
     pub fn king(&self, color: Color) -> u8 {
         self.pieces(color, Role::King).trailing_zeros() as u8
     }
@@ -202,6 +239,7 @@ impl Board {
         a
     }
 
+    /// Whether a side's king is attacked.
     pub fn in_check(&self, color: Color) -> bool {
         self.pieces(color, Role::King) != 0
             && self.attackers(self.king(color), color.other(), self.occupied()) != 0
@@ -244,6 +282,7 @@ impl Board {
         b
     }
 
+    /// The board under one of the 8 symmetries of the square (0 is the identity).
     pub fn transformed(&self, sym: u8) -> Board {
         let mut b = *self;
         for r in b.by_role.iter_mut() {
@@ -255,6 +294,7 @@ impl Board {
         b
     }
 
+    /// Pieces on the board.
     pub fn piece_count(&self) -> u32 {
         self.occupied().count_ones()
     }

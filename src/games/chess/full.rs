@@ -10,19 +10,25 @@ use anyhow::{bail, ensure, Result};
 /// Castling rights: white king side, white queen side, black king side,
 /// black queen side.
 pub const WHITE_SHORT: u8 = 1;
+/// White may castle queen side.
 pub const WHITE_LONG: u8 = 2;
+/// Black may castle king side.
 pub const BLACK_SHORT: u8 = 4;
+/// Black may castle queen side.
 pub const BLACK_LONG: u8 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 /// A chess position under every rule: the board plus castling rights and
 /// the en passant square (the tables' `Board` holds neither).
 pub struct FullPosition {
+    /// The pieces and the side to move.
     pub board: Board,
+    /// Castling rights (WHITE_SHORT | …).
     pub castling: u8,
     /// The pawn that has just advanced two squares, which the side to move
     /// may capture en passant.
     pub pushed: Option<u8>,
+    /// Half-moves since the last capture or pawn move.
     pub halfmove: u32,
 }
 
@@ -47,6 +53,7 @@ fn rights_touched(sq: u8) -> u8 {
 }
 
 impl FullPosition {
+    /// The starting position's FEN.
     pub const START: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     /// Parses a full FEN; castling rights must match kings and rooks on
@@ -94,6 +101,7 @@ impl FullPosition {
         })
     }
 
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.board.turn
     }

@@ -9,6 +9,7 @@ use anyhow::Result;
 /// queen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Material {
+    /// Pieces per side (White, Black) and role (pawn, knight, bishop, rook, queen), kings left out.
     pub counts: [[u8; 5]; 2],
 }
 
@@ -21,6 +22,7 @@ const ORDER: [Role; 5] = [
 ];
 
 impl Material {
+    /// The material of a board.
     pub fn of(board: &Board) -> Material {
         let mut counts = [[0u8; 5]; 2];
         for c in [Color::White, Color::Black] {
@@ -59,10 +61,12 @@ impl Material {
         Ok(Material { counts })
     }
 
+    /// Pieces on the board, kings included.
     pub fn pieces(&self) -> u32 {
         2 + self.counts.iter().flatten().map(|&c| c as u32).sum::<u32>()
     }
 
+    /// Whether either side has a pawn.
     pub fn has_pawns(&self) -> bool {
         self.counts[0][0] + self.counts[1][0] > 0
     }
@@ -99,6 +103,7 @@ impl Material {
         Self::strength(&self.counts[0]) < Self::strength(&self.counts[1])
     }
 
+    /// The material with the sides swapped (KRvKQ for KQvKR).
     pub fn flipped(&self) -> Material {
         Material {
             counts: [self.counts[1], self.counts[0]],
@@ -114,6 +119,7 @@ impl Material {
         }
     }
 
+    /// The name ("KQvKR"): the stronger side first as stored.
     pub fn name(&self) -> String {
         format!(
             "{}v{}",
@@ -256,9 +262,12 @@ pub struct MaterialError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MaterialErrorKind {
     #[error("expected two sides joined by 'v', like KQvKR")]
+    /// No `v` between two sides.
     Sides,
     #[error("each side starts with its king K")]
+    /// A side without its king.
     King,
     #[error("'{0}' is not one of Q R B N P")]
+    /// A letter that is no piece.
     Piece(char),
 }

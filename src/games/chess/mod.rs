@@ -8,25 +8,20 @@
 //! (`material`, `index`, `value`, `cells`, `solve`, `probe`) and `engine`
 //! (search beyond the tables).
 
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod bitboard;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod board;
 mod cells;
 pub mod engine;
 mod fen;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod full;
 pub mod index;
 mod jobs;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod material;
 mod moves;
 pub mod play;
 pub mod probe;
 pub mod query;
 mod san;
-#[allow(missing_docs)] // documentation pending: issue 33
 pub mod solve;
 mod unmoves;
 pub mod value;

@@ -53,38 +53,53 @@ enum Countdown {
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
+/// One side to move's counts in a table.
 pub struct SideStats {
     /// Legal positions, every board counted (symmetric images included).
     pub legal: u64,
     /// Legal positions up to symmetry (stored slots).
     pub stored: u64,
+    /// Positions won by the side to move.
     pub wins: u64,
+    /// Positions drawn.
     pub draws: u64,
+    /// Positions lost by the side to move.
     pub losses: u64,
     /// Longest mate for the side to move, in moves, and how many positions
     /// attain it.
     pub longest_win: u32,
+    /// How many positions attain the longest win.
     pub longest_win_positions: u64,
+    /// Longest loss for the side to move, in moves.
     pub longest_loss: u32,
+    /// How many positions attain it.
     pub longest_loss_positions: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
+/// A table's statistics (in its metadata).
 pub struct TableStats {
+    /// White to move.
     pub white_to_move: SideStats,
+    /// Black to move.
     pub black_to_move: SideStats,
     /// Mutual zugzwangs: whoever is to move loses; white to move draws but
     /// black to move loses; black to move draws but white to move loses.
     pub mutual_zugzwang_both_lose: u64,
+    /// Positions white to move draws and black to move loses.
     pub mutual_zugzwang_white_draws: u64,
+    /// Positions black to move draws and white to move loses.
     pub mutual_zugzwang_black_draws: u64,
+    /// Plies the retrograde solve ran.
     pub plies: u32,
 }
 
+/// A solved table: its values and statistics.
 pub struct Solved {
     /// White to move for every index, then black to move.
     pub values: Bytes,
+    /// Its statistics.
     pub stats: TableStats,
 }
 
@@ -483,9 +498,19 @@ pub const INIT_BLOCK: usize = 1 << 24;
 /// Progress of a solve, for the build's progress lines.
 pub enum Step {
     /// A block of the first pass (values from conversions, mates) is done.
-    FirstPassBlock { done: u64, of: u64 },
+    FirstPassBlock {
+        /// Blocks done.
+        done: u64,
+        /// Blocks in all.
+        of: u64,
+    },
     /// A ply is done, having processed `decided` positions.
-    Ply { ply: u32, decided: u64 },
+    Ply {
+        /// The ply.
+        ply: u32,
+        /// Positions it decided.
+        decided: u64,
+    },
     /// The plies are done; the statistics are next.
     Plies,
 }
@@ -575,6 +600,7 @@ pub(crate) fn images(layout: &Layout, b: &Board) -> u64 {
     u64::from(group) / fixing
 }
 
+/// The statistics of a table's values (`plies` the solve ran).
 pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
     let n = layout.positions as usize;
     // One pass: each slot's board is decoded once for both sides to move.
@@ -689,9 +715,13 @@ pub enum CheckError {
     /// The value stored at `slot` (both sides' halves, white to move first).
     #[error("{material} slot {slot}: stored {stored:?}, its moves give {expected:?}")]
     Mismatch {
+        /// The table.
         material: String,
+        /// The slot.
         slot: usize,
+        /// The value stored.
         stored: Value,
+        /// The value its moves give.
         expected: Value,
     },
 }
