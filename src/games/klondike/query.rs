@@ -273,7 +273,7 @@ impl std::fmt::Display for ReportStats {
             // the other.
             writeln!(
                 f,
-                "      winnable: {} [{}, {}] if every unknown is lost, {} [{}, {}] if every unknown is won; {} of decided [{}, {}]; search nodes median {} p90 {} p99 {}",
+                "      winnable: {} [{}, {}] if every unknown is lost, {} [{}, {}] if every unknown is won; {} of decided [{}, {}]; positions searched median {} p90 {} p99 {}",
                 percent(v.bounds_if_unknowns_all_lost_or_won.0),
                 percent(v.ci95_winnable_if_unknowns_lost.0),
                 percent(v.ci95_winnable_if_unknowns_lost.1),
