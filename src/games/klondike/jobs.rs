@@ -6,16 +6,16 @@ use super::greedy::Player;
 use super::independent::rules::Table;
 use super::solver::{self, Layout};
 use super::state::{Move, Rules};
-use super::verdict::{self, RelaxedVerdict, Verdict, RELAXED};
+use super::verdict::{self, RelaxedVerdict, Verdict, LOST, RELAXED, UNKNOWN, WON};
 use super::{
-    greedy, parse_rules, query, records, report, rules_id, stats, Klondike, LOST, MAX_GREEDY_DEALS,
-    PLAYERS, SOLVER_VERSION, UNKNOWN, VERSION, WON,
+    greedy, parse_rules, query, records, report, rules_id, stats, Klondike, MAX_GREEDY_DEALS,
+    PLAYERS, SOLVER_VERSION, VERSION,
 };
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
 use crate::table::TableMeta;
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -281,11 +281,9 @@ fn relaxed_verdicts(ctx: &JobContext, job: &SolverJob, id: &str) -> Result<Vec<R
         .read_range::<u8>(0, job.deals)?
         .into_iter()
         .enumerate()
-        .map(|(deal, code)| match code {
-            WON => Ok(RelaxedVerdict::Won),
-            LOST => Ok(RelaxedVerdict::Lost),
-            UNKNOWN => Ok(RelaxedVerdict::Unknown),
-            other => bail!("{}: {id}, deal {deal}: verdict code {other}", ctx.id),
+        .map(|(deal, code)| {
+            RelaxedVerdict::from_code(code)
+                .with_context(|| format!("{}: {id}, deal {deal}: verdict code {code}", ctx.id))
         })
         .collect()
 }
@@ -344,15 +342,11 @@ fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
                 } else {
                     solver::solve(&Layout::from_deck(&shuffled(deal)), &rules, budget)
                 };
-                let code = match &s.verdict {
-                    Verdict::Won(line) => {
-                        verdict::check_win(deal, &rules, line)?;
-                        independent_check_win(deal, &rules, line)?;
-                        WON
-                    }
-                    Verdict::Lost => LOST,
-                    Verdict::Unknown => UNKNOWN,
-                };
+                if let Verdict::Won(line) = &s.verdict {
+                    verdict::check_win(deal, &rules, line)?;
+                    independent_check_win(deal, &rules, line)?;
+                }
+                let code = s.verdict.code();
                 (code, s.classes, true)
             };
             stage.inc(1);

@@ -195,13 +195,6 @@ impl Plays for Klondike {
     }
 }
 
-/// Solver verdict codes in the table.
-pub const LOST: u8 = 0;
-/// Verdict byte: the solver found a win (checked by replay).
-pub const WON: u8 = 1;
-/// Verdict byte: undecided within the budget.
-pub const UNKNOWN: u8 = 2;
-
 #[cfg(test)]
 mod tests {
     use super::*;

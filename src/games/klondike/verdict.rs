@@ -16,7 +16,24 @@ pub enum Verdict {
     Unknown,
 }
 
+/// Verdict byte of a solver table: proved not winnable.
+pub const LOST: u8 = 0;
+/// Verdict byte: winnable (a greedy game or a line replayed by both rules
+/// engines).
+pub const WON: u8 = 1;
+/// Verdict byte: undecided within the budget.
+pub const UNKNOWN: u8 = 2;
+
 impl Verdict {
+    /// The verdict's byte in a solver table.
+    pub fn code(&self) -> u8 {
+        match self {
+            Verdict::Won(_) => WON,
+            Verdict::Lost => LOST,
+            Verdict::Unknown => UNKNOWN,
+        }
+    }
+
     /// The verdict in words, as reports print it.
     pub fn label(&self) -> &'static str {
         match self {
@@ -38,6 +55,18 @@ pub enum RelaxedVerdict {
     Lost,
     /// Over the budget there.
     Unknown,
+}
+
+impl RelaxedVerdict {
+    /// The verdict a solver table's byte stands for (None: no verdict byte).
+    pub fn from_code(code: u8) -> Option<RelaxedVerdict> {
+        match code {
+            WON => Some(RelaxedVerdict::Won),
+            LOST => Some(RelaxedVerdict::Lost),
+            UNKNOWN => Some(RelaxedVerdict::Unknown),
+            _ => None,
+        }
+    }
 }
 
 impl From<&Verdict> for RelaxedVerdict {

@@ -1,7 +1,7 @@
 //! What `nimrod verify` checks in the Klondike tables: every greedy entry
 //! at most 52 cards home, every solver verdict a known code.
 
-use super::UNKNOWN;
+use super::verdict::UNKNOWN;
 use anyhow::{bail, Result};
 
 pub(super) fn verify(table: &crate::table::Table) -> Result<()> {
