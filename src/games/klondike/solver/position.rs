@@ -24,19 +24,26 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout a 52-card deck gives when dealt our way (see
-    /// `cards`): row by row from the left, the rest the stock with the
-    /// deck's last card on top.
+    /// The layout a 52-card deck gives when dealt our way (see `cards`
+    /// and `State::from_deck`, which deals it).
     pub fn from_deck(deck: &[Card; 52]) -> Layout {
-        let mut columns: [Vec<Card>; 7] = Default::default();
-        let mut next = 0;
-        for row in 0..7 {
-            for col in columns.iter_mut().skip(row) {
-                col.push(deck[next]);
-                next += 1;
-            }
-        }
-        let talon = deck[28..].iter().rev().copied().collect();
+        Layout::of(&State::from_deck(deck))
+    }
+
+    /// The layout of a position of the rules engine: per column the
+    /// face-down cards and the lowest face-up card (on an empty floor too),
+    /// and the talon in dealing order.
+    pub fn of(s: &State) -> Layout {
+        let columns: [Vec<Card>; 7] = std::array::from_fn(|col| match s.columns[col].len() {
+            0 => Vec::new(),
+            _ => s.columns[col][..=s.hidden[col] as usize].to_vec(),
+        });
+        let talon = s
+            .waste
+            .iter()
+            .chain(s.stock.iter().rev())
+            .copied()
+            .collect();
         Layout::new(columns, talon)
     }
 
@@ -57,20 +64,9 @@ impl Layout {
     }
 }
 
-/// The layout and the class of a position of the rules engine: a column's
-/// base is its lowest face-up card (on an empty floor too).
+/// The layout and the class of a position of the rules engine.
 pub(super) fn class_of(s: &State, rules: &Rules) -> (Layout, Position) {
-    let columns: [Vec<Card>; 7] = std::array::from_fn(|col| match s.columns[col].len() {
-        0 => Vec::new(),
-        _ => s.columns[col][..=s.hidden[col] as usize].to_vec(),
-    });
-    let talon: Vec<Card> = s
-        .waste
-        .iter()
-        .chain(s.stock.iter().rev())
-        .copied()
-        .collect();
-    let layout = Layout::new(columns, talon);
+    let layout = Layout::of(s);
     let position = class_in(&layout, s, rules);
     (layout, position)
 }
