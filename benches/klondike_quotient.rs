@@ -142,42 +142,18 @@ fn main() {
         let outcome = solve(&layout, &rules, budget);
         let dt = thread_cpu_seconds() - t0;
         times.push(dt);
-        let table = || {
-            let columns = std::array::from_fn(|c| layout.columns[c].clone());
-            Table::from_parts(
-                columns,
-                std::array::from_fn(|c| c as u8),
-                layout.talon.clone(),
-                0,
-                [0; 4],
-                1,
-            )
-            .expect("a deal")
-        };
         let label = match &outcome.verdict {
             Verdict::Won(line) => {
-                let mut t = if solvitaire {
-                    table()
-                } else {
-                    Table::deal(deal)
-                };
-                for m in line {
-                    t.play(*m, &rules)
-                        .unwrap_or_else(|e| panic!("deal {deal}: the winning line: {e:?}"));
+                if let Err(e) = Table::from_deck(&deck).replay_win(line, &rules) {
+                    panic!("deal {deal}: {}", e.0);
                 }
-                assert!(t.is_won(), "deal {deal}: the winning line does not win");
                 won += 1;
                 "won"
             }
             Verdict::Lost => {
                 lost += 1;
                 if reprove > 0 && lost % reprove == 0 {
-                    let t = if solvitaire {
-                        table()
-                    } else {
-                        Table::deal(deal)
-                    };
-                    match check_from(t, &rules, REPROVE_BUDGET) {
+                    match check_from(Table::from_deck(&deck), &rules, REPROVE_BUDGET) {
                         Finding::Lost { .. } => reproved += 1,
                         Finding::Won(_) => {
                             panic!("deal {deal}: lost here, won by the independent search")

@@ -291,18 +291,9 @@ fn relaxed_verdicts(ctx: &JobContext, job: &SolverJob, id: &str) -> Result<Vec<R
 /// A winning line replayed by the independent rules engine
 /// (`independent::rules`), which shares no move generation with the solver.
 fn independent_check_win(deal: u64, rules: &Rules, line: &[Move]) -> Result<()> {
-    let mut table = Table::deal(deal);
-    for (i, &m) in line.iter().enumerate() {
-        table
-            .play(m, rules)
-            .map_err(|e| anyhow::anyhow!("deal {deal}, move {i} of the winning line: {}", e.0))?;
-    }
-    ensure!(
-        table.is_won(),
-        "deal {deal}: the winning line ends with {} cards home",
-        table.cards_home()
-    );
-    Ok(())
+    Table::deal(deal)
+        .replay_win(line, rules)
+        .map_err(|e| anyhow::anyhow!("deal {deal}: {}", e.0))
 }
 
 fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {

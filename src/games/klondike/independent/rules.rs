@@ -101,7 +101,12 @@ impl Table {
     /// Deal `deal`: row by row, column c gets c + 1 cards, the last face up;
     /// the other 24 cards make the stock, the deck's last card on top.
     pub fn deal(deal: u64) -> Table {
-        let deck = shuffled(deal);
+        Table::from_deck(&shuffled(deal))
+    }
+
+    /// The deal of this deck, dealt as [`Table::deal`] deals (any
+    /// numbering that gives a 52-card deck: ours, Solvitaire's).
+    pub fn from_deck(deck: &[u8; 52]) -> Table {
         let mut columns = [Cards::new(); 7];
         let mut next = 0;
         for row in 0..7 {
@@ -170,6 +175,24 @@ impl Table {
             home,
             passes,
         })
+    }
+
+    /// Plays `line` from here to its end in this engine: the error names
+    /// the first move refused, or the cards home when the line ends
+    /// without every card home. The one replay every caller of a solver's
+    /// winning line goes through (job, bench, tests).
+    pub fn replay_win(mut self, line: &[Move], rules: &Rules) -> Result<(), Illegal> {
+        for (i, &m) in line.iter().enumerate() {
+            self.play(m, rules)
+                .map_err(|e| Illegal(format!("move {i} of the winning line: {}", e.0)))?;
+        }
+        if !self.is_won() {
+            return Err(Illegal(format!(
+                "the winning line ends with {} cards home",
+                self.cards_home()
+            )));
+        }
+        Ok(())
     }
 
     /// Every card home.

@@ -93,6 +93,7 @@
 mod bits;
 mod line;
 mod position;
+mod seen;
 mod talon;
 
 pub use position::Layout;
@@ -101,32 +102,7 @@ use super::relaxed::may_win_counting_kings;
 use super::state::{Move, Redeal, Rules, State};
 use super::verdict::Verdict;
 use position::{Position, Step, Steps};
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// The keys are exact, not hashes: this mixes them for the table.
-#[derive(Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u128(&mut self, k: u128) {
-        self.write_u64((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    }
-    fn write_u64(&mut self, k: u64) {
-        let mut x = k;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        self.0 = x ^ (x >> 31);
-    }
-}
+use seen::{Key, Seen};
 
 /// What a search found, and the classes it stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,24 +172,6 @@ struct Frame {
     next: u8,
 }
 
-/// A stored class: the key, in 64 bits when the passes fit in 4 (every
-/// rule set but more than 15 passes).
-trait Key: std::hash::Hash + Eq + Copy {
-    fn of(key: u128) -> Self;
-}
-
-impl Key for u64 {
-    fn of(key: u128) -> u64 {
-        key as u64
-    }
-}
-
-impl Key for u128 {
-    fn of(key: u128) -> u128 {
-        key
-    }
-}
-
 fn search(layout: &Layout, root: Position, rules: &Rules, budget: u64) -> (Found, u64) {
     match rules.redeal {
         Redeal::Passes(n) if n > 15 => search_keyed::<u128>(layout, root, rules, budget),
@@ -230,7 +188,7 @@ fn search_keyed<K: Key>(
     if root.is_won() {
         return (Found::Won(Vec::new()), 1);
     }
-    let mut seen: HashSet<K, BuildHasherDefault<Mix>> = HashSet::default();
+    let mut seen: Seen<K> = Seen::new();
     seen.insert(K::of(root.key()));
     let mut stack = vec![Frame {
         position: root,
@@ -250,11 +208,11 @@ fn search_keyed<K: Key>(
                 .map(|f| f.steps.as_slice()[f.next as usize - 1])
                 .collect();
             line.truncate(stack.len());
-            return (Found::Won(line), seen.len() as u64);
+            return (Found::Won(line), seen.len());
         }
         if seen.insert(K::of(child.key())) {
-            if seen.len() as u64 > budget {
-                return (Found::Unknown, seen.len() as u64);
+            if seen.len() > budget {
+                return (Found::Unknown, seen.len());
             }
             let steps = child.steps(layout, rules);
             stack.push(Frame {
@@ -264,7 +222,7 @@ fn search_keyed<K: Key>(
             });
         }
     }
-    (Found::Lost, seen.len() as u64)
+    (Found::Lost, seen.len())
 }
 
 /// The moves of a winning line, for callers that hold a line of the rules
