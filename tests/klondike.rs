@@ -386,3 +386,92 @@ fn the_recorded_full_runs_are_what_the_solver_answers() {
         }
     }
 }
+
+/// lonelybot's verdict per Solvitaire seed, from the side-by-side run on
+/// record (`benches/klondike_reference.sh`: an independent solver, its own
+/// dealing code, run on the same seeds).
+fn reference_verdicts(draw: u8) -> std::collections::HashMap<u64, String> {
+    let path = format!(
+        "{}/benches/results/klondike/reference-2026-11-26-d{draw}-solvitaire-0-200.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (deal, theirs) = (col("deal"), col("lonelybot_verdict"));
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[deal].parse().unwrap(), f[theirs].to_string())
+        })
+        .collect()
+}
+
+/// `solvitaire_seeds` in the config: a verdict table per rule set over a
+/// range of Solvitaire's seeds, the same bytes built whole or in three
+/// parts; every verdict decided is lonelybot's on the same seed, and the
+/// statistics count the table's bytes.
+#[test]
+fn solvitaire_seed_tables_agree_with_the_reference_solver_and_split_into_parts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("seeds.toml");
+    std::fs::write(
+        &cfg,
+        "[klondike]\nrules = [\"1/unlimited\", \"3/unlimited\"]\ngreedy_deals = 4\nsolver_deals = 4\nsolver_budget = 2000000\nsolvitaire_seeds = [1, 41]\n",
+    )
+    .unwrap();
+    let (whole, parts) = (tmp.path().join("whole"), tmp.path().join("parts"));
+    for draw in [1u8, 3] {
+        let id = format!("klondike/solvitaire-d{draw}-unlimited");
+        build_json(&cfg, &whole, &["--only", &id]);
+        for i in 1..=3 {
+            build_json(&cfg, &parts, &["--only", &id, "--shard", &format!("{i}/3")]);
+        }
+        build_json(&cfg, &parts, &["--only", &id]);
+        let file = format!("{id}.nmt");
+        let (a, b) = (
+            std::fs::read(whole.join(&file)).unwrap(),
+            std::fs::read(parts.join(&file)).unwrap(),
+        );
+        assert!(a == b, "{id}: whole and three parts differ");
+        let table = nimrod::table::Table::open(&whole.join(&file)).unwrap();
+        let codes = table.read_range::<u8>(0, 40).unwrap();
+        let reference = reference_verdicts(draw);
+        let mut agree = 0;
+        for (i, &code) in codes.iter().enumerate() {
+            let seed = 1 + i as u64;
+            let ours = match code {
+                0 => "lost",
+                1 => "won",
+                _ => continue,
+            };
+            assert_eq!(ours, reference[&seed], "solvitaire:{seed}, draw {draw}");
+            agree += 1;
+        }
+        assert!(agree >= 36, "draw {draw}: only {agree} of 40 seeds decided");
+        let stats = &table.meta().stats;
+        let count = |c: u8| codes.iter().filter(|&&x| x == c).count() as u64;
+        assert_eq!(stats["winnable"], count(1), "{stats}");
+        assert_eq!(stats["not_winnable"], count(0), "{stats}");
+        assert_eq!(stats["unknown"], count(2), "{stats}");
+        assert!(stats["solvitaire_published_percent"].is_array(), "{stats}");
+    }
+    let bad = tmp.path().join("bad.toml");
+    for (range, expect) in [
+        ("[5, 5]", "out of range"),
+        ("[1]", "give [FIRST, LAST]"),
+        ("[0, 2000001]", "at most 1000000 seeds"),
+    ] {
+        std::fs::write(
+            &bad,
+            format!("[klondike]\nrules = [\"1/unlimited\"]\ngreedy_deals = 4\nsolver_deals = 4\nsolver_budget = 100\nsolvitaire_seeds = {range}\n"),
+        )
+        .unwrap();
+        let err = fails(&["plan", "--config", bad.to_str().unwrap()]);
+        assert!(
+            err.contains("solvitaire_seeds") && err.contains(expect),
+            "{range}: {err}"
+        );
+    }
+}

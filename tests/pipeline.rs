@@ -394,8 +394,12 @@ fn plan_lists_the_jobs_in_order_with_estimates_the_build_meets() {
             );
         }
         seen.insert(j["id"].as_str().unwrap().to_string());
-        let gops = j["id"].as_str().unwrap().starts_with("gops/");
-        assert_eq!(j["shardable"], gops, "{j}: only GOPS levels split");
+        let id = j["id"].as_str().unwrap();
+        let splits = id.starts_with("gops/") || id.starts_with("klondike/solvitaire-");
+        assert_eq!(
+            j["shardable"], splits,
+            "{j}: only GOPS levels and Solvitaire seed ranges split"
+        );
     }
     let d = tempfile::tempdir().unwrap();
     build_small(d.path());

@@ -255,3 +255,50 @@ fn bad_shard_requests_are_refused_with_the_reason() {
     assert!(err.contains("--only"), "{err}");
     assert!(!data.join("octal").exists() && part_files(&data).is_empty());
 }
+
+/// A table packed with `pack --remove` is built: a rebuild skips it and
+/// the jobs above read it packed; a damaged packed table is rebuilt raw.
+#[test]
+fn packed_tables_count_as_built_and_are_read_as_dependencies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(tmp.path(), "[gops]\ncards = 6\n");
+    let data = tmp.path().join("data");
+    build_json(&cfg, &data, &[]);
+    let expected = snapshot(&data);
+    let level = |k: u32| data.join(format!("gops/n06/k{k:02}.nmt"));
+    ok(&[
+        "pack",
+        level(3).to_str().unwrap(),
+        level(6).to_str().unwrap(),
+        "--remove",
+    ]);
+    // k04 read the packed k03 when it was rebuilt from scratch.
+    std::fs::remove_file(level(4)).unwrap();
+    let report = build_json(&cfg, &data, &[]);
+    for j in report["jobs"].as_array().unwrap() {
+        let id = j["job"].as_str().unwrap();
+        let expect = if id == "gops/n06/k04" {
+            "built"
+        } else {
+            "skipped"
+        };
+        assert_eq!(j["state"], expect, "{j}");
+    }
+    assert!(
+        !level(3).exists() && !level(6).exists(),
+        "a packed table was rebuilt raw"
+    );
+    assert_eq!(
+        std::fs::read(level(4)).unwrap(),
+        expected[3].1,
+        "k04 from the packed k03"
+    );
+    // A packed table whose bytes are damaged is not built: rebuilt raw.
+    let packed = data.join("gops/n06/k06.nmt.zst");
+    let mut bytes = std::fs::read(&packed).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x40;
+    std::fs::write(&packed, bytes).unwrap();
+    build_json(&cfg, &data, &[]);
+    assert_eq!(std::fs::read(level(6)).unwrap(), expected[5].1);
+}

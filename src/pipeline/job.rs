@@ -146,11 +146,10 @@ pub struct JobContext<'a> {
 pub use crate::table::job::check_identity;
 
 impl JobContext<'_> {
-    /// Opens the table of a dependency, checking it is the one asked for.
+    /// Opens the table of a dependency, raw or else packed, checking it is
+    /// the one asked for.
     pub fn open(&self, id: &str) -> anyhow::Result<Table> {
-        let t = Table::open(&self.table(id))?;
-        check_identity(&t, id)?;
-        Ok(t)
+        Ok(crate::table::open_job_table(self.data_dir, id)?)
     }
 
     /// This job's identity, for the metadata of the table it writes.

@@ -265,6 +265,17 @@ pub fn opens_current(path: &Path, hash: u64) -> bool {
     Table::open(path).is_ok_and(|t| t.header().param_hash == hash)
 }
 
+/// The table at `raw` passes `check`, or, when there is no raw table, its
+/// packed form does (`nimrod pack --remove` leaves only that: a packed
+/// table is built, and jobs read it as they read a raw one).
+fn current_raw_or_packed(raw: &Path, hash: u64, check: fn(&Path, u64) -> bool) -> bool {
+    match raw.try_exists() {
+        Ok(true) => check(raw, hash),
+        Ok(false) => check(&crate::table::job::packed_path(raw), hash),
+        Err(_) => false,
+    }
+}
+
 /// Plans `config` with `planners` and builds what `opts` asks for: jobs in dependency waves, current tables skipped, parts merged (see the module).
 pub fn run_build(
     config: &Config,
@@ -393,7 +404,7 @@ fn run_one(
     // A current dependency is used without its lock: tables are only ever
     // replaced whole by a rename, and the parts of one level all read the
     // level below at once.
-    if !target && !forced && opens_current(&output, hash) {
+    if !target && !forced && current_raw_or_packed(&output, hash, opens_current) {
         return JobOutcome::UpToDate;
     }
     let started = Instant::now();
@@ -434,11 +445,8 @@ fn run_whole(
         removed_temporaries,
     )?;
     let current = || {
-        if target {
-            is_current(&output, hash)
-        } else {
-            opens_current(&output, hash)
-        }
+        let check = if target { is_current } else { opens_current };
+        current_raw_or_packed(&output, hash, check)
     };
     let parts = match &job.parts {
         Some(_) => existing_parts(&opts.data_dir, &job.id)?,

@@ -56,6 +56,14 @@ pub fn check_identity(t: &Table, id: &str) -> Result<(), TableError> {
     Ok(())
 }
 
+/// Where `nimrod pack` puts the packed form of the raw table `raw`:
+/// `FILE.nmt.zst` beside it.
+pub fn packed_path(raw: &Path) -> PathBuf {
+    let mut packed = raw.to_path_buf().into_os_string();
+    packed.push(".zst");
+    PathBuf::from(packed)
+}
+
 /// Opens the table of job `id` under `data_dir`, raw or else packed, and
 /// checks it is that job's table ([`check_identity`]) before anything is
 /// read from it.
@@ -67,9 +75,7 @@ pub fn check_identity(t: &Table, id: &str) -> Result<(), TableError> {
 /// ```
 pub fn open_job_table(data_dir: &Path, id: &str) -> Result<Table, TableError> {
     let raw = table_path(data_dir, id);
-    let mut packed = raw.clone().into_os_string();
-    packed.push(".zst");
-    let packed = PathBuf::from(packed);
+    let packed = packed_path(&raw);
     for p in [&raw, &packed] {
         // Only "no such file" means absent: a directory that cannot be read
         // (permissions) is an error naming it, not a missing table.

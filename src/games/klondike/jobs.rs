@@ -8,8 +8,8 @@ use super::solver::{self, Layout};
 use super::state::{Move, Rules};
 use super::verdict::{self, RelaxedVerdict, Verdict, LOST, RELAXED, UNKNOWN, WON};
 use super::{
-    greedy, parse_rules, query, records, report, rules_id, stats, Klondike, MAX_GREEDY_DEALS,
-    PLAYERS, SOLVER_VERSION, VERSION,
+    greedy, parse_rules, query, records, report, rules_id, seeds, stats, Klondike,
+    MAX_GREEDY_DEALS, PLAYERS, SOLVER_VERSION, VERSION,
 };
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -64,6 +64,11 @@ pub struct KlondikeParams {
     pub solver_deals: u64,
     /// Search nodes per deal before the solver reports "unknown".
     pub solver_budget: u64,
+    /// Solvitaire's seeds `[FIRST, LAST]` (LAST excluded) to decide per
+    /// rule set, at the same budget (`klondike/solvitaire-R`, built in
+    /// parts with `build --shard`); none when absent.
+    #[serde(default)]
+    pub solvitaire_seeds: Option<Vec<u64>>,
 }
 
 impl Planner for Klondike {
@@ -105,6 +110,10 @@ impl Planner for Klondike {
         let relaxed_job = parsed
             .contains(&RELAXED)
             .then(|| format!("klondike/solver-{}", rules_id(&RELAXED)));
+        let seeds = match &p.solvitaire_seeds {
+            Some(range) => Some(seeds::seed_range(source, range)?),
+            None => None,
+        };
         let mut jobs = Vec::new();
         let mut ids = Vec::new();
         let mut all_rules = Vec::new();
@@ -146,6 +155,9 @@ impl Planner for Klondike {
                 run: Box::new(move |ctx| build_solver(ctx, &job)),
                 parts: None,
             });
+            if let Some((first, last)) = seeds {
+                jobs.push(seeds::job(rules, first, last, p.solver_budget)?);
+            }
         }
         let deps: Vec<String> = ids
             .iter()

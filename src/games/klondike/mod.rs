@@ -24,6 +24,7 @@ pub mod query;
 pub mod records;
 pub mod relaxed;
 pub mod report;
+pub mod seeds;
 pub mod solver;
 pub mod state;
 pub mod stats;

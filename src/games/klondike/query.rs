@@ -6,6 +6,7 @@ use super::cards::DealId;
 use super::greedy::{self, Player};
 use super::parse_rules;
 use super::records::{self, ReportStats};
+use super::seeds::SeedStats;
 use super::solver;
 use super::state::{Move, Rules, State};
 use super::verdict::Verdict;
@@ -214,8 +215,67 @@ impl std::fmt::Display for DealAnswer {
 
 fn report(ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "klondike/report")?;
-    let stats: ReportStats = records::read(&t)?;
-    Ok(Answer::of(&stats))
+    let report: ReportStats = records::read(&t)?;
+    // The Solvitaire seed tables the data directory holds (a config with
+    // `solvitaire_seeds` builds them), in name order.
+    let mut names: Vec<String> = std::fs::read_dir(ctx.data_dir.join("klondike"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter_map(|n| {
+            let stem = n.strip_suffix(".nmt")?;
+            (stem.starts_with("solvitaire-") && !stem.contains(".part-")).then(|| stem.to_string())
+        })
+        .collect();
+    names.sort();
+    let solvitaire = names
+        .iter()
+        .map(|stem| records::read(&open_table(&ctx.data_dir, &format!("klondike/{stem}"))?))
+        .collect::<Result<Vec<SeedStats>>>()?;
+    Ok(Answer::of(&FullReport { report, solvitaire }))
+}
+
+/// `query klondike --report`: the batch report, and the Solvitaire seed
+/// tables beside it when the data directory holds any.
+#[derive(Serialize)]
+struct FullReport {
+    #[serde(flatten)]
+    report: ReportStats,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    solvitaire: Vec<SeedStats>,
+}
+
+impl std::fmt::Display for FullReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.report)?;
+        if !self.solvitaire.is_empty() {
+            writeln!(f, "Solvitaire's numbered deals (every card visible)")?;
+        }
+        for s in &self.solvitaire {
+            write!(
+                f,
+                "  {:<28} seeds {}..{}: {} winnable, {} not, {} unknown; {:.3}% of decided [{:.3}%, {:.3}%]",
+                s.rules,
+                s.first_seed,
+                s.last_seed_excluded - 1,
+                s.winnable,
+                s.not_winnable,
+                s.unknown,
+                s.winnable_percent_of_decided,
+                s.ci95_percent.0,
+                s.ci95_percent.1
+            )?;
+            if let Some((share, pm)) = s.solvitaire_published_percent {
+                write!(
+                    f,
+                    "; Solvitaire published {share:.3}% ± {pm:.3}% (10^6 seeds)"
+                )?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
 }
 
 fn percent(x: f64) -> String {

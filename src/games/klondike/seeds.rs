@@ -1,0 +1,278 @@
+//! `klondike/solvitaire-R`: the solver's verdict on a range of Solvitaire's
+//! numbered deals (`solvitaire_seeds = [FIRST, LAST]` in `[klondike]`, seed
+//! LAST excluded), every card visible, built whole or in parts (`nimrod
+//! build --only klondike/solvitaire-R --shard I/S`: the seeds cut into
+//! contiguous ranges, merged without recomputing). Its statistics give the
+//! winnable share with a Wilson interval beside Solvitaire's published share
+//! for the same rules, so the two can be read side by side.
+
+use super::cards::{solvitaire_deck, MAX_SOLVITAIRE_SEED};
+use super::independent::rules::Table as IndependentTable;
+use super::records::NodeQuantiles;
+use super::solver;
+use super::state::{Redeal, Rules, State};
+use super::verdict::{Verdict, LOST, UNKNOWN, WON};
+use super::{rules_id, stats, SOLVER_VERSION};
+use crate::pipeline::{Job, JobContext, JobParts, Shard};
+use crate::table::writer::write_ranked;
+use crate::table::{Table, TableMeta};
+use anyhow::{ensure, Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The most seeds one config may ask for: a byte a seed in the table, and
+/// at the measured ~0.1 s a seed, about a CPU-day.
+pub const MAX_SEEDS: u64 = 1_000_000;
+
+/// The parameters of `klondike/solvitaire-R` (hashed into its header).
+#[derive(Clone, Serialize, Deserialize)]
+pub(super) struct SeedsJob {
+    rules: Rules,
+    /// First seed.
+    first: u64,
+    /// One past the last seed.
+    last: u64,
+    budget: u64,
+    version: u32,
+}
+
+/// The seed range of the config, checked: `[FIRST, LAST]`, seed LAST
+/// excluded, at most [`MAX_SEEDS`] seeds, every seed a Solvitaire seed.
+pub(super) fn seed_range(source: &str, range: &[u64]) -> Result<(u64, u64)> {
+    ensure!(
+        range.len() == 2,
+        "{source}: [klondike] solvitaire_seeds = {range:?}: give [FIRST, LAST] (seed LAST excluded)"
+    );
+    let (first, last) = (range[0], range[1]);
+    ensure!(
+        first < last && last <= MAX_SOLVITAIRE_SEED as u64 + 1 && last - first <= MAX_SEEDS,
+        "{source}: [klondike] solvitaire_seeds = [{first}, {last}] is out of range: FIRST < LAST <= {}, at most {MAX_SEEDS} seeds",
+        MAX_SOLVITAIRE_SEED as u64 + 1
+    );
+    Ok((first, last))
+}
+
+/// The job of one rule set over seeds `first..last`.
+pub(super) fn job(rules: Rules, first: u64, last: u64, budget: u64) -> Result<Job> {
+    let params = SeedsJob {
+        rules,
+        first,
+        last,
+        budget,
+        version: SOLVER_VERSION,
+    };
+    let whole = params.clone();
+    Ok(Job {
+        id: format!("klondike/solvitaire-{}", rules_id(&rules)),
+        deps: vec![],
+        params: serde_json::to_value(&params)?,
+        run: Box::new(move |ctx| {
+            let found = whole.solve(ctx, whole.first..whole.last)?;
+            whole.write(ctx, &found)
+        }),
+        parts: Some(Arc::new(params)),
+    })
+}
+
+/// Solvitaire's published winnable share for these rules (Blake and
+/// Gent, 2019: 10^6 seeds, draw one or three, unlimited redeals, worrying
+/// back allowed), as (share %, ± %).
+pub fn published_share(rules: &Rules) -> Option<(f64, f64)> {
+    match (rules.draw, rules.redeal, rules.worry_back) {
+        (1, Redeal::Unlimited, true) => Some((90.480, 0.116)),
+        (3, Redeal::Unlimited, true) => Some((81.945, 0.084)),
+        _ => None,
+    }
+}
+
+/// A seed's verdict code and the classes its search stored, packed as a
+/// part table keeps them: code | classes << 8.
+fn pack(code: u8, classes: u64) -> u64 {
+    code as u64 | classes << 8
+}
+
+impl SeedsJob {
+    /// Decides seeds `range`: a win replayed by the rules engine (inside
+    /// the solver) and by the independent one before it counts.
+    fn solve(&self, ctx: &JobContext, range: std::ops::Range<u64>) -> Result<Vec<u64>> {
+        let stage = ctx
+            .progress
+            .stage(ctx.id, "Solvitaire seeds", range.end - range.start);
+        let found = range
+            .into_par_iter()
+            .map(|seed| {
+                let deck = solvitaire_deck(seed as u32);
+                let start = State::from_deck(&deck);
+                let out = solver::solve_from(&start, &self.rules, self.budget);
+                if let Verdict::Won(line) = &out.verdict {
+                    IndependentTable::from_deck(&deck)
+                        .replay_win(line, &self.rules)
+                        .map_err(|e| anyhow::anyhow!("solvitaire:{seed}: {}", e.0))?;
+                }
+                stage.inc(1);
+                Ok(pack(out.verdict.code(), out.classes))
+            })
+            .collect::<Result<Vec<u64>>>()
+            .with_context(|| format!("{}: a winning line failed its replay", ctx.id))?;
+        stage.finish();
+        Ok(found)
+    }
+
+    /// The table: a verdict byte a seed, the statistics over all of them.
+    fn write(&self, ctx: &JobContext, found: &[u64]) -> Result<()> {
+        let codes: Vec<u8> = found.iter().map(|&x| x as u8).collect();
+        let count = |c: u8| codes.iter().filter(|&&x| x == c).count() as u64;
+        let (won, lost, unknown) = (count(WON), count(LOST), count(UNKNOWN));
+        let decided = won + lost;
+        let mut classes: Vec<u64> = found
+            .iter()
+            .filter(|&&x| x as u8 != UNKNOWN)
+            .map(|&x| x >> 8)
+            .collect();
+        classes.sort_unstable();
+        let pct = |q: f64| {
+            classes
+                .get(((classes.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(0)
+        };
+        let share = |n: u64| 100.0 * n as f64 / decided.max(1) as f64;
+        let (lo, hi) = stats::wilson(won, decided);
+        let record = SeedStats {
+            rules: self.rules.label(),
+            first_seed: self.first,
+            last_seed_excluded: self.last,
+            budget: self.budget,
+            winnable: won,
+            not_winnable: lost,
+            unknown,
+            winnable_percent_of_decided: share(won),
+            ci95_percent: (100.0 * lo, 100.0 * hi),
+            bounds_percent_if_unknowns_lost_or_won: (
+                100.0 * won as f64 / codes.len().max(1) as f64,
+                100.0 * (won + unknown) as f64 / codes.len().max(1) as f64,
+            ),
+            solvitaire_published_percent: published_share(&self.rules),
+            classes_decided: NodeQuantiles {
+                median: pct(0.5),
+                p90: pct(0.9),
+                p99: pct(0.99),
+                max: classes.last().copied().unwrap_or(0),
+            },
+        };
+        write_ranked(
+            &ctx.output,
+            &codes,
+            &TableMeta::new(
+                "klondike",
+                &format!("solvitaire-{}", rules_id(&self.rules)),
+                ctx.params.clone(),
+                "seed - first_seed",
+                "u8 verdict with every card visible: 0 not winnable, 1 winnable, 2 unknown (over the budget)",
+                serde_json::to_value(&record)?,
+            )
+            .stamped(ctx.stamp()),
+            ctx.param_hash,
+        )?;
+        Ok(())
+    }
+
+    fn seeds(&self) -> u64 {
+        self.last - self.first
+    }
+}
+
+/// What a part table records beside its packed entries.
+#[derive(Serialize, Deserialize)]
+struct PartStats {
+    part: u32,
+    parts: u32,
+    seeds: [u64; 2],
+}
+
+impl JobParts for SeedsJob {
+    fn build_part(&self, ctx: &JobContext, part: Shard) -> Result<()> {
+        let r = part.range(self.seeds());
+        let range = self.first + r.start..self.first + r.end;
+        let found = self.solve(ctx, range.clone())?;
+        write_ranked(
+            &ctx.output,
+            &found,
+            &TableMeta::new(
+                "klondike",
+                &format!("solvitaire-{}-part", rules_id(&self.rules)),
+                ctx.params.clone(),
+                "seed - the part's first seed",
+                "u64: verdict code | classes stored << 8",
+                serde_json::to_value(PartStats {
+                    part: part.index,
+                    parts: part.count,
+                    seeds: [range.start, range.end],
+                })?,
+            )
+            .stamped(ctx.stamp()),
+            ctx.param_hash,
+        )?;
+        Ok(())
+    }
+
+    fn merge(&self, ctx: &JobContext, parts: &[Table]) -> Result<()> {
+        let mut found = Vec::with_capacity(self.seeds() as usize);
+        let count = parts.len() as u32;
+        for (i, t) in parts.iter().enumerate() {
+            let part = Shard::new(i as u32 + 1, count)?;
+            let r = part.range(self.seeds());
+            let ps: PartStats =
+                serde_json::from_value(t.meta().stats.clone()).with_context(|| {
+                    format!("{}: part statistics are malformed", t.path().display())
+                })?;
+            ensure!(
+                ps.part == part.index
+                    && ps.parts == count
+                    && ps.seeds == [self.first + r.start, self.first + r.end]
+                    && t.len() == r.end - r.start,
+                "{}: holds part {}/{} seeds {:?} ({} entries), expected part {}/{count}",
+                t.path().display(),
+                ps.part,
+                ps.parts,
+                ps.seeds,
+                t.len(),
+                part.index
+            );
+            found.extend(t.read_range::<u64>(0, t.len())?);
+        }
+        self.write(ctx, &found)
+    }
+}
+
+/// Statistics of `klondike/solvitaire-R`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedStats {
+    /// The rule set in words.
+    pub rules: String,
+    /// First seed.
+    pub first_seed: u64,
+    /// One past the last seed.
+    pub last_seed_excluded: u64,
+    /// Classes per seed before "unknown".
+    pub budget: u64,
+    /// Seeds proved winnable.
+    pub winnable: u64,
+    /// Seeds proved not winnable.
+    pub not_winnable: u64,
+    /// Seeds over the budget.
+    pub unknown: u64,
+    /// Winnable over decided, in percent.
+    pub winnable_percent_of_decided: f64,
+    /// Its 95% Wilson interval, in percent.
+    pub ci95_percent: (f64, f64),
+    /// Winnable over all seeds if every unknown were lost, or won.
+    pub bounds_percent_if_unknowns_lost_or_won: (f64, f64),
+    /// Solvitaire's published share and its ± for the same rules (10^6
+    /// seeds), when it published one.
+    pub solvitaire_published_percent: Option<(f64, f64)>,
+    /// Classes stored by the searches of decided seeds.
+    pub classes_decided: NodeQuantiles,
+}
