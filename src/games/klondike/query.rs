@@ -40,7 +40,7 @@ pub struct KlondikeQuery {
     #[arg(long, default_value_t = 0)]
     pub variant: usize,
     /// Positions (classes) the solver may store before answering unknown
-    /// (at most 10^9: it keeps about 16 bytes a class).
+    /// (at most 10^9: it keeps 10 to 12.5 bytes a class).
     #[arg(long, default_value_t = 20_000_000)]
     pub budget: u64,
     /// Print the batch report instead.
@@ -48,7 +48,7 @@ pub struct KlondikeQuery {
     pub report: bool,
 }
 
-/// The largest `--budget`: about 16 GB of positions seen.
+/// The largest `--budget`: about 12 GB of positions seen.
 pub const MAX_BUDGET: u64 = 1_000_000_000;
 
 /// The arguments of `nimrod play klondike`: the deal and rules, as the
