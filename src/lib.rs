@@ -12,7 +12,11 @@
 //!   program that only reads tables can depend on the `nimrod-table` crate
 //!   alone;
 //! - the solvers themselves: [`lp`] (matrix games with certificates),
-//!   [`search`] (game-tree search), and each game's own modules.
+//!   [`search`] (game-tree search), and each game's entry points
+//!   re-exported from its module ([`games::klondike::solve`],
+//!   [`games::ttt::solve`], [`games::gops::solve_all`],
+//!   [`games::octal::values`], [`games::nim::winning_moves`], …). The other
+//!   modules are internal (`pub(crate)`; see ARCHITECTURE.md).
 //!
 //! Build the values of Grundy's game to heap 1,000 from a config written in
 //! code, open the table and ask a question:
@@ -51,10 +55,29 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Declares a module outside the library's surface: `pub(crate)`, or `pub`
+/// with the `internals` feature, which only the crate's own integration
+/// tests, benches and fuzz targets enable (to check fast paths against slow
+/// ones from outside). What a game offers a library user is re-exported
+/// from the game's module.
+macro_rules! internal_mod {
+    ($(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        #[cfg(feature = "internals")]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "internals"))]
+        // What only the tests use looks dead here; the build with the
+        // feature (clippy --all-targets) still checks every private item.
+        #[allow(dead_code, unused_imports)]
+        pub(crate) mod $name;
+    };
+}
+
 pub mod games;
 pub mod lp;
 pub mod pipeline;
-pub mod rng;
+internal_mod!(rng);
 pub mod search;
 /// The table file layer, its own crate (`nimrod-table`) so that a program
 /// that only reads tables needs none of the solvers or the CLI.

@@ -154,7 +154,7 @@ fn check_name(p: &Path, t: &Table) -> Result<()> {
         "holds the table of {}, but its file name says otherwise (renamed or swapped)",
         job.id
     );
-    Ok(nimrod::pipeline::job::check_identity(t, &job.id)?)
+    Ok(nimrod::table::check_identity(t, &job.id)?)
 }
 
 pub fn verify(

@@ -2,12 +2,14 @@
 //! jobs with dependencies, run them in dependency order (independent jobs in
 //! parallel), skip jobs whose table is already complete and current.
 
-pub mod config;
-/// Jobs, their parts and their parameter hashes.
-pub mod job;
-pub mod lock;
-pub mod progress;
-pub mod runner;
+internal_mod!(config);
+internal_mod!(
+    /// Jobs, their parts and their parameter hashes.
+    job
+);
+internal_mod!(lock);
+internal_mod!(progress);
+internal_mod!(runner);
 pub mod slurm;
 
 pub use config::{Config, DEFAULT_CONFIG};

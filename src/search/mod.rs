@@ -12,9 +12,9 @@
 //! `WIN - plies` (a quicker win is better), so a score beyond `WIN_BOUND`
 //! is a proven result with its distance, whatever the evaluation says.
 
-pub mod classic;
-pub mod engine;
-pub mod tt;
+internal_mod!(classic);
+internal_mod!(engine);
+internal_mod!(tt);
 
 pub use engine::{Engine, Options, SearchResult, Stats};
 

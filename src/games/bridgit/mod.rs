@@ -13,14 +13,14 @@
 //! tables), `query`, `play_cli` (`nimrod play bridgit`), `board`, `pairing`, `trees`, `play` (the `Strategy`
 //! trait), `proof` (the searches over Black's choices).
 
-pub mod board;
+internal_mod!(board);
 mod jobs;
-pub mod pairing;
-pub mod play;
+internal_mod!(pairing);
+internal_mod!(play);
 mod play_cli;
-pub mod proof;
+internal_mod!(proof);
 mod query;
-pub mod trees;
+internal_mod!(trees);
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};

@@ -8,32 +8,36 @@
 //! (`material`, `index`, `value`, `cells`, `solve`, `probe`) and `engine`
 //! (search beyond the tables).
 
-pub mod bitboard;
-pub mod board;
+internal_mod!(bitboard);
+internal_mod!(board);
 mod cells;
-pub mod engine;
+internal_mod!(engine);
 mod fen;
-pub mod full;
-pub mod index;
+internal_mod!(full);
+internal_mod!(index);
 mod jobs;
-pub mod material;
+internal_mod!(material);
 mod moves;
-pub mod play;
-pub mod probe;
-pub mod query;
+internal_mod!(play);
+internal_mod!(probe);
+internal_mod!(query);
 mod san;
-pub mod solve;
+internal_mod!(solve);
 mod unmoves;
-pub mod value;
+internal_mod!(value);
 mod verify;
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::Result;
+pub use board::{Board, Color, Role};
 pub use jobs::{closure, ChessParams};
+pub use material::{Material, MaterialError};
 pub use play::ChessPlay;
+pub use probe::{table_id, Tablebase};
 pub use query::ChessQuery;
+pub use value::Value;
 
 const SOLVER_VERSION: u32 = 2;
 /// The most pieces (kings included) a table may have.

@@ -11,19 +11,20 @@
 //! games).
 
 mod jobs;
-pub mod level;
-pub mod pattern;
+internal_mod!(level);
+internal_mod!(pattern);
 mod play;
 mod query;
-pub mod recheck;
+internal_mod!(recheck);
 mod verify;
-pub mod win;
+internal_mod!(win);
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries, VerifyDepth, VerifyNote};
 use crate::table::Table;
 use anyhow::Result;
 pub use jobs::{level_id, win_level_id, GopsParams};
+pub use level::solve_all;
 pub use play::GopsPlay;
 pub use query::{GopsQuery, Objective};
 

@@ -10,20 +10,20 @@
 //! `stats` (what a values table records), `naive` (the reference),
 //! `misere`, `search` (heaps for `crate::search`).
 
-pub mod block;
+internal_mod!(block);
 mod crew;
-pub mod driver;
+internal_mod!(driver);
 mod jobs;
 mod lecture;
-pub mod misere;
-pub mod naive;
+internal_mod!(misere);
+internal_mod!(naive);
 mod query;
-pub mod rare;
-pub mod search;
-pub mod sparse;
-pub mod stats;
+internal_mod!(rare);
+internal_mod!(search);
+internal_mod!(sparse);
+internal_mod!(stats);
 mod targets;
-pub mod values;
+internal_mod!(values);
 mod verify;
 
 use super::query::{Answer, QueryContext};

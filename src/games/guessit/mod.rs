@@ -10,7 +10,7 @@
 mod jobs;
 mod play;
 mod query;
-pub mod solve;
+internal_mod!(solve);
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};
@@ -18,6 +18,7 @@ use anyhow::Result;
 pub use jobs::GuessItParams;
 pub use play::GuessItPlay;
 pub use query::GuessItQuery;
+pub use solve::{solve_all, value_f64};
 
 /// Version 2: ties between optimal strategies broken towards the ask/bluff
 /// mixture that a strategy card describes (issue 15).

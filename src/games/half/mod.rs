@@ -7,7 +7,7 @@
 
 mod jobs;
 mod query;
-pub mod solve;
+internal_mod!(solve);
 
 use super::query::{Answer, QueryContext};
 use super::{Game, Queries};

@@ -15,29 +15,33 @@
 //! checks in `verdict`), the second opinion (`independent`), `stats`,
 //! `report`, `records`.
 
-pub mod cards;
-pub mod greedy;
-pub mod independent;
+internal_mod!(cards);
+internal_mod!(greedy);
+internal_mod!(independent);
 mod jobs;
-pub mod pile;
-pub mod query;
-pub mod records;
-pub mod relaxed;
-pub mod report;
-pub mod seeds;
-pub mod solver;
-pub mod state;
-pub mod stats;
-pub mod verdict;
+internal_mod!(pile);
+internal_mod!(query);
+internal_mod!(records);
+internal_mod!(relaxed);
+internal_mod!(report);
+internal_mod!(seeds);
+internal_mod!(solver);
+internal_mod!(state);
+internal_mod!(stats);
+internal_mod!(verdict);
 mod verify;
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};
 use anyhow::Result;
-use greedy::Player;
+pub use cards::{shuffled, solvitaire_deck, DealId};
+pub use greedy::Player;
 pub use jobs::{greedy_outcomes, KlondikeParams};
 pub use query::{KlondikePlay, KlondikeQuery};
-use state::{Redeal, Rules};
+pub use seeds::SeedStats;
+pub use solver::{solve, solve_deal, solve_from, Layout, Outcome};
+pub use state::{Move, Redeal, Rules, State};
+pub use verdict::Verdict;
 
 /// 3: the greedy table holds six players per deal (the seed's list and the
 /// strong list joined the four classic variants).

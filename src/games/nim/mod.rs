@@ -6,9 +6,9 @@
 //! The folder: `query`, `play` (NIMROD's rule), `bouton`, `moore`,
 //! `brute` (the reference search).
 
-pub mod bouton;
-pub mod brute;
-pub mod moore;
+internal_mod!(bouton);
+internal_mod!(brute);
+internal_mod!(moore);
 mod play;
 mod query;
 
@@ -17,6 +17,7 @@ use super::{Game, PlayCommand, Plays, Queries};
 use crate::pipeline::Job;
 use crate::pipeline::Planner;
 use anyhow::{bail, Result};
+pub use bouton::{is_p, winning_moves};
 pub use play::NimPlay;
 pub use query::NimQuery;
 

@@ -4,19 +4,20 @@
 //! `code` (parsing codes), `solve` (the mex solver), `period` (the
 //! Guy–Smith period certificate).
 
-pub mod code;
+internal_mod!(code);
 mod jobs;
-pub mod period;
+internal_mod!(period);
 mod query;
-pub mod solve;
+internal_mod!(solve);
 
 use super::query::{Answer, QueryContext};
 use super::{Game, Queries};
 use crate::table::Table;
 use anyhow::{ensure, Context, Result};
-use code::OctalCode;
+pub use code::{OctalCode, OctalCodeError};
 use period::Period;
 pub use query::OctalQuery;
+pub use solve::values;
 
 const SOLVER_VERSION: u32 = 1;
 const MAX_BOUND: u64 = 1 << 20;

@@ -10,24 +10,26 @@
 //! `search` (exact solving beyond the tables), `pairing` (Hales–Jewett
 //! pairings), `machines` and `menace` (the classic machines).
 
-pub mod board;
+internal_mod!(board);
 mod jobs;
-pub mod machines;
-pub mod menace;
-pub mod pairing;
+internal_mod!(machines);
+internal_mod!(menace);
+internal_mod!(pairing);
 mod play;
 mod query;
-pub mod search;
-pub mod solve;
+internal_mod!(search);
+internal_mod!(solve);
 mod verify;
 
 use super::query::{Answer, QueryContext};
 use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::Result;
+pub use board::{parse_board, render, Geometry, Position};
 pub use jobs::{board_id, TttParams};
 pub use play::{Machine, TttPlay};
 pub use query::{lookup, table_geometry, TttQuery};
+pub use solve::{solve, Solved};
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 const SOLVER_VERSION: u32 = 1;

@@ -248,8 +248,8 @@ impl Player {
         }
     }
 
-    /// The player's move, or None when it gives up (see [`next_move`] for
-    /// `stalled`).
+    /// The player's move, or None when it gives up (see the module's
+    /// `next_move` for `stalled`).
     pub fn next_move(&self, s: &State, rules: &Rules, stalled: bool) -> Option<Move> {
         match self {
             Player::Classic(v) => next_move(s, rules, v, stalled),
