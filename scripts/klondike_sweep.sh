@@ -10,6 +10,8 @@
 #     OUT_DIR    where the chunk files go (NUMBERING-dD-FROM-TO.csv)
 #     BUDGET     classes per deal (default 50000000)
 #     CHUNK      deals per chunk (default 2000)
+# REPROVE=K sends every Kth loss to the independent exhaustive search
+# (default 25; it can cost more than the solving: raise it for big ranges).
 # Then prints the totals over every chunk of the range that exists
 # (benches/reference/sweep_summary.py).
 set -euo pipefail
@@ -33,7 +35,7 @@ for ((from = first; from < last; from += chunk)); do
   to=$((from + chunk < last ? from + chunk : last))
   file="$out/$tag-$from-$to.csv"
   [ -s "$file" ] && [ "$(wc -l < "$file")" -eq $((to - from + 1)) ] && continue
-  "$bench" "$rules" "$from" "$to" "$budget" --numbering "$numbering" --reprove 25 --csv "$file.part" > "$file.log"
+  "$bench" "$rules" "$from" "$to" "$budget" --numbering "$numbering" --reprove "${REPROVE:-25}" --csv "$file.part" > "$file.log"
   mv "$file.part" "$file"
 done
 python3 benches/reference/sweep_summary.py "$out"/"$tag"-*.csv
