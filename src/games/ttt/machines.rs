@@ -288,7 +288,7 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
     let milestones = Opponent::ALL
         .iter()
         .map(|&who| {
-            let m = menace::milestones(&g, &solved, who, runs, games);
+            let m = menace::milestones(&g, &solved, who, runs, games, menace::EmptyBox::Resign);
             stage.inc(runs / 2);
             (who.id().to_string(), m)
         })

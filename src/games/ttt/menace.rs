@@ -152,6 +152,30 @@ const BLOCK: u64 = 10;
 struct Menace {
     /// Template key → (option cell in template orientation, beads).
     boxes: HashMap<u64, Vec<(usize, u32)>>,
+    /// What an empty box does.
+    empty_box: EmptyBox,
+}
+
+/// What MENACE does when the box it must draw from is empty. The text
+/// gives no rule; read literally, it has no move and resigns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EmptyBox {
+    /// No bead to draw: it resigns (the literal reading; our default).
+    #[default]
+    Resign,
+    /// The box is refilled with its first beads and drawn from (what
+    /// modern replicas do, and what an operator would do at the table).
+    Refill,
+}
+
+impl EmptyBox {
+    /// Short id (`resign`, `refill`).
+    pub fn id(self) -> &'static str {
+        match self {
+            EmptyBox::Resign => "resign",
+            EmptyBox::Refill => "refill",
+        }
+    }
 }
 
 impl Menace {
@@ -196,9 +220,13 @@ impl Menace {
             .boxes
             .entry(canon.key())
             .or_insert_with(|| Self::options(g, canon));
-        let total: u32 = options.iter().map(|o| o.1).sum();
+        let mut total: u32 = options.iter().map(|o| o.1).sum();
         if total == 0 {
-            return None;
+            if self.empty_box == EmptyBox::Resign {
+                return None;
+            }
+            *options = Self::options(g, canon);
+            total = options.iter().map(|o| o.1).sum();
         }
         let mut pick = rng.below(total as u64) as u32;
         let mut at = 0;
@@ -311,6 +339,7 @@ pub fn learning_curve(
             let mut rng = SplitMix64::new(run | salt);
             let mut m = Menace {
                 boxes: HashMap::new(),
+                empty_box: EmptyBox::Resign,
             };
             let mut counts = vec![[0u64; 3]; blocks];
             for i in 0..games {
@@ -354,6 +383,7 @@ pub fn opening_box_empties_after(
     let mut rng = SplitMix64::new(seed);
     let mut machine = Menace {
         boxes: HashMap::new(),
+        empty_box: EmptyBox::Resign,
     };
     let opening = Position::default().key();
     for game in 1..=games {
@@ -389,6 +419,7 @@ impl TrainedMenace {
         let mut rng = SplitMix64::new(seed);
         let mut machine = Menace {
             boxes: HashMap::new(),
+            empty_box: EmptyBox::Resign,
         };
         let mut record = [0u64; 3];
         for game in 0..games {
@@ -426,10 +457,17 @@ fn allowed(m: &Menace, g: &Geometry, p: Position) -> Option<u32> {
             &fresh
         }
     };
-    let cells = options
-        .iter()
-        .filter(|o| o.1 > 0)
-        .fold(0u32, |acc, o| acc | g.untransform(sym, 1 << o.0));
+    let cells_of = |options: &[(usize, u32)]| {
+        options
+            .iter()
+            .filter(|o| o.1 > 0)
+            .fold(0u32, |acc, o| acc | g.untransform(sym, 1 << o.0))
+    };
+    let cells = match cells_of(options) {
+        // An empty box that refills allows what a fresh one does.
+        0 if m.empty_box == EmptyBox::Refill => cells_of(&Menace::options(g, canon)),
+        cells => cells,
+    };
     (cells != 0).then_some(cells)
 }
 
@@ -524,10 +562,12 @@ pub fn run_milestones(
     who: Opponent,
     games: u64,
     seed: u64,
+    empty_box: EmptyBox,
 ) -> RunMilestones {
     let mut rng = SplitMix64::new(seed);
     let mut m = Menace {
         boxes: HashMap::new(),
+        empty_box,
     };
     // The last count of games after which each did not hold.
     let mut last_false = [0u64; 3];
@@ -594,10 +634,11 @@ pub fn milestones(
     who: Opponent,
     runs: u64,
     games: u64,
+    empty_box: EmptyBox,
 ) -> Milestones {
     let per_run: Vec<RunMilestones> = (0..runs)
         .into_par_iter()
-        .map(|run| run_milestones(g, solved, who, games, run | who.salt()))
+        .map(|run| run_milestones(g, solved, who, games, run | who.salt(), empty_box))
         .collect();
     let spread = |get: fn(&RunMilestones) -> Option<u64>| {
         let mut v: Vec<u64> = per_run.iter().map(|r| get(r).unwrap_or(u64::MAX)).collect();
@@ -707,6 +748,7 @@ pub fn boxes_after(
     let mut rng = SplitMix64::new(seed);
     let mut m = Menace {
         boxes: HashMap::new(),
+        empty_box: EmptyBox::Resign,
     };
     for game in 0..games {
         play_one(g, solved, &mut m, who, game, &mut rng);
@@ -738,6 +780,7 @@ mod opening_box {
             let mut rng = SplitMix64::new(run);
             let mut m = Menace {
                 boxes: HashMap::new(),
+                empty_box: EmptyBox::Resign,
             };
             let results: Vec<i32> = (0..games)
                 .map(|i| play_one(&g, &solved, &mut m, Opponent::Perfect, i, &mut rng))
@@ -789,6 +832,7 @@ mod milestone_tests {
         let (g, solved) = setup();
         let fresh = Menace {
             boxes: HashMap::new(),
+            empty_box: EmptyBox::Resign,
         };
         assert!(!corner_only(&fresh, &g));
         assert!(!plays_soundly(&fresh, &g, &solved, false));
@@ -797,6 +841,7 @@ mod milestone_tests {
         // opening): both soundness checks hold.
         let mut perfect = Menace {
             boxes: HashMap::new(),
+            empty_box: EmptyBox::Resign,
         };
         for (&key, s) in &solved {
             let p = Position::from_key(key);
@@ -833,12 +878,48 @@ mod milestone_tests {
         assert!(plays_soundly(&perfect, &g, &solved, false));
     }
 
+    /// An emptied box resigns under the literal rule; refilled, it draws
+    /// from its first beads again, and the soundness check sees the fresh
+    /// box's options, not a resignation.
+    #[test]
+    fn an_empty_box_resigns_or_is_refilled() {
+        let g = Geometry::new(3, 3, 3).unwrap();
+        let solved = super::super::solve::solve(&g);
+        let start = Position::default();
+        for (empty_box, resigns) in [(EmptyBox::Resign, true), (EmptyBox::Refill, false)] {
+            let mut m = Menace {
+                boxes: HashMap::new(),
+                empty_box,
+            };
+            let (canon, _) = g.canonical(start);
+            let mut emptied = Menace::options(&g, canon);
+            assert_eq!(emptied.len(), 3, "corner, edge and centre");
+            for o in emptied.iter_mut() {
+                o.1 = 0;
+            }
+            m.boxes.insert(canon.key(), emptied);
+            let mut rng = SplitMix64::new(1);
+            let mut used = Vec::new();
+            let drawn = m.choose(&g, start, &mut rng, &mut used);
+            assert_eq!(drawn.is_none(), resigns, "{empty_box:?}");
+            let allowed_cells = allowed(&m, &g, start);
+            assert_eq!(allowed_cells.is_none(), resigns, "{empty_box:?}");
+            if !resigns {
+                // Refilled with 4 beads an option, and the draw recorded.
+                assert!(m.boxes[&canon.key()].iter().all(|o| o.1 == 4));
+                assert_eq!(used.len(), 1);
+                assert_eq!(allowed_cells.unwrap().count_ones(), 3, "one cell per option");
+                assert!(!plays_soundly(&m, &g, &solved, false), "a fresh box allows losing lines");
+            }
+        }
+    }
+
     #[test]
     fn milestones_are_ordered_and_reached_by_some_runs() {
         let (g, solved) = setup();
         for who in Opponent::ALL {
             for seed in 0..6 {
-                let r = run_milestones(&g, &solved, who, 300, seed | who.salt());
+                let r = run_milestones(&g, &solved, who, 300, seed | who.salt(), EmptyBox::Resign);
                 if let Some(p) = r.punishes_unsound {
                     let d = r
                         .draws_vs_perfect
@@ -847,7 +928,7 @@ mod milestone_tests {
                 }
             }
         }
-        let m = milestones(&g, &solved, Opponent::Perfect, 20, 300);
+        let m = milestones(&g, &solved, Opponent::Perfect, 20, 300, EmptyBox::Resign);
         eprintln!("{m:?}");
         assert!(m.corner_only_from_game.is_some() || m.draws_vs_perfect_from_game.is_some());
     }
