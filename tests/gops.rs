@@ -570,3 +570,60 @@ fn verify_re_solves_every_matrix_game_and_catches_a_wrong_value() {
         "{text}"
     );
 }
+
+/// `--against`: against a bidder that bids the upcard's value, the best
+/// reply is "one higher", which takes every prize but the top one:
+/// N(N−1)/2 − N. Against one that always bids its highest card, one
+/// higher loses only the first prize: N(N+1)/2 − (N+1) on average. The
+/// stored optimal strategy earns at least the game's value (0) against
+/// every bidder, and never more than the best reply.
+#[test]
+fn fixed_bidders_are_exploited_by_the_closed_forms() {
+    for n in [4u32, 6] {
+        let cards = n.to_string();
+        let of = |against: &str| query(&["--cards", &cards, "--first-move", "--against", against]);
+        let m = of("match");
+        let expect = (n * (n - 1) / 2 - n) as f64;
+        assert!(
+            (m["best_reply_earns"].as_f64().unwrap() - expect).abs() < 1e-9,
+            "{m}"
+        );
+        assert!(
+            (m["one_higher_earns"].as_f64().unwrap() - expect).abs() < 1e-9,
+            "{m}"
+        );
+        let h = of("highest");
+        let expect = (n * (n + 1) / 2) as f64 - (n + 1) as f64;
+        assert!(
+            (h["one_higher_earns"].as_f64().unwrap() - expect).abs() < 1e-9,
+            "{h}"
+        );
+        for e in [m, h, of("lowest")] {
+            let (value, optimal, best) = (
+                e["value"].as_f64().unwrap(),
+                e["optimal_earns"].as_f64().unwrap(),
+                e["best_reply_earns"].as_f64().unwrap(),
+            );
+            assert!(value.abs() < 1e-9, "{e}");
+            assert!(optimal >= value - 1e-9 && optimal <= best + 1e-9, "{e}");
+            assert!(
+                e["one_higher_earns"].as_f64().unwrap() <= best + 1e-9,
+                "{e}"
+            );
+        }
+    }
+    let err = fails(&[
+        "query",
+        "gops",
+        "--cards",
+        "6",
+        "--first-move",
+        "--against",
+        "match",
+        "--objective",
+        "win",
+        "--data",
+        built().to_str().unwrap(),
+    ]);
+    assert!(err.contains("--against takes the score objective"), "{err}");
+}

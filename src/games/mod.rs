@@ -70,6 +70,7 @@
 //!     upcard: None,
 //!     objective: gops::Objective::Score,
 //!     diff: 0,
+//!     against: None,
 //! };
 //! assert_eq!(gops::Gops.query(&q, &ctx)?.json()["value"], 0.0);
 //!

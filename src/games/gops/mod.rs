@@ -10,6 +10,7 @@
 //! `play`, `verify` (a table's invariants), `recheck` (re-solving stored
 //! games).
 
+internal_mod!(exploit);
 mod jobs;
 internal_mod!(level);
 internal_mod!(pattern);

@@ -1,6 +1,7 @@
 //! `nimrod query gops`: the value of any subgame and both players' optimal
 //! mixed bids per upcard, re-solved from the stored values of the level below.
 
+use super::exploit::{exploit, Exploit, FixedBidder, MAX_EXPLOIT_CARDS};
 use super::level::Level;
 use super::pattern::{Pattern, MAX_CARDS};
 use super::win::{WinLevel, WinLookup};
@@ -15,7 +16,7 @@ use serde::Serialize;
 
 #[derive(clap::Parser)]
 #[command(
-    after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3"
+    after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 9 --first-move --against match\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3"
 )]
 #[command(about = "GOPS: value and optimal mixed bids of a subgame")]
 /// The arguments of `nimrod query gops` (a library caller fills it in).
@@ -45,6 +46,11 @@ pub struct GopsQuery {
     /// Score difference so far, mine minus theirs (win objective only).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub diff: i32,
+    /// Player two is a fixed bidder instead: what the optimal strategy, the
+    /// best reply and "one higher" earn against it (N at most 10; score
+    /// objective).
+    #[arg(long, value_enum)]
+    pub against: Option<FixedBidder>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]
@@ -380,6 +386,11 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
         "query gops: --diff {} is impossible: with {n} cards the score difference is between -{most} and {most}",
         q.diff
     );
+    ensure!(
+        q.against.is_none()
+            || (q.objective == Objective::Score && n <= MAX_EXPLOIT_CARDS && q.upcard.is_none()),
+        "query gops: --against takes the score objective, no --upcard, and --cards at most {MAX_EXPLOIT_CARDS}"
+    );
     let t = find_tables(ctx, q.objective, n, k)?;
     let pattern = Pattern::from_hands(mine, theirs);
     let value = match q.objective {
@@ -392,6 +403,13 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
             q.diff,
         )?,
     };
+    if let Some(against) = q.against {
+        let e = exploit(ctx, n, (mine, theirs, prizes), value, against)?;
+        return Ok(Answer::of(&ExploitAnswer {
+            cards: n,
+            exploit: e,
+        }));
+    }
     let (my, their) = (members(mine), members(theirs));
     let mut solved: Vec<(u32, Solution)> = Vec::new();
     for &u in &upcards {
@@ -443,4 +461,48 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
             })
             .collect(),
     }))
+}
+
+/// `query gops --against BIDDER`.
+#[derive(Serialize)]
+struct ExploitAnswer {
+    cards: usize,
+    #[serde(flatten)]
+    exploit: Exploit,
+}
+
+impl std::fmt::Display for ExploitAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let e = &self.exploit;
+        let name = match e.against {
+            FixedBidder::Match => "bids the upcard's value",
+            FixedBidder::Lowest => "always bids its lowest card",
+            FixedBidder::Highest => "always bids its highest card",
+        };
+        writeln!(
+            f,
+            "GOPS, N = {}: player two {name}; expected score difference for player one (exact, over the prize order)",
+            self.cards
+        )?;
+        writeln!(
+            f,
+            "  value of the game (both optimal)      {:+.4}",
+            shown(e.value)
+        )?;
+        writeln!(
+            f,
+            "  the stored optimal strategy earns     {:+.4}",
+            shown(e.optimal_earns)
+        )?;
+        writeln!(
+            f,
+            "  the best reply to this bidder earns   {:+.4}",
+            shown(e.best_reply_earns)
+        )?;
+        writeln!(
+            f,
+            "  \"one higher\" earns                   {:+.4}",
+            shown(e.one_higher_earns)
+        )
+    }
 }
