@@ -17,6 +17,10 @@ pub(super) trait Key: Copy + Eq {
     /// The key's bits mixed (a bijection on 64 bits, so only equal keys
     /// collide in full).
     fn mixed(self) -> u64;
+    /// The shard's bits: the key without its talon part mixed. A step that
+    /// only moves a talon card keeps the shard, so a search's probes stay
+    /// in a few shards for a while (cache and TLB) instead of all over.
+    fn shard_mixed(self) -> u64;
 }
 
 fn mix64(k: u64) -> u64 {
@@ -34,6 +38,9 @@ impl Key for u64 {
     fn mixed(self) -> u64 {
         mix64(self)
     }
+    fn shard_mixed(self) -> u64 {
+        mix64(self >> TALON_BITS)
+    }
 }
 
 impl Key for u128 {
@@ -44,9 +51,16 @@ impl Key for u128 {
     fn mixed(self) -> u64 {
         mix64(self as u64 ^ mix64((self >> 64) as u64))
     }
+    fn shard_mixed(self) -> u64 {
+        (self >> TALON_BITS).mixed()
+    }
 }
 
-const SHARD_BITS: u32 = 8;
+/// The low bits of a key that hold the talon (`Position::key`: 24 places
+/// and a 5-bit split).
+const TALON_BITS: u32 = 29;
+
+const SHARD_BITS: u32 = 16;
 const FIRST_SLOTS: usize = 8;
 
 struct Shard<K> {
@@ -55,8 +69,8 @@ struct Shard<K> {
 }
 
 impl<K: Key> Shard<K> {
-    /// The home slot of mixed bits `h` (the shard's bits shifted out) in
-    /// `n` slots: the high half of `h · n`, any `n`.
+    /// The home slot of mixed bits `h` in `n` slots: the high half of
+    /// `h · n`, any `n`.
     fn home(h: u64, n: usize) -> usize {
         ((h as u128 * n as u128) >> 64) as usize
     }
@@ -84,7 +98,7 @@ impl<K: Key> Shard<K> {
         let n = self.slots.len() + self.slots.len() / 4;
         let old = std::mem::replace(&mut self.slots, vec![K::EMPTY; n]);
         for k in old.into_iter().filter(|&k| k != K::EMPTY) {
-            let (i, _) = self.find(k, k.mixed() << SHARD_BITS);
+            let (i, _) = self.find(k, k.mixed());
             self.slots[i] = k;
         }
     }
@@ -101,7 +115,7 @@ impl<K: Key> Seen<K> {
         Seen {
             shards: (0..1 << SHARD_BITS)
                 .map(|_| Shard {
-                    slots: vec![K::EMPTY; FIRST_SLOTS],
+                    slots: Vec::new(),
                     len: 0,
                 })
                 .collect(),
@@ -116,9 +130,13 @@ impl<K: Key> Seen<K> {
 
     /// Stores `key`; false when it was there already.
     pub(super) fn insert(&mut self, key: K) -> bool {
-        let m = key.mixed();
-        let h = m << SHARD_BITS;
-        let shard = &mut self.shards[(m >> (64 - SHARD_BITS)) as usize];
+        let h = key.mixed();
+        let shard = &mut self.shards[(key.shard_mixed() >> (64 - SHARD_BITS)) as usize];
+        if shard.slots.is_empty() {
+            // A shard's table is made when its first key comes: most
+            // searches touch few of them.
+            shard.slots = vec![K::EMPTY; FIRST_SLOTS];
+        }
         let (mut i, found) = shard.find(key, h);
         if found {
             return false;
