@@ -6,7 +6,8 @@
 //!   with [`games::planners`];
 //! - ask a game: each game's registry struct implements [`games::Queries`]
 //!   with a typed argument struct (`games::grundy::GrundyQuery`, …), and
-//!   [`games::query::ask`] takes the command line's strings;
+//!   `games::query::ask` takes the command line's strings (with the `cli`
+//!   feature, on by default; without it the library does not need clap);
 //! - read a table: [`Table::open`] (raw or packed), then
 //!   `get`/`read_range`/`entries`, or `get_by_key` for sparse keys; a
 //!   program that only reads tables can depend on the `nimrod-table` crate

@@ -179,7 +179,11 @@ pub trait Game: Planner + Sync {
 /// ```
 pub trait Queries: Game {
     /// The arguments of `nimrod query NAME`.
+    #[cfg(feature = "cli")]
     type Query: clap::Parser;
+    /// The arguments of `nimrod query NAME`.
+    #[cfg(not(feature = "cli"))]
+    type Query;
     /// The answer to one query.
     fn query(&self, q: &Self::Query, ctx: &QueryContext) -> Result<Answer>;
     /// This game's interactive play, if it has one (return `Some(self)`
@@ -193,7 +197,11 @@ pub trait Queries: Game {
 /// with typed arguments, on any input and output (so a script can play).
 pub trait Plays: Queries {
     /// The arguments of `nimrod play NAME`.
+    #[cfg(feature = "cli")]
     type Play: clap::Parser;
+    /// The arguments of `nimrod play NAME`.
+    #[cfg(not(feature = "cli"))]
+    type Play;
     /// Plays one game on `input`/`output`.
     fn play(
         &self,
@@ -209,8 +217,10 @@ pub trait Plays: Queries {
 pub trait CommandLine: Game {
     /// The arguments, help and examples of `nimrod query NAME` (the CLI
     /// names it and adds `--data` and `--json`).
+    #[cfg(feature = "cli")]
     fn query_command(&self) -> clap::Command;
     /// Answers `nimrod query NAME ARGS…`, parsed by `query_command`.
+    #[cfg(feature = "cli")]
     fn query_matches(&self, m: &clap::ArgMatches, ctx: &QueryContext)
         -> Result<Answer, QueryError>;
     /// `nimrod play NAME`, if the game can be played.
@@ -218,10 +228,12 @@ pub trait CommandLine: Game {
 }
 
 impl<G: Queries> CommandLine for G {
+    #[cfg(feature = "cli")]
     fn query_command(&self) -> clap::Command {
         <G::Query as clap::CommandFactory>::command()
     }
 
+    #[cfg(feature = "cli")]
     fn query_matches(
         &self,
         m: &clap::ArgMatches,
@@ -238,6 +250,7 @@ impl<G: Queries> CommandLine for G {
 
 /// The typed arguments clap parsed; a value the struct cannot hold is a
 /// usage error.
+#[cfg(feature = "cli")]
 fn typed_args<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T, QueryError> {
     T::from_arg_matches(m).map_err(|e| QueryError::Usage(Usage::from(e)))
 }
@@ -245,8 +258,10 @@ fn typed_args<T: clap::FromArgMatches>(m: &clap::ArgMatches) -> Result<T, QueryE
 /// A game's play as the command line sees it (see [`CommandLine`]).
 pub trait PlayCommand {
     /// The arguments, help and examples of `nimrod play NAME`.
+    #[cfg(feature = "cli")]
     fn command(&self) -> clap::Command;
     /// Plays `nimrod play NAME ARGS…`, parsed by `command`.
+    #[cfg(feature = "cli")]
     fn play_matches(
         &self,
         m: &clap::ArgMatches,
@@ -257,10 +272,12 @@ pub trait PlayCommand {
 }
 
 impl<G: Plays> PlayCommand for G {
+    #[cfg(feature = "cli")]
     fn command(&self) -> clap::Command {
         <G::Play as clap::CommandFactory>::command()
     }
 
+    #[cfg(feature = "cli")]
     fn play_matches(
         &self,
         m: &clap::ArgMatches,

@@ -59,6 +59,7 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+#[cfg(feature = "cli")]
 impl From<clap::Error> for Usage {
     fn from(e: clap::Error) -> Usage {
         let help = matches!(
@@ -107,6 +108,7 @@ impl std::error::Error for QueryError {
 /// the arguments as strings (with the typed struct, call
 /// [`Queries::query`](super::Queries::query) instead): they are parsed by
 /// the game's own command.
+#[cfg(feature = "cli")]
 pub fn ask(
     game: &dyn super::CommandLine,
     args: &[String],

@@ -16,17 +16,20 @@ use std::io::{BufRead, Write};
 pub const MAX_PLAY_SIZE: usize = 12;
 
 /// `nimrod play bridgit`.
-#[derive(clap::Parser)]
-#[command(
-    about = "Play Bridg-it as Black against White's winning strategy",
-    after_help = "Examples:\n  nimrod play bridgit\n  nimrod play bridgit --size 3 --strategy trees\n\nWhite (o) joins left to right and moves first; you are Black (•), joining\ntop to bottom. Name a free site by number or label (h1,2 or v2,1); 'quit'\nends the game."
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        about = "Play Bridg-it as Black against White's winning strategy",
+        after_help = "Examples:\n  nimrod play bridgit\n  nimrod play bridgit --size 3 --strategy trees\n\nWhite (o) joins left to right and moves first; you are Black (•), joining\ntop to bottom. Name a free site by number or label (h1,2 or v2,1); 'quit'\nends the game."
+    )
 )]
 pub struct BridgitPlay {
     /// Board size n (the commercial board is 5), 2 to 12.
-    #[arg(long, default_value_t = 5)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5))]
     pub size: usize,
     /// White's strategy.
-    #[arg(long, value_enum, default_value = "pairing")]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "pairing"))]
     pub strategy: Kind,
 }
 

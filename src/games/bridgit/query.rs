@@ -11,7 +11,8 @@ use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 /// Which of the two stored strategies answers.
 pub enum Kind {
     /// Gross's kind: answer each Black site with its partner.
@@ -20,26 +21,32 @@ pub enum Kind {
     Trees,
 }
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query bridgit --size 5 --table\n  nimrod query bridgit --size 5 --moves \"h1,1 h1,2\""
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query bridgit --size 5 --table\n  nimrod query bridgit --size 5 --moves \"h1,1 h1,2\""
+    )
 )]
-#[command(about = "Bridg-it: White's reply under a stored winning strategy")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "Bridg-it: White's reply under a stored winning strategy")
+)]
 /// The arguments of `nimrod query bridgit` (a library caller fills it in).
 pub struct BridgitQuery {
     /// Board size n: the grid of the built table of that size (see the
     /// config's `[bridgit]` sizes).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub size: usize,
     /// Moves so far, White first, alternating: site numbers or labels such
     /// as h3,2 (separated by spaces).
-    #[arg(long, default_value = "")]
+    #[cfg_attr(feature = "cli", arg(long, default_value = ""))]
     pub moves: String,
     /// Which stored strategy answers.
-    #[arg(long, value_enum, default_value = "pairing")]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "pairing"))]
     pub strategy: Kind,
     /// Draw the pairing on the board and list its pairs.
-    #[arg(long, conflicts_with_all = ["moves", "strategy"])]
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with_all = ["moves", "strategy"]))]
     pub table: bool,
 }
 

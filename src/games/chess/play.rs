@@ -11,25 +11,25 @@ use crate::search::{self, describe, Engine, Options};
 use anyhow::{bail, Result};
 use std::io::{BufRead, Write};
 
-#[derive(clap::Parser)]
-#[command(
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(feature = "cli", command(
     about = "Play chess against the engine from any position",
     after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n  nimrod play chess --movetime 500 --nodes 100000000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game."
-)]
+))]
 /// The arguments of `nimrod play chess` (a library caller fills it in).
 pub struct ChessPlay {
     /// Starting position (default: the initial position).
-    #[arg(long, default_value = FullPosition::START)]
+    #[cfg_attr(feature = "cli", arg(long, default_value = FullPosition::START))]
     pub fen: String,
     /// Your colour.
-    #[arg(long = "as", default_value = "white", value_parser = ["white", "black"])]
+    #[cfg_attr(feature = "cli", arg(long = "as", default_value = "white", value_parser = ["white", "black"]))]
     pub side: String,
     /// Engine nodes per move.
-    #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000)))]
     pub nodes: u64,
     /// Also stop each engine move after this many milliseconds (the game
     /// then depends on the machine's speed; nodes alone are repeatable).
-    #[arg(long = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[cfg_attr(feature = "cli", arg(long = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000)))]
     pub move_time_ms: Option<u64>,
 }
 

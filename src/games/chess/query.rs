@@ -13,38 +13,38 @@ use crate::games::query::{open_table, table_stats, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(feature = "cli", command(
     after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\""
-)]
-#[command(about = "Chess endgames: value, distance to mate, moves, principal variation")]
+))]
+#[cfg_attr(feature = "cli", command(about = "Chess endgames: value, distance to mate, moves, principal variation"))]
 /// The arguments of `nimrod query chess` (a library caller fills it in).
 pub struct ChessQuery {
     /// Position in FEN: castling "-" (use --search for positions with castling rights); an en passant square is taken into account.
     pub fen: Option<String>,
     /// Print the statistics of one table (e.g. KQvKR) instead.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub stats: Option<String>,
     /// Print this many positions drawn at random (seeded) from a table,
     /// with their DTM, for comparison with other tablebases.
-    #[arg(long, requires = "table")]
+    #[cfg_attr(feature = "cli", arg(long, requires = "table"))]
     pub sample: Option<u64>,
     /// The table to sample (e.g. KQvKR).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub table: Option<String>,
     /// Seed of the sample.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Search the position (any legal position, castling and en passant
     /// included) instead of reading it from a table: a proven result (mate
     /// in n, or table-backed) or "unknown within budget".
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub search: bool,
     /// Node budget of --search.
-    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000)))]
     pub nodes: u64,
     /// Deepest iteration of --search, in plies.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=200))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=200)))]
     pub depth: u32,
 }
 

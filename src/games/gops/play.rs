@@ -8,21 +8,27 @@ use crate::rng::SplitMix64;
 use anyhow::{bail, ensure, Result};
 use std::io::{BufRead, Write};
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod play gops --cards 6\n  nimrod play gops --cards 8 --objective win --seed 7\n"
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod play gops --cards 6\n  nimrod play gops --cards 8 --objective win --seed 7\n"
+    )
 )]
-#[command(about = "Play GOPS against the stored optimal strategy")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "Play GOPS against the stored optimal strategy")
+)]
 /// The arguments of `nimrod play gops` (a library caller fills it in).
 pub struct GopsPlay {
     /// N: hands and prize deck 1..N.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub cards: usize,
     /// Seed for the deck and the computer's draws.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// What the computer optimises: score (expected difference) or win.
-    #[arg(long, value_enum, default_value_t = Objective::Score)]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Objective::Score))]
     pub objective: Objective,
 }
 

@@ -14,46 +14,56 @@ use crate::table::Table;
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 9 --first-move --against match\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3"
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query gops --cards 5 --first-move\n  nimrod query gops --cards 9 --first-move --against match\n  nimrod query gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10\n  nimrod query gops --cards 8 --objective win --mine 2,3 --theirs 1,4 --prizes 1,2 --diff 3"
+    )
 )]
-#[command(about = "GOPS: value and optimal mixed bids of a subgame")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "GOPS: value and optimal mixed bids of a subgame")
+)]
 /// The arguments of `nimrod query gops` (a library caller fills it in).
 pub struct GopsQuery {
     /// N: both hands and the prize deck start as 1..N.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub cards: usize,
     /// Player one's first-move strategy: a table bid × upcard.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub first_move: bool,
     /// Player one's hand, e.g. 2,5,9.
-    #[arg(long, value_delimiter = ',')]
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
     pub mine: Vec<u32>,
     /// Player two's hand.
-    #[arg(long, value_delimiter = ',')]
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
     pub theirs: Vec<u32>,
     /// Prizes still in the deck (including the one about to be turned up).
-    #[arg(long, value_delimiter = ',')]
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
     pub prizes: Vec<u32>,
     /// Only this upcard (default: every remaining prize).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub upcard: Option<u32>,
     /// score: maximise the expected score difference; win: maximise
     /// P(win) − P(loss) of the whole game.
-    #[arg(long, value_enum, default_value_t = Objective::Score)]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Objective::Score))]
     pub objective: Objective,
     /// Score difference so far, mine minus theirs (win objective only).
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = 0, allow_negative_numbers = true)
+    )]
     pub diff: i32,
     /// Player two is a fixed bidder instead: what the optimal strategy, the
     /// best reply and "one higher" earn against it (N at most 10; score
     /// objective).
-    #[arg(long, value_enum)]
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
     pub against: Option<FixedBidder>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 /// What a GOPS table optimises.
 pub enum Objective {

@@ -7,25 +7,31 @@ use crate::table::Table;
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere\n  nimrod query grundy 20 --lecture"
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query grundy 1000000\n  nimrod query grundy 1000000 --all --json\n  nimrod query grundy 20 --misere\n  nimrod query grundy 20 --lecture"
+    )
 )]
-#[command(about = "Grundy's game: value of a heap and its winning splits")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "Grundy's game: value of a heap and its winning splits")
+)]
 /// The arguments of `nimrod query grundy` (a library caller fills it in).
 pub struct GrundyQuery {
     /// Heap size.
-    #[arg(allow_negative_numbers = true)]
+    #[cfg_attr(feature = "cli", arg(allow_negative_numbers = true))]
     pub heap: u64,
     /// Misère play (the player who cannot move wins).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub misere: bool,
     /// List every winning split, not only the first 20.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub all: bool,
     /// The lecture's table of heaps 1..HEAP (HEAP at most 100): normal and
     /// misère outcomes, a winning move for each, the lecture's slips.
-    #[arg(long, conflicts_with_all = ["misere", "all"])]
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with_all = ["misere", "all"]))]
     pub lecture: bool,
 }
 

@@ -21,23 +21,26 @@ use std::io::{BufRead, Write};
 pub const MAX_PLAY_HAND: usize = 10;
 
 /// `nimrod play guessit`.
-#[derive(clap::Parser)]
-#[command(
-    about = "Play Isaacs' Guess It against the optimal mixed strategy",
-    after_help = "Examples:\n  nimrod play guessit\n  nimrod play guessit --mine 3 --theirs 5 --machine-first --seed 1955\n\nOn your turn: 'guess C' or 'ask C' (C a card number); when the machine's\nask is answered no: 'call' or 'pass'; 'quit' ends the game."
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        about = "Play Isaacs' Guess It against the optimal mixed strategy",
+        after_help = "Examples:\n  nimrod play guessit\n  nimrod play guessit --mine 3 --theirs 5 --machine-first --seed 1955\n\nOn your turn: 'guess C' or 'ask C' (C a card number); when the machine's\nask is answered no: 'call' or 'pass'; 'quit' ends the game."
+    )
 )]
 pub struct GuessItPlay {
     /// Cards in your hand (1 to 10).
-    #[arg(long, default_value_t = 4)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
     pub mine: usize,
     /// Cards in the machine's hand (1 to 10).
-    #[arg(long, default_value_t = 4)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
     pub theirs: usize,
     /// The machine moves first.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub machine_first: bool,
     /// Seed of the deal and of the machine's choices.
-    #[arg(long, default_value_t = 1955)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1955))]
     pub seed: u64,
 }
 

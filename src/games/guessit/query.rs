@@ -7,9 +7,17 @@ use crate::table::Table;
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6")]
-#[command(about = "Guess It: value and optimal bluffing/calling")]
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query guessit 5 5\n  nimrod query guessit --tables 6"
+    )
+)]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "Guess It: value and optimal bluffing/calling")
+)]
 /// The arguments of `nimrod query guessit`.
 pub struct GuessItQuery {
     /// Cards in the hand of the player to move.
@@ -17,12 +25,12 @@ pub struct GuessItQuery {
     /// Cards in the opponent's hand.
     pub theirs: Option<usize>,
     /// Print the bluff and call tables up to this hand size.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub tables: Option<usize>,
     /// With --tables: a printed card to compare with, as a TSV of two
     /// square tables of percentages (bluff, then call; rows = opponent's
     /// cards, columns = your cards; '#' lines are comments).
-    #[arg(long, value_name = "FILE", requires = "tables")]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", requires = "tables"))]
     pub compare: Option<std::path::PathBuf>,
 }
 

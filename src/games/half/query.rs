@@ -47,15 +47,21 @@ impl std::fmt::Display for HalfAnswer {
     }
 }
 
-#[derive(clap::Parser)]
-#[command(after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses")]
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(after_help = "Examples:\n  nimrod query half 47\n  nimrod query half 47 --last-loses")
+)]
 /// The arguments of `nimrod query half`.
-#[command(about = "single pile, take 1..⌊n/2⌋: safe positions in both conventions")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "single pile, take 1..⌊n/2⌋: safe positions in both conventions")
+)]
 pub struct HalfQuery {
     /// Pile size.
     pub pile: u64,
     /// The player who takes the last permitted move loses.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub last_loses: bool,
 }
 

@@ -14,37 +14,37 @@ use crate::games::query::{open_table, Answer, QueryContext};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(feature = "cli", command(
     after_help = "Examples:\n  nimrod query klondike --report\n  nimrod query klondike --deal 3\n  nimrod query klondike --deal 3 --draw 3 --redeal unlimited\n  nimrod query klondike --deal solvitaire:22 --draw 1"
-)]
-#[command(about = "Klondike: a deal with the greedy player's game and the solver's verdict")]
+))]
+#[cfg_attr(feature = "cli", command(about = "Klondike: a deal with the greedy player's game and the solver's verdict"))]
 /// The arguments of `nimrod query klondike` (a library caller fills it in).
 pub struct KlondikeQuery {
     /// Deal: our number N (the shuffle in cards.rs), or solvitaire:S for
     /// Solvitaire's seed S.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub deal: Option<DealId>,
     /// Cards dealt from the stock at a time: 1 or 3.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub draw: u8,
     /// Stock passes: none, unlimited or a number.
-    #[arg(long, default_value = "unlimited")]
+    #[cfg_attr(feature = "cli", arg(long, default_value = "unlimited"))]
     pub redeal: String,
     /// Forbid worrying back (a card coming back from its foundation).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub no_worry: bool,
     /// Greedy player 0..5: classic shortest/late, longest/late,
     /// shortest/early, longest/early; 4 the seed's list ported literally;
     /// 5 the strong priority list.
-    #[arg(long, default_value_t = 0)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
     pub variant: usize,
     /// Positions (classes) the solver may store before answering unknown
     /// (at most 10^9: it keeps 10 to 12.5 bytes a class).
-    #[arg(long, default_value_t = 20_000_000)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 20_000_000))]
     pub budget: u64,
     /// Print the batch report instead.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub report: bool,
 }
 
@@ -53,14 +53,14 @@ pub const MAX_BUDGET: u64 = 1_000_000_000;
 
 /// The arguments of `nimrod play klondike`: the deal and rules, as the
 /// query takes them.
-#[derive(clap::Parser)]
-#[command(
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(feature = "cli", command(
     about = "Play a Klondike deal yourself, with the greedy player's move as a hint",
     after_help = "Examples:\n  nimrod play klondike --deal 42\n  nimrod play klondike --deal 7 --draw 3\n\nA move number plays that move; 'hint' shows the greedy player's move, 'greedy' plays it, 'quit' ends the game."
-)]
+))]
 pub struct KlondikePlay {
     /// The deal and the rules.
-    #[command(flatten)]
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub game: KlondikeQuery,
 }
 

@@ -15,26 +15,29 @@ use std::io::{BufRead, Write};
 pub const MAX_PLAY_HEAP: u64 = 1_000_000_000;
 
 /// `nimrod play nim HEAPS…`.
-#[derive(clap::Parser)]
-#[command(
-    about = "Play Nim against NIMROD's rule",
-    after_help = "Examples:\n  nimrod play nim 3 4 5\n  nimrod play nim 1 3 5 7 --machine-first --seed 1951\n  nimrod play nim 1 1 2 --misere\n  nimrod play nim 1 3 5 7 11 --k 2\n\nA move is HEAP:TAKE (take 2 from the 3rd heap: 3:2), or for Nim_k up to k\nof them separated by spaces (1:1 4:3); 'quit' ends the game."
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        about = "Play Nim against NIMROD's rule",
+        after_help = "Examples:\n  nimrod play nim 3 4 5\n  nimrod play nim 1 3 5 7 --machine-first --seed 1951\n  nimrod play nim 1 1 2 --misere\n  nimrod play nim 1 3 5 7 11 --k 2\n\nA move is HEAP:TAKE (take 2 from the 3rd heap: 3:2), or for Nim_k up to k\nof them separated by spaces (1:1 4:3); 'quit' ends the game."
+    )
 )]
 pub struct NimPlay {
     /// Heap sizes (1 to 64 heaps, each at most 10^9).
-    #[arg(required = true)]
+    #[cfg_attr(feature = "cli", arg(required = true))]
     pub heaps: Vec<u64>,
     /// Misère play: whoever takes the last token loses.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub misere: bool,
     /// Moore's Nim_k: a move takes from 1 to k heaps.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64)))]
     pub k: u64,
     /// The machine moves first.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub machine_first: bool,
     /// Seed for the choice among winning moves.
-    #[arg(long, default_value_t = 1951)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1951))]
     pub seed: u64,
 }
 

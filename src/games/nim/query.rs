@@ -6,21 +6,27 @@ use crate::games::query::{Answer, QueryContext};
 use anyhow::{ensure, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere"
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query nim 1 3 5 7 11\n  nimrod query nim 1 3 5 7 11 --k 2\n  nimrod query nim 1 1 2 --misere"
+    )
 )]
 /// The arguments of `nimrod query nim`.
-#[command(about = "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves")
+)]
 pub struct NimQuery {
     /// Heap sizes.
-    #[arg(required = true)]
+    #[cfg_attr(feature = "cli", arg(required = true))]
     pub heaps: Vec<u64>,
     /// Moore's Nim_k: a move takes from 1 to k heaps.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub k: usize,
     /// Misère play: whoever takes the last token loses.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub misere: bool,
 }
 

@@ -6,13 +6,19 @@ use crate::games::query::{open_table, Answer, QueryContext};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query octal 0.137 200\n  nimrod query octal 0.77 1000 --json"
+    )
 )]
 /// The arguments of `nimrod query octal`.
-#[command(
-    about = "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
+#[cfg_attr(
+    feature = "cli",
+    command(
+        about = "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
+    )
 )]
 pub struct OctalQuery {
     /// Octal code, e.g. 0.137.

@@ -19,7 +19,8 @@ use std::io::{BufRead, Write};
 pub const MAX_MENACE_GAMES: u64 = 1_000_000;
 
 /// Which machine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Machine {
     /// The solved game: a random move among the optimal ones.
     Perfect,
@@ -32,26 +33,29 @@ pub enum Machine {
 }
 
 /// `nimrod play ttt`.
-#[derive(clap::Parser)]
-#[command(
-    about = "Play noughts and crosses (or the 15 game) against a machine",
-    after_help = "Examples:\n  nimrod play ttt\n  nimrod play ttt --machine product --machine-first\n  nimrod play ttt --machine menace --menace-games 220 --machine-first --seed 1961\n  nimrod play ttt --fifteen\n\nCells are numbered 1-9 row by row; in the 15 game you pick numbers 1-9.\n'quit' ends the game."
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        about = "Play noughts and crosses (or the 15 game) against a machine",
+        after_help = "Examples:\n  nimrod play ttt\n  nimrod play ttt --machine product --machine-first\n  nimrod play ttt --machine menace --menace-games 220 --machine-first --seed 1961\n  nimrod play ttt --fifteen\n\nCells are numbered 1-9 row by row; in the 15 game you pick numbers 1-9.\n'quit' ends the game."
+    )
 )]
 pub struct TttPlay {
     /// The machine.
-    #[arg(long, value_enum, default_value = "perfect")]
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "perfect"))]
     pub machine: Machine,
     /// The machine moves first (plays X).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub machine_first: bool,
     /// Seed of the machine's choices (and of MENACE's training).
-    #[arg(long, default_value_t = 1961)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1961))]
     pub seed: u64,
     /// Games MENACE is trained for against the perfect player.
-    #[arg(long, default_value_t = 220)]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 220))]
     pub menace_games: u64,
     /// The 15 game: the same game with the cells as the numbers of a magic square.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub fifteen: bool,
 }
 

@@ -10,32 +10,44 @@ use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
 
-#[derive(clap::Parser)]
-#[command(
-    after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5"
+#[cfg_attr(feature = "cli", derive(clap::Parser))]
+#[cfg_attr(
+    feature = "cli",
+    command(
+        after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5"
+    )
 )]
-#[command(about = "noughts and crosses / m,n,k-games: value and optimal moves")]
+#[cfg_attr(
+    feature = "cli",
+    command(about = "noughts and crosses / m,n,k-games: value and optimal moves")
+)]
 /// The arguments of `nimrod query ttt` (a library caller fills it in).
 pub struct TttQuery {
     /// The board, rows concatenated: x, o and . (e.g. "x.o.x....").
     pub board: Option<String>,
     /// Board size ROWSxCOLS.
-    #[arg(long, default_value = "3x3")]
+    #[cfg_attr(feature = "cli", arg(long, default_value = "3x3"))]
     pub size: String,
     /// Marks in a row to win (default 3 on 3x3; required otherwise).
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub k: Option<usize>,
     /// The 15 game: numbers 1-9 taken by the first player (comma list).
-    #[arg(long, value_delimiter = ',', requires = "fifteen")]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_delimiter = ',', requires = "fifteen")
+    )]
     pub first: Vec<u32>,
     /// The 15 game: numbers taken by the second player.
-    #[arg(long, value_delimiter = ',', requires = "fifteen")]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_delimiter = ',', requires = "fifteen")
+    )]
     pub second: Vec<u32>,
     /// Answer a position of "pick three numbers summing to 15".
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub fifteen: bool,
     /// The classic machines measured against the 3x3 table.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub report: bool,
 }
 
