@@ -75,6 +75,21 @@ impl Planner for Klondike {
     fn name(&self) -> &'static str {
         "klondike"
     }
+    /// The solver jobs: a verdict byte a deal, and at their peak one full
+    /// search per thread (about 12.5 bytes a class of the budget).
+    fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        let (deals, budget) = match serde_json::from_value::<SolverJob>(job.params.clone()) {
+            Ok(j) => (j.deals, j.budget),
+            Err(_) => seeds::deals_and_budget(&job.params)?,
+        };
+        Some(crate::pipeline::Estimate {
+            entries: deals,
+            output_bytes: deals,
+            memory_bytes: budget.saturating_mul(25) / 2,
+            work: deals,
+            work_unit: format!("deals searched, at most {budget} classes each"),
+        })
+    }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: KlondikeParams = game_params(source, "klondike", section)?;
         ensure!(!p.rules.is_empty(), "{source}: [klondike] rules is empty");

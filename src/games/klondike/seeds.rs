@@ -53,6 +53,13 @@ pub(super) fn seed_range(source: &str, range: &[u64]) -> Result<(u64, u64)> {
     Ok((first, last))
 }
 
+/// The seeds and the budget of a `klondike/solvitaire-R` job's
+/// parameters (None for any other job's).
+pub(super) fn deals_and_budget(params: &serde_json::Value) -> Option<(u64, u64)> {
+    let j: SeedsJob = serde_json::from_value(params.clone()).ok()?;
+    Some((j.seeds(), j.budget))
+}
+
 /// The job of one rule set over seeds `first..last`.
 pub(super) fn job(rules: Rules, first: u64, last: u64, budget: u64) -> Result<Job> {
     let params = SeedsJob {
