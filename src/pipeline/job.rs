@@ -159,9 +159,4 @@ impl JobContext<'_> {
             params: self.params.clone(),
         }
     }
-
-    /// Path of another job's table (a dependency).
-    pub fn table(&self, id: &str) -> PathBuf {
-        table_path(self.data_dir, id)
-    }
 }

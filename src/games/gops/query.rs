@@ -128,7 +128,7 @@ pub(super) fn find_tables(
     for built_for in cards..=MAX_CARDS {
         let id = level_id(built_for, k);
         let raw = table_path(&ctx.data_dir, &id);
-        let packed = raw.with_extension("nmt.zst");
+        let packed = crate::table::job::packed_path(&raw);
         if raw.exists() || packed.exists() {
             let level = open_table(&ctx.data_dir, &id)?;
             let below = if k > 1 {

@@ -380,18 +380,13 @@ fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
     let (won, lost, unknown) = (count(WON), count(LOST), count(UNKNOWN));
     let decided = won + lost;
     let (lo, hi) = stats::wilson(won, decided);
-    let mut nodes: Vec<u64> = results
-        .iter()
-        .filter(|r| r.2 && r.0 != UNKNOWN)
-        .map(|r| r.1)
-        .collect();
-    nodes.sort_unstable();
-    let pct = |q: f64| {
-        nodes
-            .get(((nodes.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or(0)
-    };
+    let nodes = records::NodeQuantiles::of(
+        results
+            .iter()
+            .filter(|r| r.2 && r.0 != UNKNOWN)
+            .map(|r| r.1)
+            .collect(),
+    );
     let won_by = |d: usize, p: usize| outcomes[d * PLAYERS + p] == 52;
     let lost_winnable: Vec<records::GreedyOnWinnable> = (0..PLAYERS)
         .map(|p| {
@@ -437,12 +432,7 @@ fn build_solver(ctx: &JobContext, job: &SolverJob) -> Result<()> {
         decided_share: decided as f64 / deals.max(1) as f64,
         ci95_winnable_if_unknowns_lost: stats::wilson(won, deals),
         ci95_winnable_if_unknowns_won: stats::wilson(won + unknown, deals),
-        nodes_decided: records::NodeQuantiles {
-            median: pct(0.5),
-            p90: pct(0.9),
-            p99: pct(0.99),
-            max: nodes.last().copied().unwrap_or(0),
-        },
+        nodes_decided: nodes,
         greedy: lost_winnable,
     };
     write_ranked(

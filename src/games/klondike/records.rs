@@ -52,6 +52,26 @@ pub struct NodeQuantiles {
     pub max: u64,
 }
 
+impl NodeQuantiles {
+    /// The quantiles of `nodes` (sorted here; nearest rank), zeros when
+    /// there are none.
+    pub fn of(mut nodes: Vec<u64>) -> NodeQuantiles {
+        nodes.sort_unstable();
+        let at = |q: f64| {
+            nodes
+                .get(((nodes.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(0)
+        };
+        NodeQuantiles {
+            median: at(0.5),
+            p90: at(0.9),
+            p99: at(0.99),
+            max: nodes.last().copied().unwrap_or(0),
+        }
+    }
+}
+
 /// How one greedy player did on the deals the solver calls winnable.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -132,18 +132,13 @@ impl SeedsJob {
         let count = |c: u8| codes.iter().filter(|&&x| x == c).count() as u64;
         let (won, lost, unknown) = (count(WON), count(LOST), count(UNKNOWN));
         let decided = won + lost;
-        let mut classes: Vec<u64> = found
-            .iter()
-            .filter(|&&x| x as u8 != UNKNOWN)
-            .map(|&x| x >> 8)
-            .collect();
-        classes.sort_unstable();
-        let pct = |q: f64| {
-            classes
-                .get(((classes.len() as f64 - 1.0) * q).round() as usize)
-                .copied()
-                .unwrap_or(0)
-        };
+        let classes = NodeQuantiles::of(
+            found
+                .iter()
+                .filter(|&&x| x as u8 != UNKNOWN)
+                .map(|&x| x >> 8)
+                .collect(),
+        );
         let share = |n: u64| 100.0 * n as f64 / decided.max(1) as f64;
         let (lo, hi) = stats::wilson(won, decided);
         let record = SeedStats {
@@ -161,12 +156,7 @@ impl SeedsJob {
                 100.0 * (won + unknown) as f64 / codes.len().max(1) as f64,
             ),
             solvitaire_published_percent: published_share(&self.rules),
-            classes_decided: NodeQuantiles {
-                median: pct(0.5),
-                p90: pct(0.9),
-                p99: pct(0.99),
-                max: classes.last().copied().unwrap_or(0),
-            },
+            classes_decided: classes,
         };
         write_ranked(
             &ctx.output,
