@@ -422,3 +422,78 @@ fn plan_lists_the_jobs_in_order_with_estimates_the_build_meets() {
         "{text}"
     );
 }
+
+/// A dependency is needed only when a job that runs reads it: once a level
+/// is built, the levels below it may be deleted to free disk, and building
+/// the levels above does not bring them back. A plain build (every job
+/// asked for) does.
+#[test]
+fn a_deleted_level_below_a_current_one_is_not_rebuilt_for_the_levels_above() {
+    let d = tempfile::tempdir().unwrap();
+    let small = fixture("small.toml");
+    let states = |extra: &[&str]| -> Vec<(String, String)> {
+        build_json(&small, d.path(), extra)["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| {
+                (
+                    j["job"].as_str().unwrap().to_string(),
+                    format!("{} {}", j["state"].as_str().unwrap(), j["detail"]),
+                )
+            })
+            .collect()
+    };
+    build_json(&small, d.path(), &["--only", "gops/n06/k06"]);
+    let level = |k: u32| d.path().join(format!("gops/n06/k{k:02}.nmt"));
+    let top = std::fs::read(level(6)).unwrap();
+    for k in [1, 2, 3, 6] {
+        std::fs::remove_file(level(k)).unwrap();
+    }
+    let got = states(&["--only", "gops/n06/k06"]);
+    let state = |id: &str| got.iter().find(|(j, _)| j == id).unwrap().1.clone();
+    assert!(state("gops/n06/k06").starts_with("built"), "{got:?}");
+    assert!(
+        state("gops/n06/k05").starts_with("skipped \"up to date"),
+        "{got:?}"
+    );
+    for k in ["k01", "k02", "k03", "k04"] {
+        assert!(
+            state(&format!("gops/n06/{k}")).starts_with("skipped \"not needed"),
+            "{got:?}"
+        );
+    }
+    assert!(!level(1).exists() && !level(2).exists() && !level(3).exists());
+    assert_eq!(
+        std::fs::read(level(6)).unwrap(),
+        top,
+        "the rebuilt level differs"
+    );
+    // A level whose readers are current is not needed even when asked for
+    // the level above, current itself: nothing is opened below it.
+    std::fs::remove_file(level(5)).unwrap();
+    let got = states(&["--only", "gops/n06/k06"]);
+    assert!(
+        got.iter().all(
+            |(id, s)| id == "gops/n06/k06" && s.starts_with("skipped \"up to date")
+                || s.starts_with("skipped \"not needed")
+        ),
+        "{got:?}"
+    );
+    // Every job asked for: the missing levels are built again, same bytes.
+    let every_level: Vec<String> = (1..=6).map(|k| format!("gops/n06/k{k:02}")).collect();
+    let mut args = Vec::new();
+    for id in &every_level {
+        args.extend(["--only", id.as_str()]);
+    }
+    let got = states(&args);
+    for k in [1, 2, 3, 5] {
+        assert!(level(k).exists(), "level {k} not rebuilt: {got:?}");
+    }
+    let fresh = tempfile::tempdir().unwrap();
+    build_json(&small, fresh.path(), &["--only", "gops/n06/k06"]);
+    assert_eq!(
+        snapshot(&d.path().join("gops/n06")),
+        snapshot(&fresh.path().join("gops/n06"))
+    );
+}

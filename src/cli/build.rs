@@ -80,6 +80,10 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             JobOutcome::UpToDate => ("skipped", "up to date".to_string()),
             JobOutcome::Failed(e) => ("failed", e.clone()),
             JobOutcome::DependencyFailed => ("not run", "a dependency failed".to_string()),
+            JobOutcome::NotNeeded => (
+                "skipped",
+                "not needed: every job reading it is current".to_string(),
+            ),
         };
         text.push_str(&format!("{state:<8} {id:<24} {detail}\n"));
         rows.push(json!({"job": id, "state": state, "detail": detail}));

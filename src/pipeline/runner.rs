@@ -48,6 +48,10 @@ pub enum JobOutcome {
     Failed(String),
     /// A job it needs failed.
     DependencyFailed,
+    /// Not asked for, and every job of this build that reads it is
+    /// current: it was not opened, so it may be absent (deleted to free
+    /// disk once the jobs above it were built).
+    NotNeeded,
 }
 
 /// What `run_build` did.
@@ -61,11 +65,14 @@ pub struct BuildReport {
 }
 
 impl BuildReport {
-    /// Whether every job was built or current.
+    /// Whether every job was built, current, or not needed.
     pub fn ok(&self) -> bool {
-        self.outcomes
-            .iter()
-            .all(|(_, o)| matches!(o, JobOutcome::Built { .. } | JobOutcome::UpToDate))
+        self.outcomes.iter().all(|(_, o)| {
+            matches!(
+                o,
+                JobOutcome::Built { .. } | JobOutcome::UpToDate | JobOutcome::NotNeeded
+            )
+        })
     }
 }
 
@@ -311,6 +318,7 @@ pub fn run_build(
     let pool = builder.build().context("cannot start the thread pool")?;
     std::fs::create_dir_all(&opts.data_dir)
         .with_context(|| format!("cannot create data directory {}", opts.data_dir.display()))?;
+    let visits = pool.install(|| visits(&waves, &targets, opts));
     let removed_temporaries = Mutex::new(Vec::new());
     let progress = Progress::new();
     let start = Instant::now();
@@ -320,7 +328,14 @@ pub fn run_build(
         let results: Vec<(String, JobOutcome)> = pool.install(|| {
             wave.par_iter()
                 .map(|job| {
-                    let failed_dep = job.deps.iter().any(|d| {
+                    let verified = match visits[&job.id] {
+                        Visit::NotNeeded => return (job.id.clone(), JobOutcome::NotNeeded),
+                        Visit::Current => return (job.id.clone(), JobOutcome::UpToDate),
+                        Visit::Kept => true,
+                        Visit::Run => false,
+                    };
+                    // A kept table reads nothing: its dependencies were not visited.
+                    let failed_dep = !verified && job.deps.iter().any(|d| {
                         !matches!(
                             outcomes.get(d),
                             Some(JobOutcome::Built { .. } | JobOutcome::UpToDate)
@@ -332,6 +347,7 @@ pub fn run_build(
                         run_one(
                             job,
                             targets.contains(&job.id),
+                            verified,
                             opts,
                             &progress,
                             &removed_temporaries,
@@ -365,6 +381,84 @@ pub fn run_build(
     })
 }
 
+/// What a build does with one job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    /// Runs it: a target to build (or merge), or a dependency to build.
+    Run,
+    /// A target (or its part) found current by the full check: kept, and
+    /// what it depends on is not needed.
+    Kept,
+    /// A dependency whose table opens current: read as it is.
+    Current,
+    /// A dependency no running job reads.
+    NotNeeded,
+}
+
+/// Decides, from the last wave back, which jobs a build visits. A target
+/// runs unless the full check finds it current; a dependency is needed only
+/// when a job that runs reads it, and then runs only if its table does not
+/// open current (or dependencies are forced). So a current table shields
+/// what lies below it, and a level deleted after the one above it was built
+/// is not rebuilt. The checks of one wave run in parallel.
+fn visits(
+    waves: &[Vec<Job>],
+    targets: &BTreeSet<String>,
+    opts: &BuildOptions,
+) -> BTreeMap<String, Visit> {
+    let mut read_by_runner: BTreeSet<String> = BTreeSet::new();
+    let mut out = BTreeMap::new();
+    for wave in waves.iter().rev() {
+        let decided: Vec<(&Job, Visit)> = wave
+            .par_iter()
+            .map(|job| (job, visit(job, targets, &read_by_runner, opts)))
+            .collect();
+        for (job, visit) in decided {
+            if visit == Visit::Run {
+                read_by_runner.extend(job.deps.iter().cloned());
+            }
+            out.insert(job.id.clone(), visit);
+        }
+    }
+    out
+}
+
+fn visit(
+    job: &Job,
+    targets: &BTreeSet<String>,
+    read_by_runner: &BTreeSet<String>,
+    opts: &BuildOptions,
+) -> Visit {
+    let output = job.output(&opts.data_dir);
+    let hash = job.param_hash();
+    if targets.contains(&job.id) {
+        let current = match opts.shard {
+            _ if opts.force => false,
+            Some(shard) => {
+                opens_current(&output, hash)
+                    || is_current(
+                        &table_path(&opts.data_dir, &shard.part_id(&job.id)),
+                        job.part_param_hash(shard),
+                    )
+            }
+            None => current_raw_or_packed(&output, hash, is_current),
+        };
+        if current {
+            Visit::Kept
+        } else {
+            Visit::Run
+        }
+    } else if !read_by_runner.contains(&job.id) {
+        Visit::NotNeeded
+    } else if (opts.force && opts.force_dependencies)
+        || !current_raw_or_packed(&output, hash, opens_current)
+    {
+        Visit::Run
+    } else {
+        Visit::Current
+    }
+}
+
 /// Takes the lock of job (or part) `id` and removes the temporaries its
 /// killed builds left, recording them.
 fn lock_job(
@@ -387,13 +481,15 @@ fn lock_job(
 }
 
 /// Runs `job` unless its table is current: a job asked for (`target`) is
-/// checked in full, a dependency only opened; `force` rebuilds targets, and
-/// dependencies only with `force_dependencies`. With `opts.shard`, the
+/// checked in full (unless `verified` says that was done when the build
+/// planned its visits), a dependency only opened; `force` rebuilds targets,
+/// and dependencies only with `force_dependencies`. With `opts.shard`, the
 /// target builds that part only; a job that can be split and finds parts
 /// of itself merges them (building any part missing first).
 fn run_one(
     job: &Job,
     target: bool,
+    verified: bool,
     opts: &BuildOptions,
     progress: &Progress,
     removed_temporaries: &Mutex<Vec<PathBuf>>,
@@ -409,8 +505,8 @@ fn run_one(
     }
     let started = Instant::now();
     let result = match (target, opts.shard) {
-        (true, Some(shard)) => run_part(job, shard, opts, progress, removed_temporaries),
-        _ => run_whole(job, target, forced, opts, progress, removed_temporaries),
+        (true, Some(shard)) => run_part(job, shard, verified, opts, progress, removed_temporaries),
+        _ => run_whole(job, target && !verified, forced, opts, progress, removed_temporaries),
     };
     match result {
         Ok(false) => JobOutcome::UpToDate,
@@ -425,10 +521,11 @@ fn run_one(
 }
 
 /// Builds (or merges) the whole table of `job` under its lock; false when
-/// it was already current.
+/// it was already current (by the full check with `check_in_full`, else
+/// by the checked open).
 fn run_whole(
     job: &Job,
-    target: bool,
+    check_in_full: bool,
     forced: bool,
     opts: &BuildOptions,
     progress: &Progress,
@@ -445,7 +542,7 @@ fn run_whole(
         removed_temporaries,
     )?;
     let current = || {
-        let check = if target { is_current } else { opens_current };
+        let check = if check_in_full { is_current } else { opens_current };
         current_raw_or_packed(&output, hash, check)
     };
     let parts = match &job.parts {
@@ -514,6 +611,7 @@ fn run_whole(
 fn run_part(
     job: &Job,
     shard: Shard,
+    verified: bool,
     opts: &BuildOptions,
     progress: &Progress,
     removed_temporaries: &Mutex<Vec<PathBuf>>,
@@ -527,9 +625,10 @@ fn run_part(
         progress,
         removed_temporaries,
     )?;
+    let part_check = if verified { opens_current } else { is_current };
     if !opts.force
         && (opens_current(&job.output(&opts.data_dir), job.param_hash())
-            || is_current(&part_out, job.part_param_hash(shard)))
+            || part_check(&part_out, job.part_param_hash(shard)))
     {
         return Ok(false);
     }
