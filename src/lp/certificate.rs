@@ -111,9 +111,22 @@ impl MatrixGame {
         row: &mut [f64; MAX_DIM],
         col: &mut [f64; MAX_DIM],
     ) -> Result<Certificate, CertificateError> {
+        self.certificate_at_scale(value, row, col, self.scale())
+    }
+
+    /// `certificate` with the payoffs' scale (`scale()`) already known:
+    /// the solver finds it in its first pass over the payoffs.
+    pub(super) fn certificate_at_scale(
+        &self,
+        value: f64,
+        row: &mut [f64; MAX_DIM],
+        col: &mut [f64; MAX_DIM],
+        scale: f64,
+    ) -> Result<Certificate, CertificateError> {
+        debug_assert_eq!(scale.to_bits(), self.scale().to_bits());
         clean("row", &mut row[..self.rows()])?;
         clean("column", &mut col[..self.cols()])?;
-        let (lower, upper, scale) = self.guarantees(row, col);
+        let (lower, upper) = self.guarantees(row, col);
         let tol = GAP_TOLERANCE * scale;
         let c = Certificate { lower, upper };
         // Written so that a NaN gap fails too.
@@ -139,22 +152,34 @@ impl MatrixGame {
 
 fn clean(who: &'static str, p: &mut [f64]) -> Result<(), CertificateError> {
     let tol = GAP_TOLERANCE;
-    for (i, x) in p.iter_mut().enumerate() {
-        if !x.is_finite() || *x < -tol {
-            return Err(CertificateError::NotAProbability(who, i, *x));
-        }
-        if *x < 0.0 {
-            *x = 0.0;
-        }
+    let cleaned = |x: f64| if x < 0.0 { 0.0 } else { x };
+    // Branch-free passes (this runs twice per matrix game); the first bad
+    // entry is looked for only when there is one.
+    let mut all_ok = true;
+    let mut sum = 0.0;
+    for &x in p.iter() {
+        all_ok &= (x >= -tol) & (x <= f64::MAX);
+        sum += cleaned(x);
     }
-    let sum: f64 = p.iter().sum();
+    if !all_ok {
+        let (i, &x) = p
+            .iter()
+            .enumerate()
+            .find(|(_, x)| !x.is_finite() || **x < -tol)
+            .expect("a bad entry");
+        return Err(CertificateError::NotAProbability(who, i, x));
+    }
     let sums_to_one = (sum - 1.0).abs() <= tol;
     if !sums_to_one {
         return Err(CertificateError::BadSum(who, sum));
     }
     if sum != 1.0 {
         for x in p.iter_mut() {
-            *x /= sum;
+            *x = cleaned(*x) / sum;
+        }
+    } else {
+        for x in p.iter_mut() {
+            *x = cleaned(*x);
         }
     }
     Ok(())

@@ -170,66 +170,81 @@ impl MatrixGame {
 
     /// `solve_with` for a game without repeated rows or columns.
     fn solve_distinct(&self, ws: &mut Workspace) -> Solution {
-        let fast = self.attempt(ws, Rule::Fast);
-        if let Some(s) = self.certified(fast) {
-            return s;
-        }
-        let bland = self.attempt(ws, Rule::BlandFromStart);
-        let bland = Attempt {
-            method: match bland.method {
-                Method::Simplex { pivots } => Method::BlandRestart { pivots },
-                m => m,
+        let mut a = Attempt::new();
+        match self.certified_attempts(ws, &mut a) {
+            Some(gap) => Solution {
+                value: a.value,
+                row: a.row,
+                col: a.col,
+                method: a.method,
+                gap,
             },
-            ..bland
-        };
-        if let Some(s) = self.certified(bland) {
-            return s;
+            None => self.solve_exactly(),
         }
-        self.solve_exactly()
+    }
+
+    /// The fast attempt, then Bland's rule from scratch: the certificate
+    /// gap of the first that holds (its answer in `a`), or `None`.
+    #[inline]
+    fn certified_attempts(&self, ws: &mut Workspace, a: &mut Attempt) -> Option<f64> {
+        if let Some(gap) = self.attempt(ws, Rule::Fast, a) {
+            return Some(gap);
+        }
+        let gap = self.attempt(ws, Rule::BlandFromStart, a)?;
+        if let Method::Simplex { pivots } = a.method {
+            a.method = Method::BlandRestart { pivots };
+        }
+        Some(gap)
     }
 
     /// The value alone and how it was found; the same certified answer as
     /// `solve`.
     #[inline]
     pub fn value_with(&self, ws: &mut Workspace) -> (f64, Method) {
-        let s = self.solve_with(ws);
-        (s.value, s.method)
+        let (value, method, _) = self.certified_value_with(ws);
+        (value, method)
     }
 
-    /// One f64 attempt, strategies as the tableau gives them (not yet
-    /// checked).
-    fn attempt(&self, ws: &mut Workspace, rule: Rule) -> Attempt {
-        let mut a = Attempt {
-            value: 0.0,
-            row: [0.0; MAX_DIM],
-            col: [0.0; MAX_DIM],
-            method: Method::Saddle,
-        };
-        a.method = self.run(ws, rule, |o| match o {
-            Outcome::Saddle(i, j) => {
-                a.row[i] = 1.0;
-                a.col[j] = 1.0;
+    /// The value, how it was found and its certificate gap: the answer of
+    /// `solve`, without copying out the strategies (the hot path of solvers
+    /// that store values only).
+    #[inline]
+    pub fn certified_value_with(&self, ws: &mut Workspace) -> (f64, Method, f64) {
+        let mut a = Attempt::new();
+        match self.certified_attempts(ws, &mut a) {
+            Some(gap) => (a.value, a.method, gap),
+            None => {
+                let s = self.solve_exactly();
+                (s.value, s.method, s.gap)
             }
-            Outcome::Mixed(row, col) => {
-                a.row[..self.rows].copy_from_slice(&row[..self.rows]);
-                a.col[..self.cols].copy_from_slice(&col[..self.cols]);
-            }
-            Outcome::Value(v) => a.value = v,
-        });
-        a
+        }
     }
 
-    /// The attempt as a `Solution` if its certificate holds (strategies
-    /// cleaned of rounding: tiny negatives to 0, rescaled to sum 1).
-    fn certified(&self, mut a: Attempt) -> Option<Solution> {
-        let c = self.certificate(a.value, &mut a.row, &mut a.col).ok()?;
-        Some(Solution {
-            value: a.value,
-            row: a.row,
-            col: a.col,
-            method: a.method,
-            gap: c.gap(),
-        })
+    /// One f64 attempt, certified: strategies as the tableau gives them,
+    /// cleaned of rounding (tiny negatives to 0, rescaled to sum 1) and
+    /// checked. The certificate gap, or `None` when the check fails.
+    #[inline]
+    fn attempt(&self, ws: &mut Workspace, rule: Rule, a: &mut Attempt) -> Option<f64> {
+        a.method = self.run(ws, rule, a);
+        match a.method {
+            // Certified by construction: the pure strategies guarantee
+            // their row's minimum and concede their column's maximum, which
+            // the saddle test found within EPS · (1 + |value|), far inside
+            // the tolerance, with the value between them. The full check
+            // gives these very numbers (debug builds compare).
+            Method::Saddle => {
+                debug_assert_eq!(
+                    self.certificate(a.value, &mut a.row, &mut a.col)
+                        .map(|c| c.gap()),
+                    Ok(a.saddle_gap)
+                );
+                Some(a.saddle_gap)
+            }
+            _ => self
+                .certificate_at_scale(a.value, &mut a.row, &mut a.col, a.scale)
+                .ok()
+                .map(|c| c.gap()),
+        }
     }
 
     /// The exact rational simplex on this game's payoffs (each f64 is an
@@ -276,28 +291,28 @@ impl MatrixGame {
     /// remainder loops. Same operations in the same order, so the same bits
     /// as the general copy.
     #[inline]
-    fn run(&self, ws: &mut Workspace, rule: Rule, out: impl FnMut(Outcome)) -> Method {
+    fn run(&self, ws: &mut Workspace, rule: Rule, a: &mut Attempt) -> Method {
         match (self.rows == self.cols).then_some(self.rows) {
-            Some(3) => self.run_sized::<3>(ws, rule, out),
-            Some(4) => self.run_sized::<4>(ws, rule, out),
-            Some(5) => self.run_sized::<5>(ws, rule, out),
-            Some(6) => self.run_sized::<6>(ws, rule, out),
-            Some(7) => self.run_sized::<7>(ws, rule, out),
-            Some(8) => self.run_sized::<8>(ws, rule, out),
-            Some(9) => self.run_sized::<9>(ws, rule, out),
-            Some(10) => self.run_sized::<10>(ws, rule, out),
-            Some(11) => self.run_sized::<11>(ws, rule, out),
-            Some(12) => self.run_sized::<12>(ws, rule, out),
-            Some(13) => self.run_sized::<13>(ws, rule, out),
-            _ => self.run_sized::<0>(ws, rule, out),
+            Some(3) => self.run_sized::<3>(ws, rule, a),
+            Some(4) => self.run_sized::<4>(ws, rule, a),
+            Some(5) => self.run_sized::<5>(ws, rule, a),
+            Some(6) => self.run_sized::<6>(ws, rule, a),
+            Some(7) => self.run_sized::<7>(ws, rule, a),
+            Some(8) => self.run_sized::<8>(ws, rule, a),
+            Some(9) => self.run_sized::<9>(ws, rule, a),
+            Some(10) => self.run_sized::<10>(ws, rule, a),
+            Some(11) => self.run_sized::<11>(ws, rule, a),
+            Some(12) => self.run_sized::<12>(ws, rule, a),
+            Some(13) => self.run_sized::<13>(ws, rule, a),
+            _ => self.run_sized::<0>(ws, rule, a),
         }
     }
 
     /// In one pass over the payoffs: what row strategy `x` guarantees (its
-    /// worst column), what column strategy `y` concedes (its worst row), and
-    /// max(1, max |payoff|). Compiled per square size like the simplex, since
-    /// it runs on every game.
-    pub(super) fn guarantees(&self, x: &[f64; MAX_DIM], y: &[f64; MAX_DIM]) -> (f64, f64, f64) {
+    /// worst column) and what column strategy `y` concedes (its worst row).
+    /// Compiled per square size like the simplex, since it runs on every
+    /// game.
+    pub(super) fn guarantees(&self, x: &[f64; MAX_DIM], y: &[f64; MAX_DIM]) -> (f64, f64) {
         match (self.rows == self.cols).then_some(self.rows) {
             Some(3) => self.guarantees_sized::<3>(x, y),
             Some(4) => self.guarantees_sized::<4>(x, y),
@@ -319,19 +334,16 @@ impl MatrixGame {
         &self,
         x: &[f64; MAX_DIM],
         y: &[f64; MAX_DIM],
-    ) -> (f64, f64, f64) {
+    ) -> (f64, f64) {
         let (m, n) = self.dims::<SQUARE>();
         let mut earned = [0.0f64; MAX_DIM];
         let mut upper = f64::NEG_INFINITY;
-        let mut scale = 1.0f64;
         for (row, &xi) in self.a[..m].iter().zip(&x[..m]) {
             let mut conceded = 0.0;
             for j in 0..n {
                 let v = row[j];
                 earned[j] += xi * v;
                 conceded += v * y[j];
-                let a = v.abs();
-                scale = if a > scale { a } else { scale };
             }
             // NaN-propagating on purpose: a NaN must fail the certificate.
             upper = upper.max(conceded);
@@ -339,16 +351,17 @@ impl MatrixGame {
                 upper = f64::NAN;
             }
         }
-        let lower = earned[..n].iter().fold(f64::INFINITY, |a, &b| {
-            if b.is_nan() || a.is_nan() {
-                f64::NAN
-            } else if b < a {
-                b
-            } else {
-                a
-            }
-        });
-        (lower, upper, scale)
+        // NaN-propagating on purpose, as above, without a branch per entry.
+        let mut lower = f64::INFINITY;
+        let mut nan = false;
+        for &b in &earned[..n] {
+            nan |= b.is_nan();
+            lower = if b < lower { b } else { lower };
+        }
+        if nan {
+            lower = f64::NAN;
+        }
+        (lower, upper)
     }
 
     /// `SQUARE` is the size of a square game compiled for that size, or 0
@@ -362,46 +375,52 @@ impl MatrixGame {
         }
     }
 
+    /// Fills `a` (value, strategies, the payoff scale) and says how.
     #[inline]
     fn run_sized<const SQUARE: usize>(
         &self,
         ws: &mut Workspace,
         rule: Rule,
-        mut out: impl FnMut(Outcome),
+        a: &mut Attempt,
     ) -> Method {
-        let (lowest, minimax_col) = match self.saddle::<SQUARE>() {
-            Ok((i, j)) => {
-                out(Outcome::Value(self.a[i][j]));
-                out(Outcome::Saddle(i, j));
+        let (m, n) = self.dims::<SQUARE>();
+        a.row[..m].fill(0.0);
+        a.col[..n].fill(0.0);
+        let shape = self.saddle::<SQUARE>();
+        a.scale = shape.scale;
+        let minimax_col = match shape.saddle {
+            Saddle::At(i, j) => {
+                a.value = self.a[i][j];
+                a.row[i] = 1.0;
+                a.col[j] = 1.0;
+                a.saddle_gap = shape.minimax - shape.maximin;
                 return Method::Saddle;
             }
-            Err(no_saddle) => no_saddle,
+            Saddle::None { minimax_col } => minimax_col,
         };
         if self.rows == 2 && self.cols == 2 {
-            let [a, b] = [self.a[0][0], self.a[0][1]];
-            let [c, d] = [self.a[1][0], self.a[1][1]];
+            let [p, q] = [self.a[0][0], self.a[0][1]];
+            let [r, t] = [self.a[1][0], self.a[1][1]];
             // No saddle point, so the denominator is bounded away from zero.
-            let den = a - b - c + d;
-            let x = (d - c) / den;
-            let y = (d - b) / den;
-            out(Outcome::Value((a * d - b * c) / den));
-            let mut row = [0.0; MAX_DIM];
-            let mut col = [0.0; MAX_DIM];
-            row[0] = x;
-            row[1] = 1.0 - x;
-            col[0] = y;
-            col[1] = 1.0 - y;
-            out(Outcome::Mixed(&row, &col));
+            let den = p - q - r + t;
+            let x = (t - r) / den;
+            let y = (t - q) / den;
+            a.value = (p * t - q * r) / den;
+            a.row[0] = x;
+            a.row[1] = 1.0 - x;
+            a.col[0] = y;
+            a.col[1] = 1.0 - y;
             return Method::TwoByTwo;
         }
-        self.simplex::<SQUARE>(ws, rule, lowest, minimax_col, out)
+        self.simplex::<SQUARE>(ws, rule, shape.lowest, minimax_col, a)
     }
 
-    /// A pure saddle point: an entry that is the minimum of its row and the
-    /// maximum of its column.
+    /// One pass over the payoffs: a pure saddle point (an entry that is the
+    /// minimum of its row and the maximum of its column) or else the
+    /// minimax column, and the smallest payoff (the simplex's shift) and
+    /// max(1, max |payoff|) (the certificate's scale).
     #[inline]
-    /// Otherwise Err(smallest payoff), which the simplex needs for its shift.
-    fn saddle<const SQUARE: usize>(&self) -> Result<(usize, usize), (f64, usize)> {
+    fn saddle<const SQUARE: usize>(&self) -> Shape {
         let (m, n) = self.dims::<SQUARE>();
         // Branch-free passes first (they vectorise); the argmin/argmax is
         // only looked for when there is a saddle point.
@@ -420,18 +439,33 @@ impl MatrixGame {
             maximin = if lo > maximin { lo } else { maximin };
             lowest = if lo < lowest { lo } else { lowest };
         }
-        let minimax = col_max[..n]
+        let (minimax, highest) = col_max[..n]
             .iter()
-            .fold(f64::INFINITY, |a, &b| if b < a { b } else { a });
-        if minimax - maximin > EPS * (1.0 + maximin.abs()) {
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &b| {
+                (if b < lo { b } else { lo }, if b > hi { b } else { hi })
+            });
+        // max(|lowest|, |highest|) = max(−lowest, highest) as lowest ≤ highest.
+        let scale = [-lowest, highest]
+            .into_iter()
+            .fold(1.0, |s, v| if v > s { v } else { s });
+        let saddle = if minimax - maximin > EPS * (1.0 + maximin.abs()) {
+            Saddle::None {
+                minimax_col: (0..n).find(|&j| col_max[j] == minimax).unwrap_or(0),
+            }
+        } else {
+            let row_min = |i: usize| self.a[i][..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
+            // A maximin row against a minimax column: each guarantees the value.
+            let i = (0..m).find(|&i| row_min(i) == maximin).unwrap_or(0);
             let j = (0..n).find(|&j| col_max[j] == minimax).unwrap_or(0);
-            return Err((lowest, j));
+            Saddle::At(i, j)
+        };
+        Shape {
+            saddle,
+            maximin,
+            minimax,
+            lowest,
+            scale,
         }
-        let row_min = |i: usize| self.a[i][..n].iter().fold(f64::INFINITY, |a, &b| a.min(b));
-        // A maximin row against a minimax column: each guarantees the value.
-        let i = (0..m).find(|&i| row_min(i) == maximin).unwrap_or(0);
-        let j = (0..n).find(|&j| col_max[j] == minimax).unwrap_or(0);
-        Ok((i, j))
     }
 
     /// The compact-tableau simplex for games (Ferguson, Game Theory II.4.5):
@@ -443,7 +477,7 @@ impl MatrixGame {
         rule: Rule,
         lowest: f64,
         first_column: usize,
-        mut out: impl FnMut(Outcome),
+        a: &mut Attempt,
     ) -> Method {
         let (m, n) = self.dims::<SQUARE>();
         let shift = 1.0 - lowest;
@@ -481,15 +515,15 @@ impl MatrixGame {
             let mut best = -EPS;
             if pivots == 0 && !bland {
                 pc = first_column;
+            } else if bland {
+                pc = (0..n).find(|&j| cost[j] < best).unwrap_or(usize::MAX);
             } else {
+                // The most negative reduced cost, lowest index on ties,
+                // without a branch per column.
                 for j in 0..n {
-                    if cost[j] < best {
-                        pc = j;
-                        if bland {
-                            break;
-                        }
-                        best = cost[j];
-                    }
+                    let better = cost[j] < best;
+                    pc = if better { j } else { pc };
+                    best = if better { cost[j] } else { best };
                 }
             }
             if pc == usize::MAX {
@@ -555,7 +589,8 @@ impl MatrixGame {
                     // degenerate row (rhs 0) that rounds below 0 would
                     // win the next ratio test with a negative ratio and a
                     // tiny pivot, which wrecks the tableau.
-                    rhs[i] = (rhs[i] - f * pivot_rhs).max(0.0);
+                    let r = rhs[i] - f * pivot_rhs;
+                    rhs[i] = if r < 0.0 { 0.0 } else { r };
                     t[i][pc] = -f * inv;
                 }
             }
@@ -573,20 +608,17 @@ impl MatrixGame {
             std::mem::swap(&mut row_label[pr], &mut col_label[pc]);
             pivots += 1;
         }
-        out(Outcome::Value(1.0 / corner - shift));
-        let mut row = [0.0; MAX_DIM];
-        let mut col = [0.0; MAX_DIM];
+        a.value = 1.0 / corner - shift;
         for j in 0..n {
             if col_label[j] >= 0 {
-                row[col_label[j] as usize] = cost[j] / corner;
+                a.row[col_label[j] as usize] = cost[j] / corner;
             }
         }
         for i in 0..m {
             if row_label[i] < 0 {
-                col[!row_label[i] as usize] = rhs[i] / corner;
+                a.col[!row_label[i] as usize] = rhs[i] / corner;
             }
         }
-        out(Outcome::Mixed(&row, &col));
         Method::Simplex { pivots }
     }
 }
@@ -632,12 +664,39 @@ struct Attempt {
     row: [f64; MAX_DIM],
     col: [f64; MAX_DIM],
     method: Method,
+    /// max(1, max |payoff|).
+    scale: f64,
+    /// Minimax less maximin, for a saddle point.
+    saddle_gap: f64,
 }
 
-enum Outcome<'a> {
-    Value(f64),
-    Saddle(usize, usize),
-    Mixed(&'a [f64; MAX_DIM], &'a [f64; MAX_DIM]),
+impl Attempt {
+    fn new() -> Attempt {
+        Attempt {
+            value: 0.0,
+            row: [0.0; MAX_DIM],
+            col: [0.0; MAX_DIM],
+            method: Method::Saddle,
+            scale: 1.0,
+            saddle_gap: 0.0,
+        }
+    }
+}
+
+/// What the first pass over the payoffs finds.
+struct Shape {
+    saddle: Saddle,
+    maximin: f64,
+    minimax: f64,
+    lowest: f64,
+    scale: f64,
+}
+
+enum Saddle {
+    /// A saddle point at (row, column).
+    At(usize, usize),
+    /// None; the simplex starts with this column.
+    None { minimax_col: usize },
 }
 
 #[cfg(test)]
@@ -717,10 +776,14 @@ mod tests {
                     })
                 };
                 let mut sized = Vec::new();
-                let m = g.run(&mut ws, Rule::Fast, |o| push_bits(&o, &mut sized));
+                let mut a = Attempt::new();
+                let m = g.run(&mut ws, Rule::Fast, &mut a);
+                push_bits(&a, &mut sized);
                 collect(m, &mut sized);
                 let mut general = Vec::new();
-                let m = g.run_sized::<0>(&mut ws, Rule::Fast, |o| push_bits(&o, &mut general));
+                let mut a = Attempt::new();
+                let m = g.run_sized::<0>(&mut ws, Rule::Fast, &mut a);
+                push_bits(&a, &mut general);
                 collect(m, &mut general);
                 assert_eq!(sized, general, "size {size}");
                 simplex_games += matches!(m, Method::Simplex { .. }) as u32;
@@ -732,11 +795,13 @@ mod tests {
         );
     }
 
-    fn push_bits(o: &Outcome, v: &mut Vec<u64>) {
-        match o {
-            Outcome::Value(x) => v.push(x.to_bits()),
-            Outcome::Saddle(i, j) => v.extend([*i as u64, *j as u64]),
-            Outcome::Mixed(r, c) => v.extend(r.iter().chain(c.iter()).map(|x| x.to_bits())),
-        }
+    fn push_bits(a: &Attempt, v: &mut Vec<u64>) {
+        v.extend(
+            [a.value, a.scale, a.saddle_gap]
+                .iter()
+                .chain(&a.row)
+                .chain(&a.col)
+                .map(|x| x.to_bits()),
+        );
     }
 }

@@ -273,9 +273,9 @@ pub fn solve_units(
                             game.set(i, j, c.sign as f64 * p + v);
                         }
                     }
-                    let s = game.solve_with(&mut ws);
-                    st.count(s.method, s.gap);
-                    total += s.value;
+                    let (value, method, gap) = game.certified_value_with(&mut ws);
+                    st.count(method, gap);
+                    total += value;
                 }
                 *slot = total / k as f64;
                 st.states += 1;
