@@ -152,6 +152,45 @@ fn plain_value(v: u32, y: u32, p: u32, memo: &mut HashMap<(u32, u32, u32), f64>)
     f
 }
 
+/// A subgame's value depends only on the cards left: every state of the
+/// N = 8 tables whose cards all lie in 1..7 has the very bits of the same
+/// state in a direct N = 7 solve (what `scripts/gops_cross_n.sh` samples
+/// for N = 15 against 14). Different slots, different pattern spaces, the
+/// same numbers.
+#[test]
+fn a_state_has_the_same_bits_whatever_n_holds_it() {
+    let (small, big) = (solve_all(7), solve_all(8));
+    let subsets = |k: usize| (0u32..1 << 7).filter(move |m| m.count_ones() as usize == k);
+    let mut checked = 0;
+    for k in 1..=7 {
+        let (l7, l8) = (Level::new(7, k), Level::new(8, k));
+        for v in subsets(k) {
+            for y in subsets(k) {
+                for p in subsets(k).step_by(3) {
+                    let pattern = Pattern::from_hands(v, y);
+                    let at = |level: &Level, values: &[f64]| {
+                        let (slot, neg) = level.locate(&pattern, p as u64).unwrap();
+                        let x = values[slot as usize];
+                        if neg {
+                            -x
+                        } else {
+                            x
+                        }
+                    };
+                    let (a, b) = (at(&l7, &small[k]), at(&l8, &big[k]));
+                    assert_eq!(
+                        a.to_bits(),
+                        b.to_bits(),
+                        "k={k} V={v:#b} Y={y:#b} P={p:#b}: N=7 {a}, N=8 {b}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 30_000, "{checked}");
+}
+
 #[test]
 fn pattern_reduction_agrees_with_plain_triples() {
     for cards in [4usize, 6] {

@@ -795,6 +795,62 @@ mod tests {
         );
     }
 
+    /// A saddle point skips the full certificate: its gap is minimax less
+    /// maximin, which must be the very number the full check gives for the
+    /// same pure strategies (and the check must pass), on planted saddles
+    /// of every size, with ties and negative payoffs.
+    #[test]
+    fn a_saddle_point_is_certified_by_construction() {
+        let mut state = 0x5eed_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as f64 / (1u64 << 31) as f64
+        };
+        let (mut saddles, mut nonzero_gaps) = (0, 0);
+        for size in 1..=13 {
+            for round in 0..300 {
+                let mut g = MatrixGame::new(size, size);
+                let (si, sj) = ((next() * size as f64) as usize, (next() * size as f64) as usize);
+                let v = (next() - 0.5) * 40.0;
+                for i in 0..size {
+                    for j in 0..size {
+                        // Row si at least v, column sj at most v; some
+                        // rounds tie the whole row at v.
+                        let x = if i == si && j == sj {
+                            v
+                        } else if i == si {
+                            if round % 5 == 0 { v } else { v + next() * 10.0 }
+                        } else if j == sj && round % 7 == 3 && i == (si + 1) % size {
+                            // A near-tie the saddle test accepts (within
+                            // EPS): the gap is then not zero.
+                            v + 1e-12 * (1.0 + v.abs())
+                        } else if j == sj {
+                            v - next() * 10.0
+                        } else {
+                            (next() - 0.5) * 60.0
+                        };
+                        g.set(i, j, x);
+                    }
+                }
+                let s = g.solve();
+                if s.method != Method::Saddle {
+                    continue;
+                }
+                saddles += 1;
+                nonzero_gaps += (s.gap != 0.0) as u32;
+                let (mut row, mut col) = (s.row, s.col);
+                let full = g.certificate(s.value, &mut row, &mut col).unwrap();
+                assert_eq!(s.gap.to_bits(), full.gap().to_bits(), "size {size}");
+                assert_eq!((row, col), (s.row, s.col));
+                assert_eq!(g.row_guarantee(&s.row).to_bits(), full.lower.to_bits());
+            }
+        }
+        assert!(saddles > 3000, "only {saddles} saddle points");
+        assert!(nonzero_gaps > 300, "only {nonzero_gaps} saddles with a gap");
+    }
+
     fn push_bits(a: &Attempt, v: &mut Vec<u64>) {
         v.extend(
             [a.value, a.scale, a.saddle_gap]
