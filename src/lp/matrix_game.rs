@@ -801,13 +801,8 @@ mod tests {
     /// of every size, with ties and negative payoffs.
     #[test]
     fn a_saddle_point_is_certified_by_construction() {
-        let mut state = 0x5eed_u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as f64 / (1u64 << 31) as f64
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x5eed);
+        let mut next = move || rng.next_f64();
         let (mut saddles, mut nonzero_gaps) = (0, 0);
         for size in 1..=13 {
             for round in 0..300 {

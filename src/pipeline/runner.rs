@@ -432,17 +432,17 @@ fn visit(
     let output = job.output(&opts.data_dir);
     let hash = job.param_hash();
     if targets.contains(&job.id) {
-        let current = match opts.shard {
-            _ if opts.force => false,
-            Some(shard) => {
-                opens_current(&output, hash)
-                    || is_current(
-                        &table_path(&opts.data_dir, &shard.part_id(&job.id)),
-                        job.part_param_hash(shard),
-                    )
-            }
-            None => current_raw_or_packed(&output, hash, is_current),
-        };
+        let current = !opts.force
+            && match opts.shard {
+                Some(shard) => {
+                    opens_current(&output, hash)
+                        || is_current(
+                            &table_path(&opts.data_dir, &shard.part_id(&job.id)),
+                            job.part_param_hash(shard),
+                        )
+                }
+                None => current_raw_or_packed(&output, hash, is_current),
+            };
         if current {
             Visit::Kept
         } else {

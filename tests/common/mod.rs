@@ -131,6 +131,19 @@ pub fn build_json(config: &Path, dir: &Path, extra: &[&str]) -> serde_json::Valu
     json(&ok(&args))
 }
 
+/// `build_json`'s jobs as (job, state, detail), in the report's order.
+pub fn build_outcomes(config: &Path, dir: &Path, extra: &[&str]) -> Vec<(String, String, String)> {
+    build_json(config, dir, extra)["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let field = |k: &str| j[k].as_str().unwrap().to_string();
+            (field("job"), field("state"), field("detail"))
+        })
+        .collect()
+}
+
 /// Runs and expects a usage error as clap reports it, whole: exit 2, the
 /// error first, then the usage or a pointer to --help. Returns stderr.
 pub fn usage_fails(args: &[&str]) -> String {
