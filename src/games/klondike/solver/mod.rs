@@ -81,6 +81,33 @@
 //! 5. *The search does not visit a class twice*: a plain reachability
 //!    search; a class already seen is either still being searched from
 //!    (a cycle) or has no win.
+//! 6. *A column is emptied only for a king, and only when none is empty*
+//!    (under every rule set): a base at its column's floor (no card under
+//!    it), not a king, is moved onto a holder only when no column is empty
+//!    and some step could then put a king into a column: a king base with
+//!    cards under it, a king the talon can bring up, or (worrying back) a
+//!    king home. Take a winning line and its first such move F (base b
+//!    off the floor of column C), and let K be the next step after it that
+//!    puts a king into an empty column (none: the end of the line). Moving
+//!    F to just before K keeps every step between legal: none of them uses
+//!    the empty C (only a king can); b goes home from its floor as well as
+//!    from a holder (in a class that depends on its pair's spare, not on
+//!    where b lies); and without b on its holder pair, that pair has one
+//!    spare more, which allows whatever it allowed. If b went home in
+//!    between, C is empty already at K, and F is dropped. Otherwise F is
+//!    still legal just before K (b is on its floor, and its holder pair,
+//!    which held b all along in the line, has the spare for it), and the
+//!    class after F is the one the line had there: the line continues
+//!    unchanged. If at that point another column E is empty, K goes into
+//!    E instead (which empty column a king stands in is not part of a
+//!    class), and F is put off again to the next king step in the same
+//!    way. Repeat with every such move that is not yet just before a king
+//!    step with no other column empty: each time one moves later or goes,
+//!    and none moves earlier, so this ends, in a line where every such
+//!    move is just before a king step with no other column empty. That
+//!    king step's source (a covered king base, the talon, a foundation) is
+//!    there before F as after it, since F touches none of them. So the
+//!    rule lets every step of that line through.
 //!
 //! Order only (no verdict depends on it): bases to holders first, then
 //! tableau cards home, talon cards put down, talon cards home (lower ranks

@@ -225,6 +225,35 @@ impl Position {
         7 - (self.bases | (self.visible & KINGS)).count_ones()
     }
 
+    /// Rule 6: whether emptying a column by moving a base off its floor
+    /// can pay: no column is empty, and a step could then put a king into
+    /// it (a king base with cards under it, a king the talon can bring up
+    /// or, worrying back, a king home).
+    pub(super) fn floor_moves_pay(&self, layout: &Layout, rules: &Rules) -> bool {
+        if self.empty_columns() > 0 {
+            return false;
+        }
+        let covering_king = cards(self.bases & KINGS)
+            .any(|k| self.in_place[self.column_of_base(layout, k)] > 1);
+        let home_king = rules.worry_back && foundation_tops(&self.home) & KINGS != 0;
+        let mut talon_king = false;
+        if !(covering_king || home_king) {
+            self.talon.reachable(rules, |reach| {
+                talon_king |= rank(layout.talon[reach.place as usize]) == 13;
+            });
+        }
+        covering_king || home_king || talon_king
+    }
+
+    /// Whether rule 6 takes a step away here: a base off its floor that
+    /// could go onto a holder but does not pay.
+    #[cfg(test)]
+    pub(super) fn floor_move_pruned(&self, layout: &Layout, rules: &Rules) -> bool {
+        let floor_bases = cards(self.bases & self.placeable(self.open_pairs()))
+            .any(|c| rank(c) != 13 && self.in_place[self.column_of_base(layout, c)] == 1);
+        floor_bases && !self.floor_moves_pay(layout, rules)
+    }
+
     /// Cards that have somewhere to go on the tableau.
     fn placeable(&self, open_pairs: u64) -> u64 {
         let kings = if self.empty_columns() > 0 { KINGS } else { 0 };
@@ -275,11 +304,18 @@ impl Position {
             out.push(step);
             return out;
         }
+        // Rule 6 (see the module `solver`), asked only when it matters.
+        let mut floor_moves_pay = None;
         for c in cards(self.bases & placeable) {
             let col = self.column_of_base(layout, c);
-            // A king on an empty column's floor has nowhere better to be.
-            if rank(c) == 13 && self.in_place[col] == 1 {
-                continue;
+            if self.in_place[col] == 1 {
+                // A king on an empty column's floor has nowhere better to be.
+                if rank(c) == 13 {
+                    continue;
+                }
+                if prune && !*floor_moves_pay.get_or_insert_with(|| self.floor_moves_pay(layout, rules)) {
+                    continue;
+                }
             }
             out.push(Step::Reveal(c));
         }
