@@ -3,7 +3,7 @@
 use super::emit;
 use anyhow::{bail, ensure, Context, Result};
 use nimrod::games;
-use nimrod::table::pack::{pack_bytes, write_atomic, PackedFile, DEFAULT_FRAME_SIZE};
+use nimrod::table::pack::{pack_file, DEFAULT_FRAME_SIZE};
 use nimrod::table::Table;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -255,29 +255,23 @@ pub fn pack(
         let t = Table::open(f)?;
         t.verify()?;
         drop(t);
-        let raw = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
-        let packed = pack_bytes(&raw, level, DEFAULT_FRAME_SIZE)
-            .with_context(|| format!("{}: compression failed", f.display()))?;
-        let check = PackedFile::new(&packed[..])?.unpack_all()?;
-        if check != raw {
-            bail!("{}: packed data does not round-trip", f.display());
-        }
         let mut out = f.clone().into_os_string();
         out.push(".zst");
         let out = PathBuf::from(out);
-        write_atomic(&out, &packed).with_context(|| format!("cannot write {}", out.display()))?;
+        // Streamed and read back before it is renamed into place: memory
+        // stays small whatever the table's size.
+        let (raw_len, packed_len) = pack_file(f, &out, level, DEFAULT_FRAME_SIZE)
+            .with_context(|| format!("{}: cannot pack", f.display()))?;
         if remove {
             std::fs::remove_file(f).with_context(|| format!("cannot remove {}", f.display()))?;
         }
-        let ratio = raw.len() as f64 / packed.len().max(1) as f64;
+        let ratio = raw_len as f64 / packed_len.max(1) as f64;
         text.push_str(&format!(
-            "packed  {} -> {}  {} -> {} bytes ({ratio:.2}x)\n",
+            "packed  {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x)\n",
             f.display(),
             out.display(),
-            raw.len(),
-            packed.len()
         ));
-        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw.len(), "packed_bytes": packed.len()}));
+        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len, "packed_bytes": packed_len}));
     }
     emit(json, &json!(rows), &text);
     Ok(ExitCode::SUCCESS)

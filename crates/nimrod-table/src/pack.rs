@@ -54,29 +54,148 @@ fn pack_frame(chunk: &[u8], level: i32) -> io::Result<(Vec<u8>, u32, u32)> {
 /// the frames are compressed on every core; either way they are laid out
 /// in order, so the bytes do not depend on threads or features.
 pub fn pack_bytes(raw: &[u8], level: i32, frame_size: usize) -> io::Result<Vec<u8>> {
-    #[cfg(feature = "parallel")]
-    let chunks = raw.par_chunks(frame_size.max(1));
-    #[cfg(not(feature = "parallel"))]
-    let chunks = raw.chunks(frame_size.max(1));
-    let frames: Vec<(Vec<u8>, u32, u32)> = chunks
-        .map(|chunk| pack_frame(chunk, level))
-        .collect::<io::Result<_>>()?;
+    let frames = pack_batch(raw, level, frame_size.max(1))?;
     let mut out = Vec::with_capacity(raw.len() / 3);
     for (z, _, _) in &frames {
         out.extend_from_slice(z);
     }
+    let index: Vec<_> = frames
+        .iter()
+        .map(|(z, dlen, sum)| (z.len() as u32, *dlen, *sum))
+        .collect();
+    out.extend_from_slice(&seek_table(&index));
+    Ok(out)
+}
+
+/// Frames compressed together by `pack_file`: its memory is about this
+/// many raw frames, twice, whatever the file's size.
+const BATCH_FRAMES: usize = 64;
+
+fn seek_table(frames: &[(u32, u32, u32)]) -> Vec<u8> {
     let n = frames.len() as u32;
+    let mut out = Vec::with_capacity(frames.len() * 12 + 17);
     out.extend_from_slice(&SKIPPABLE_MAGIC.to_le_bytes());
     out.extend_from_slice(&(n * 12 + FOOTER_LEN as u32).to_le_bytes());
-    for (z, dlen, sum) in &frames {
-        out.extend_from_slice(&(z.len() as u32).to_le_bytes());
+    for (zlen, dlen, sum) in frames {
+        out.extend_from_slice(&zlen.to_le_bytes());
         out.extend_from_slice(&dlen.to_le_bytes());
         out.extend_from_slice(&sum.to_le_bytes());
     }
     out.extend_from_slice(&n.to_le_bytes());
     out.push(CHECKSUM_FLAG);
     out.extend_from_slice(&SEEKABLE_MAGIC.to_le_bytes());
-    Ok(out)
+    out
+}
+
+fn pack_batch(raw: &[u8], level: i32, frame_size: usize) -> io::Result<Vec<(Vec<u8>, u32, u32)>> {
+    #[cfg(feature = "parallel")]
+    let chunks = raw.par_chunks(frame_size);
+    #[cfg(not(feature = "parallel"))]
+    let chunks = raw.chunks(frame_size);
+    chunks.map(|chunk| pack_frame(chunk, level)).collect()
+}
+
+/// Packs the file `raw` into `out`: the same bytes as `pack_bytes` on its
+/// contents, but streamed, a batch of frames at a time, so that memory
+/// stays at a few megabytes for a table of any size. The packed bytes go
+/// to `out`'s temporary name, are fsynced, read back through
+/// [`PackedFile`] and compared with `raw` batch by batch, and only then
+/// renamed into place; on any failure nothing is left under either name.
+/// Returns the raw and packed lengths.
+pub fn pack_file(raw: &Path, out: &Path, level: i32, frame_size: usize) -> io::Result<(u64, u64)> {
+    use std::io::Read;
+    let named =
+        |path: &Path, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let frame_size = frame_size.clamp(1, MAX_FRAME_LEN);
+    let batch_len = frame_size * BATCH_FRAMES;
+    let tmp = tmp_path(out);
+    let result = (|| -> io::Result<(u64, u64)> {
+        let mut src = std::fs::File::open(raw).map_err(|e| named(raw, e))?;
+        let mut w = io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| named(&tmp, e))?);
+        let mut index = Vec::new();
+        let mut buf = vec![0u8; batch_len];
+        let (mut raw_len, mut packed_len) = (0u64, 0u64);
+        loop {
+            let n = read_full(&mut src, &mut buf).map_err(|e| named(raw, e))?;
+            if n == 0 {
+                break;
+            }
+            for (z, dlen, sum) in pack_batch(&buf[..n], level, frame_size)? {
+                w.write_all(&z).map_err(|e| named(&tmp, e))?;
+                index.push((z.len() as u32, dlen, sum));
+                packed_len += z.len() as u64;
+            }
+            raw_len += n as u64;
+            if n < batch_len {
+                break;
+            }
+        }
+        let table = seek_table(&index);
+        w.write_all(&table).map_err(|e| named(&tmp, e))?;
+        packed_len += table.len() as u64;
+        let file = w.into_inner().map_err(|e| named(&tmp, e.into_error()))?;
+        file.sync_all().map_err(|e| named(&tmp, e))?;
+        drop(file);
+
+        // Read back what is on the disk, through the reader queries use.
+        let file = std::fs::File::open(&tmp).map_err(|e| named(&tmp, e))?;
+        // SAFETY: a read-only, private map of our own temporary file, which
+        // nothing else writes (its name is ours until the rename below).
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| named(&tmp, e))?;
+        let packed = PackedFile::new(&map[..]).map_err(|e| named(&tmp, e))?;
+        if packed.raw_len != raw_len {
+            return Err(invalid(format!(
+                "{}: packed data does not round-trip ({} bytes back for {raw_len})",
+                tmp.display(),
+                packed.raw_len
+            )));
+        }
+        let mut src = std::fs::File::open(raw).map_err(|e| named(raw, e))?;
+        let mut back = vec![0u8; batch_len];
+        let mut at = 0u64;
+        while at < raw_len {
+            let n = read_full(&mut src, &mut buf).map_err(|e| named(raw, e))?;
+            packed
+                .read_at(at, &mut back[..n])
+                .map_err(|e| named(&tmp, e))?;
+            if n == 0 || buf[..n] != back[..n] {
+                return Err(invalid(format!(
+                    "{}: packed data does not round-trip near byte {at}",
+                    raw.display()
+                )));
+            }
+            at += n as u64;
+        }
+        let mut rest = [0u8; 1];
+        if src.read(&mut rest).map_err(|e| named(raw, e))? != 0 {
+            return Err(invalid(format!(
+                "{} grew while it was packed",
+                raw.display()
+            )));
+        }
+        std::fs::rename(&tmp, out).map_err(|e| named(out, e))?;
+        Ok((raw_len, packed_len))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    } else {
+        sync_parent(out);
+    }
+    result
+}
+
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn read_full(r: &mut impl io::Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// Writes `bytes` to `path` atomically (tmp, fsync, rename).
@@ -327,6 +446,50 @@ impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_streamed_pack_is_the_in_memory_pack_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        // Several batches and a short last frame; compressible and not.
+        for len in [0usize, 1, 999, 64_000, 200_123] {
+            let raw: Vec<u8> = (0..len)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        (i * 7 + i / 11) as u8
+                    } else {
+                        (i / 97) as u8
+                    }
+                })
+                .collect();
+            let src = dir.path().join(format!("t{len}.nmt"));
+            std::fs::write(&src, &raw).unwrap();
+            let out = dir.path().join(format!("t{len}.nmt.zst"));
+            let (raw_len, packed_len) = pack_file(&src, &out, 3, 1000).unwrap();
+            let packed = std::fs::read(&out).unwrap();
+            assert_eq!(packed, pack_bytes(&raw, 3, 1000).unwrap(), "length {len}");
+            assert_eq!((raw_len, packed_len), (len as u64, packed.len() as u64));
+            assert_eq!(
+                PackedFile::new(&packed[..]).unwrap().unpack_all().unwrap(),
+                raw
+            );
+            assert!(!tmp_path(&out).exists());
+        }
+    }
+
+    #[test]
+    fn a_failed_streamed_pack_names_its_file_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.nmt");
+        let out = dir.path().join("missing.nmt.zst");
+        let e = pack_file(&missing, &out, 3, 1000).unwrap_err();
+        assert!(e.to_string().contains("missing.nmt"), "{e}");
+        assert!(!out.exists() && !tmp_path(&out).exists());
+        let src = dir.path().join("t.nmt");
+        std::fs::write(&src, b"some table bytes").unwrap();
+        let nowhere = dir.path().join("no-such-dir").join("t.nmt.zst");
+        let e = pack_file(&src, &nowhere, 3, 1000).unwrap_err();
+        assert!(e.to_string().contains("no-such-dir"), "{e}");
+    }
 
     #[test]
     fn a_failed_atomic_write_names_its_file_and_leaves_no_temporary() {
