@@ -184,6 +184,37 @@ pub(super) fn no_longer_needed(home: &[u8; 4], c: Card) -> bool {
     })
 }
 
+/// `no_longer_needed` one rank sooner: a card goes home once the cards
+/// two ranks lower of the other colour and three lower of its own are
+/// home. Not a proved rule: the scout pass only (see `Cuts::Scout`).
+fn soon_not_needed(home: &[u8; 4], c: Card) -> bool {
+    let r = rank(c);
+    if r <= 3 {
+        return true;
+    }
+    (0..4u8).all(|s| {
+        if is_red(card(s, 1)) != is_red(c) {
+            home[s as usize] + 2 >= r
+        } else {
+            home[s as usize] + 3 >= r
+        }
+    })
+}
+
+/// Which steps a search leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cuts {
+    /// None (tests compare the rules against this).
+    None,
+    /// The proved rules of the module `solver`: every verdict is kept.
+    Proved,
+    /// The scout pass, after a win only: no worrying back, and a card goes
+    /// home a rank sooner (`soon_not_needed`), from the talon too. A win it
+    /// finds is a win (its line is replayed like any other); it proves no
+    /// loss, so a search that finds none starts again under `Proved`.
+    Scout,
+}
+
 impl Position {
     pub(super) fn is_won(&self) -> bool {
         self.home == [13; 4]
@@ -260,14 +291,24 @@ impl Position {
         children_of(open_pairs) | kings
     }
 
-    /// The steps, in the order tried, after the forcing rules (see the
-    /// module `solver`).
-    pub(super) fn steps(&self, layout: &Layout, rules: &Rules) -> Steps {
-        self.steps_pruned(layout, rules, true)
+    /// The steps, with the forcing rules or without (tests).
+    #[cfg(test)]
+    pub(super) fn steps_pruned(&self, layout: &Layout, rules: &Rules, prune: bool) -> Steps {
+        self.steps_cut(layout, rules, if prune { Cuts::Proved } else { Cuts::None })
     }
 
-    /// The steps, with the forcing rules or without.
-    pub(super) fn steps_pruned(&self, layout: &Layout, rules: &Rules, prune: bool) -> Steps {
+    /// The steps under `cuts`, in the order the search tries them (see
+    /// the module `solver`).
+    pub(super) fn steps_cut(&self, layout: &Layout, rules: &Rules, cuts: Cuts) -> Steps {
+        let prune = cuts != Cuts::None;
+        let scout = cuts == Cuts::Scout;
+        let no_longer_needed = |home: &[u8; 4], c: Card| {
+            if scout {
+                soon_not_needed(home, c)
+            } else {
+                no_longer_needed(home, c)
+            }
+        };
         let mut out = Steps::new();
         let open_pairs = self.open_pairs();
         let homeward = next_home(&self.home);
@@ -281,8 +322,8 @@ impl Position {
         let placeable = self.placeable(open_pairs);
         let mut talon_home = Steps::new();
         let mut talon_out = Steps::new();
-        let forced_talon =
-            rules.draw == 1 && rules.redeal == crate::games::klondike::state::Redeal::Unlimited;
+        let forced_talon = scout
+            || rules.draw == 1 && rules.redeal == crate::games::klondike::state::Redeal::Unlimited;
         let mut forced = None;
         self.talon.reachable(rules, |reach| {
             let c = layout.talon[reach.place as usize];
@@ -339,7 +380,7 @@ impl Position {
         for s in talon_home.as_slice() {
             out.push(*s);
         }
-        if rules.worry_back {
+        if rules.worry_back && !scout {
             for c in cards(foundation_tops(&self.home) & placeable) {
                 // Rule 3: a card no longer needed is not worried back.
                 if !(prune && no_longer_needed(&self.home, c)) {

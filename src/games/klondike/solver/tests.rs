@@ -1,4 +1,4 @@
-use super::position::{class_in, class_of};
+use super::position::{class_in, class_of, Cuts};
 use super::*;
 use crate::games::klondike::cards::{rank, shuffled, suit, Card};
 use crate::games::klondike::independent::loss_check::{check_from, Finding};
@@ -350,6 +350,44 @@ fn rule_6_keeps_every_verdict() {
         assert!(
             won + lost >= 100,
             "{text}: only {won} won and {lost} lost positions where rule 6 acts"
+        );
+    }
+}
+
+#[test]
+fn the_scout_pass_finds_wins_and_decides_no_loss() {
+    // Drawing three, endgames where the exhaustive search finds a win: the
+    // scout pass alone (no worrying back, cards home a rank sooner) finds
+    // many of them and misses some; the solver must call every one won.
+    let mut rng = SplitMix64::new(0x5c_0a7);
+    for text in ["3/unlimited", "3/none", "3/3"] {
+        let rules = parse_rules(text).unwrap();
+        let (mut found, mut missed, mut tried) = (0, 0, 0);
+        while (found < 30 || missed < 5) && tried < 4_000 {
+            tried += 1;
+            let s = short_column_endgame(&mut rng);
+            if !matches!(check_from(table_of(&s), &rules, 60_000), Finding::Won(_)) {
+                continue;
+            }
+            let (layout, root) = class_of(&s, &rules);
+            match search(&layout, root, &rules, SCOUT_BUDGET, Cuts::Scout).0 {
+                Found::Won(_) => found += 1,
+                _ => missed += 1,
+            }
+            let ours = solve_from(&s, &rules, 5_000_000);
+            match ours.verdict {
+                Verdict::Won(line) => {
+                    if let Err(e) = table_of(&s).replay_win(&line, &rules) {
+                        panic!("{text} try {tried}: {}", e.0);
+                    }
+                }
+                v => panic!("{text} try {tried}: a win called {v:?}"),
+            }
+        }
+        eprintln!("{text}: the scout found {found} wins and missed {missed} ({tried} tried)");
+        assert!(
+            found >= 30 && missed >= 5,
+            "{text}: the scout found {found} wins and missed {missed}; the test needs both"
         );
     }
 }
