@@ -138,12 +138,11 @@ use super::relaxed::may_win_counting_kings;
 use super::state::{Move, Redeal, Rules, State};
 use super::verdict::Verdict;
 use position::{Cuts, Position, Step, Steps};
+use seen::{Key, Seen};
 
-/// Classes the scout pass may store before the proved search takes over.
 /// Classes the scout pass may store before the proved search starts (see
 /// `solve_from`).
 const SCOUT_BUDGET: u64 = 100_000;
-use seen::{Key, Seen};
 
 /// What a search found, and the classes it stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,17 +190,12 @@ pub fn solve_from(start: &State, rules: &Rules, budget: u64) -> Outcome {
     // Measured on deals 0-199: drawing three it halves the CPU of the wins
     // and costs the losses little; drawing one (where rule 2 already sends
     // talon cards home) it gains nothing.
-    let (found, scouted) = if rules.draw > 1 {
-        match search(&layout, root, rules, budget.min(SCOUT_BUDGET), Cuts::Scout) {
-            (Found::Won(steps), n) => (Some(Found::Won(steps)), n),
-            (_, n) => (None, n),
-        }
-    } else {
-        (None, 0)
-    };
-    let (found, classes) = match found {
-        Some(won) => (won, scouted),
-        None => {
+    let scout = (rules.draw > 1)
+        .then(|| search(&layout, root, rules, budget.min(SCOUT_BUDGET), Cuts::Scout));
+    let (found, classes) = match scout {
+        Some((won @ Found::Won(_), scouted)) => (won, scouted),
+        missed => {
+            let scouted = missed.map_or(0, |(_, n)| n);
             let (found, n) = search(&layout, root, rules, budget, Cuts::Proved);
             (found, n + scouted)
         }

@@ -171,32 +171,29 @@ pub(super) struct Position {
 /// always. See the module `solver` for why sending such a card home
 /// keeps every verdict.
 pub(super) fn no_longer_needed(home: &[u8; 4], c: Card) -> bool {
-    let r = rank(c);
-    if r <= 2 {
-        return true;
-    }
-    (0..4u8).all(|s| {
-        if is_red(card(s, 1)) != is_red(c) {
-            home[s as usize] + 1 >= r
-        } else {
-            home[s as usize] + 2 >= r
-        }
-    })
+    home_within(home, c, 0)
 }
 
 /// `no_longer_needed` one rank sooner: a card goes home once the cards
 /// two ranks lower of the other colour and three lower of its own are
 /// home. Not a proved rule: the scout pass only (see `Cuts::Scout`).
 fn soon_not_needed(home: &[u8; 4], c: Card) -> bool {
+    home_within(home, c, 1)
+}
+
+/// Whether the cards `slack` + 1 ranks below `c` of the other colour and
+/// `slack` + 2 below of its own colour are all home.
+#[inline]
+fn home_within(home: &[u8; 4], c: Card, slack: u8) -> bool {
     let r = rank(c);
-    if r <= 3 {
+    if r <= 2 + slack {
         return true;
     }
     (0..4u8).all(|s| {
         if is_red(card(s, 1)) != is_red(c) {
-            home[s as usize] + 2 >= r
+            home[s as usize] + 1 + slack >= r
         } else {
-            home[s as usize] + 3 >= r
+            home[s as usize] + 2 + slack >= r
         }
     })
 }

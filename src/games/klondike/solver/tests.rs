@@ -161,6 +161,13 @@ fn table_of(s: &State) -> Table {
 /// top card.
 fn random_endgame(rng: &mut SplitMix64) -> State {
     let heights: [u8; 4] = std::array::from_fn(|_| 5 + rng.below(8) as u8);
+    let rest = shuffled_rest(rng, heights);
+    let t = rng.below(rest.len().min(7) as u64 + 1) as usize;
+    lay_out(rng, &rest, t, heights, 9)
+}
+
+/// The cards not home under `heights`, shuffled.
+fn shuffled_rest(rng: &mut SplitMix64, heights: [u8; 4]) -> Vec<Card> {
     let mut rest: Vec<Card> = (0..52u8)
         .filter(|&c| rank(c) > heights[suit(c) as usize])
         .collect();
@@ -168,23 +175,36 @@ fn random_endgame(rng: &mut SplitMix64) -> State {
         let j = rng.below(i as u64 + 1) as usize;
         rest.swap(i, j);
     }
+    rest
+}
+
+/// A position with `heights` home, the first `talon` cards of `rest` in
+/// the talon (a random share of them dealt to the waste) and the others
+/// in random columns of at most `column_cap` cards, each face down but its
+/// top card.
+fn lay_out(
+    rng: &mut SplitMix64,
+    rest: &[Card],
+    talon: usize,
+    heights: [u8; 4],
+    column_cap: usize,
+) -> State {
     let mut s = State::deal(0);
-    let t = rng.below(rest.len().min(7) as u64 + 1) as usize;
-    let dealt = rng.below(t as u64 + 1) as usize;
+    let dealt = rng.below(talon as u64 + 1) as usize;
     s.waste.clear();
     s.stock.clear();
     for &c in &rest[..dealt] {
         s.waste.push(c);
     }
-    for &c in rest[dealt..t].iter().rev() {
+    for &c in rest[dealt..talon].iter().rev() {
         s.stock.push(c);
     }
     for col in s.columns.iter_mut() {
         col.clear();
     }
-    for &c in &rest[t..] {
+    for &c in &rest[talon..] {
         let mut col = rng.below(7) as usize;
-        while s.columns[col].len() >= 9 {
+        while s.columns[col].len() >= column_cap {
             col = (col + 1) % 7;
         }
         s.columns[col].push(c);
@@ -259,14 +279,7 @@ fn agrees_with_exhaustive_search() {
 /// empty, and kings often in the talon: the positions rule 6 is about.
 fn short_column_endgame(rng: &mut SplitMix64) -> State {
     let heights: [u8; 4] = std::array::from_fn(|_| 6 + rng.below(6) as u8);
-    let mut s = State::deal(0);
-    let mut rest: Vec<Card> = (0..52u8)
-        .filter(|&c| rank(c) > heights[suit(c) as usize])
-        .collect();
-    for i in (1..rest.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        rest.swap(i, j);
-    }
+    let mut rest = shuffled_rest(rng, heights);
     // Kings to the talon half the time each: whether the talon can bring
     // one up decides the rule.
     let mut t = 0;
@@ -279,28 +292,7 @@ fn short_column_endgame(rng: &mut SplitMix64) -> State {
     t += rng.below(rest.len().min(4) as u64 + 1) as usize;
     let t = t.min(rest.len());
     rest[..t].rotate_left(rng.below(t as u64 + 1) as usize % t.max(1));
-    let dealt = rng.below(t as u64 + 1) as usize;
-    s.waste.clear();
-    s.stock.clear();
-    for &c in &rest[..dealt] {
-        s.waste.push(c);
-    }
-    for &c in rest[dealt..t].iter().rev() {
-        s.stock.push(c);
-    }
-    for col in s.columns.iter_mut() {
-        col.clear();
-    }
-    for &c in &rest[t..] {
-        let mut col = rng.below(7) as usize;
-        while s.columns[col].len() >= 4 {
-            col = (col + 1) % 7;
-        }
-        s.columns[col].push(c);
-    }
-    s.hidden = std::array::from_fn(|c| s.columns[c].len().saturating_sub(1) as u8);
-    s.foundations = heights;
-    s
+    lay_out(rng, &rest, t, heights, 4)
 }
 
 #[test]
