@@ -49,35 +49,67 @@
 //! back).
 //!
 //! # What is pruned, and why it keeps every verdict
-//! 1. *A card no longer needed goes home at once from the tableau* (under
-//!    every rule set): a card whose two possible tenants (one rank lower,
-//!    other colour) are home, and their possible tenants (two ranks lower,
-//!    its colour) too; aces and twos always. Take a winning line from the
-//!    position. Sending the card home first changes only where it is; in
-//!    the line, the card matters on the tableau only as a holder for its
-//!    tenants, which are home. A tenant comes back down onto it only by
-//!    worrying back, and a worried-back tenant matters on the tableau only
-//!    as a holder for the card's own colour two ranks lower, home too. So
-//!    drop from the line the card's own moves and every move of a card
-//!    that rests, directly or not, on it in the line after a worry-back:
-//!    what is left is legal (nothing it uses needed those cards) and wins.
-//!    Only the first such card (lowest bit) is tried: the others stay no
-//!    longer needed after it goes.
-//! 2. *Drawing one with unlimited redeals, a talon card no longer needed
-//!    goes home at once.* The same argument, with one more remark: drawing
-//!    one with unlimited redeals, every talon card can be brought up at
-//!    any time whatever left the talon before, so taking the card out of
-//!    the talon removes no option. Drawing three (the groups of three
-//!    shift), or with passes counted (bringing it up can cost a pass), that
-//!    remark fails, and the rule is not used.
-//! 3. *A card no longer needed is not worried back.* By rule 1's
-//!    argument, from the position after worrying it back, sending it home
-//!    again keeps the verdict: that position wins exactly when the present
-//!    one does, so the step adds nothing.
-//! 4. *A talon card no longer needed that can go home is not put on the
-//!    tableau instead.* Both steps take it from the same place in the
-//!    talon (the talon afterwards is the same); on the tableau, by rule 1's
-//!    argument, sending it home keeps the verdict, which is the other step.
+//! Words. A card's *tenants* are the two cards one rank lower of the other
+//! colour (the cards that may rest on it). A card is *dead* when it is
+//! home and so are its tenants, their tenants, and so on (the cards of
+//! lower rank whose colour alternates with the rank): then every card
+//! below it in its suit and each of its tenants is dead too. A card of
+//! rank R is *safe* when the other colour's two suits hold at least R − 2
+//! cards and its own colour's at least R − 3 (aces and twos always; this
+//! is lonelybot's threshold, one rank sooner than the one we used before).
+//! A line's *length* is its moves that change the class.
+//!
+//! **The safe-card lemma.** Let c be safe at position P, and either home
+//! or free to go home (the top of a column; drawing one with unlimited
+//! redeals, anywhere in the talon). If a winning line L starts at P, so
+//! does a winning line L′, no longer, that first sends c home (if it is not
+//! home) and then never moves c or any card dead at P.
+//!
+//! Proof. Let C be c and the cards dead at P, and D the tenants of c and
+//! the tenant of c's twin suit's card two below c (its twin's R − 2) that
+//! are not home at P: the only cards c could still hold, directly or not,
+//! that are not home (safety puts every other one home, and dead). Only
+//! cards of C ∪ D ever rest on cards of C ∪ D. Build L′ from L: after c
+//! goes home, a move of L that only moves cards of C, or D cards already
+//! sent home, is dropped; the first move of L that moves a D card (in a
+//! run, from the talon, or home) is preceded by sending home that card and
+//! the D cards resting on it, top first, and keeps the rest of its run, if
+//! any; every other move keeps the cards it moves less those home in L′.
+//! Throughout, the two positions differ only in that L′ has home the
+//! cards of C and the D cards moved so far, which in L lie on top of their
+//! columns (nothing else rests on them; a C card leaves home in L only by
+//! worrying back, onto a holder or an empty column), and that L′ may have
+//! a card turned up (or a column empty) where L still has c over it.
+//! Each move of L′ is legal: a D card goes home onto the card just below
+//! it in its suit, which is dead at P, so home in L′ for good; any other
+//! card's suit holds in L′ only extra cards of lower rank than it (a C or
+//! D card above it in its suit would make it dead at P, so in C), so it
+//! goes home, or is worried back, exactly when in L; a holder or an empty
+//! column free in L is free in L′; the talon is the same (a D card leaves
+//! it when it leaves it in L; drawing one with unlimited redeals every
+//! card left in it can be brought up at any time, so lacking c costs
+//! nothing); and a move turns up the same card as in L. So L′ ends with
+//! every card home. It is no longer: every move of c in L (at least the
+//! one home) is dropped for the one that sends it home first, and each D
+//! card goes home once in L′ while its own move home in L is dropped.
+//!
+//! What the search takes from it, for a *shortest* winning line L from a
+//! class (every rule below keeps one, so a plain search over the steps
+//! left still reaches a win whenever there is one):
+//! 1. *A safe card goes home at once from the tableau* (every rule set):
+//!    the lemma's L′ is a shortest line starting with that step. Only the
+//!    first safe card (lowest bit) is tried; the others stay safe.
+//! 2. *Drawing one with unlimited redeals, a safe talon card goes home at
+//!    once*: the same. Drawing three (the groups of three shift), or with
+//!    passes counted (bringing a card up can cost a pass), lacking the card
+//!    changes what the talon can do, and the rule is not used.
+//! 3. *A safe card is not worried back*: if L did so, the lemma from the
+//!    position before would drop that move and the card's later move home:
+//!    a winning line two moves shorter than a shortest one.
+//! 4. *A safe talon card that can go home is not put on the tableau
+//!    instead*: if L did so, sending it home from the talon (the same
+//!    talon afterwards) and then the lemma's line from the position after
+//!    the putting down, less its first move, wins one move sooner.
 //! 5. *The search does not visit a class twice*: a plain reachability
 //!    search; a class already seen is either still being searched from
 //!    (a cycle) or has no win.
@@ -107,7 +139,15 @@
 //!    move is just before a king step with no other column empty. That
 //!    king step's source (a covered king base, the talon, a foundation) is
 //!    there before F as after it, since F touches none of them. So the
-//!    rule lets every step of that line through.
+//!    rule lets every step of that line through; and as steps only move
+//!    later or go, a shortest line stays a shortest line.
+//!
+//! Together, by induction on the length of a shortest win: at a class
+//! where a safe card is free, the search tries only its move home, and
+//! the lemma gives a shortest line starting so; anywhere else, a shortest
+//! line made to obey rule 6 as above obeys rules 3 and 4 too (it is
+//! shortest), so the search tries its first step, and the class after that
+//! has a shorter win.
 //!
 //! Order only (no verdict depends on it): bases to holders first, then
 //! tableau cards home, talon cards put down, talon cards home (lower ranks
@@ -116,7 +156,7 @@
 //! # The scout pass (drawing three)
 //! Before the proved search, a search under cuts that are not proved
 //! (`Cuts::Scout`: no worrying back, and every card goes home a rank
-//! sooner, from the tableau and the talon) looks for a quick win, storing
+//! sooner than a safe one, from the tableau and the talon) looks for a quick win, storing
 //! at most `SCOUT_BUDGET` classes. It can miss a win, never invent one: its
 //! steps are legal moves, and its line is replayed like any other. When it
 //! finds none, the proved search starts from scratch and decides alone;

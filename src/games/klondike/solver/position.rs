@@ -165,28 +165,29 @@ pub(super) struct Position {
     pub(super) talon: Talon,
 }
 
-/// Whether a card nothing on the tableau can need any more: both cards it
-/// may hold (one rank lower, the other colour) are home, and so are the
-/// cards those may hold (two ranks lower, its colour). Aces and twos
-/// always. See the module `solver` for why sending such a card home
-/// keeps every verdict.
-pub(super) fn no_longer_needed(home: &[u8; 4], c: Card) -> bool {
-    home_within(home, c, 0)
-}
-
-/// `no_longer_needed` one rank sooner: a card goes home once the cards
-/// two ranks lower of the other colour and three lower of its own are
-/// home. Not a proved rule: the scout pass only (see `Cuts::Scout`).
-fn soon_not_needed(home: &[u8; 4], c: Card) -> bool {
+/// Whether a card is *safe*: the cards two ranks lower of the other
+/// colour and three ranks lower of its own colour are home (aces, twos
+/// always). See the module `solver` (the safe-card lemma) for why sending
+/// a safe card home at once, and never taking one back, keeps every
+/// verdict.
+pub(super) fn safe(home: &[u8; 4], c: Card) -> bool {
     home_within(home, c, 1)
 }
 
+/// The scout pass's threshold, one rank sooner still (the cards three
+/// ranks lower of the other colour and four lower of its own). Not a
+/// proved rule: the scout pass only (see `Cuts::Scout`).
+fn scout_safe(home: &[u8; 4], c: Card) -> bool {
+    home_within(home, c, 2)
+}
+
 /// Whether the cards `slack` + 1 ranks below `c` of the other colour and
-/// `slack` + 2 below of its own colour are all home.
+/// `slack` + 2 below of its own colour are all home (aces and twos: always,
+/// as an ace can always go home).
 #[inline]
 fn home_within(home: &[u8; 4], c: Card, slack: u8) -> bool {
     let r = rank(c);
-    if r <= 2 + slack {
+    if r <= 2 {
         return true;
     }
     (0..4u8).all(|s| {
@@ -206,7 +207,7 @@ pub(super) enum Cuts {
     /// The proved rules of the module `solver`: every verdict is kept.
     Proved,
     /// The scout pass, after a win only: no worrying back, and a card goes
-    /// home a rank sooner (`soon_not_needed`), from the talon too. A win it
+    /// home a rank sooner (`scout_safe`), from the talon too. A win it
     /// finds is a win (its line is replayed like any other); it proves no
     /// loss, so a search that finds none starts again under `Proved`.
     Scout,
@@ -299,11 +300,11 @@ impl Position {
     pub(super) fn steps_cut(&self, layout: &Layout, rules: &Rules, cuts: Cuts) -> Steps {
         let prune = cuts != Cuts::None;
         let scout = cuts == Cuts::Scout;
-        let no_longer_needed = |home: &[u8; 4], c: Card| {
+        let safe = |home: &[u8; 4], c: Card| {
             if scout {
-                soon_not_needed(home, c)
+                scout_safe(home, c)
             } else {
-                no_longer_needed(home, c)
+                safe(home, c)
             }
         };
         let mut out = Steps::new();
@@ -311,7 +312,7 @@ impl Position {
         let homeward = next_home(&self.home);
         let tableau_home = open_pairs & self.visible & homeward;
         for c in cards(tableau_home) {
-            if prune && no_longer_needed(&self.home, c) {
+            if prune && safe(&self.home, c) {
                 out.push(Step::TableauHome(c));
                 return out;
             }
@@ -326,14 +327,14 @@ impl Position {
             let c = layout.talon[reach.place as usize];
             let m = mask(c);
             if m & homeward != 0 {
-                if prune && forced_talon && no_longer_needed(&self.home, c) {
+                if prune && forced_talon && safe(&self.home, c) {
                     forced.get_or_insert(Step::TalonHome(c, reach));
                 }
                 talon_home.push(Step::TalonHome(c, reach));
             }
-            // Rule 4: a card no longer needed that can go home is not put
+            // Rule 4: a safe card that can go home is not put
             // down instead.
-            let home_instead = prune && m & homeward != 0 && no_longer_needed(&self.home, c);
+            let home_instead = prune && m & homeward != 0 && safe(&self.home, c);
             if m & placeable != 0 && !home_instead {
                 talon_out.push(Step::TalonToTableau(c, reach));
             }
@@ -379,8 +380,8 @@ impl Position {
         }
         if rules.worry_back && !scout {
             for c in cards(foundation_tops(&self.home) & placeable) {
-                // Rule 3: a card no longer needed is not worried back.
-                if !(prune && no_longer_needed(&self.home, c)) {
+                // Rule 3: a safe card is not worried back.
+                if !(prune && safe(&self.home, c)) {
                     out.push(Step::WorryBack(c));
                 }
             }

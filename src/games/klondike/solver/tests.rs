@@ -1,6 +1,6 @@
-use super::position::{class_in, class_of, Cuts};
+use super::position::{class_in, class_of, safe, Cuts};
 use super::*;
-use crate::games::klondike::cards::{rank, shuffled, suit, Card};
+use crate::games::klondike::cards::{card, is_red, rank, shuffled, suit, Card};
 use crate::games::klondike::independent::loss_check::{check_from, Finding};
 use crate::games::klondike::independent::rules::Table;
 use crate::games::klondike::parse_rules;
@@ -399,5 +399,66 @@ fn won_deals_replay_in_the_independent_engine() {
             }
         }
         assert!(won >= 5, "{text}: {won} of 30");
+    }
+}
+
+#[test]
+fn safe_is_the_lemmas_hypothesis() {
+    // `safe` against the safe-card lemma's hypothesis, spelt out card by
+    // card for every card and every foundation: each card c could hold,
+    // directly or not (lower ranks, colours alternating with the rank), is
+    // home, or is one the lemma sends home the moment it moves: a tenant
+    // of c whose suit holds the card below it, or the card two below c of
+    // its twin suit, whose suit holds the card below it.
+    let mut checked = 0;
+    for heights in 0..14u32.pow(4) {
+        let home: [u8; 4] = std::array::from_fn(|s| (heights / 14u32.pow(s as u32) % 14) as u8);
+        for c in 0..52u8 {
+            let (r, own) = (rank(c), suit(c));
+            if home[own as usize] + 1 != r {
+                continue;
+            }
+            let mut holds_only_movers = true;
+            for u in 0..52u8 {
+                let (ru, su) = (rank(u), suit(u));
+                let alternates = ru < r && (is_red(u) == is_red(c)) == ((r - ru) % 2 == 0);
+                if !alternates || home[su as usize] >= ru {
+                    continue;
+                }
+                let goes_home_when_moved = home[su as usize] + 1 == ru
+                    && ((ru + 1 == r && is_red(u) != is_red(c))
+                        || (ru + 2 == r && su != own && is_red(u) == is_red(c)));
+                holds_only_movers &= goes_home_when_moved;
+            }
+            assert_eq!(
+                safe(&home, c),
+                holds_only_movers,
+                "card {c} (rank {r}) with {home:?} home"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+    // The three of hearts (suits: clubs, diamonds, hearts, spades) is not
+    // safe while a black ace is out, and is once both are home: no
+    // shortcut above the twos.
+    assert!(!safe(&[0, 2, 2, 1], card(2, 3)));
+    assert!(safe(&[1, 0, 2, 1], card(2, 3)));
+}
+
+#[test]
+fn deals_a_looser_threshold_lost_stay_won() {
+    // Drawing one, deals 27 and 104 are won (lonelybot and solver version
+    // 15 agree); a threshold that called every three safe called them
+    // lost. The winning lines replay in the independent engine.
+    let rules = parse_rules("1/unlimited").unwrap();
+    for deal in [27, 104] {
+        let out = solve(&Layout::from_deck(&shuffled(deal)), &rules, 5_000_000);
+        let Verdict::Won(line) = out.verdict else {
+            panic!("deal {deal}: {:?}", out.verdict);
+        };
+        if let Err(e) = Table::deal(deal).replay_win(&line, &rules) {
+            panic!("deal {deal}: {}", e.0);
+        }
     }
 }
