@@ -65,18 +65,20 @@
 //! does a winning line L′, no longer, that first sends c home (if it is not
 //! home) and then never moves c or any card dead at P.
 //!
-//! Proof. Let C be c and the cards dead at P, and D the tenants of c and
-//! the tenant of c's twin suit's card two below c (its twin's R − 2) that
-//! are not home at P: the only cards c could still hold, directly or not,
-//! that are not home (safety puts every other one home, and dead). Only
-//! cards of C ∪ D ever rest on cards of C ∪ D. Build L′ from L: after c
-//! goes home, a move of L that only moves cards of C, or D cards already
-//! sent home, is dropped; the first move of L that moves a D card (in a
-//! run, from the talon, or home) is preceded by sending home that card and
-//! the D cards resting on it, top first, and keeps the rest of its run, if
-//! any; every other move keeps the cards it moves less those home in L′.
+//! Proof. Let C be c and the cards dead at P, and D the tenants of c that
+//! are not dead at P and the card of c's twin suit two ranks below c if
+//! it is not home: every other card c could hold, directly or not, is
+//! dead (safety puts it home, and what it could hold). A D card already
+//! home at P (a tenant of c while that twin card is out) counts as sent
+//! home already. Only cards of C ∪ D ever rest on cards of C ∪ D. Build
+//! L′ from L: after c goes home, a move of L that only moves cards of C,
+//! or D cards already sent home, is dropped; the first move of L that
+//! moves a D card not yet sent home (in a run, from the talon, or home)
+//! is preceded by sending home that card and the D cards resting on it,
+//! top first, and keeps the rest of its run, if any; every other move
+//! keeps the cards it moves less those home in L′.
 //! Throughout, the two positions differ only in that L′ has home the
-//! cards of C and the D cards moved so far, which in L lie on top of their
+//! cards of C and the D cards sent home so far, which in L lie on top of their
 //! columns (nothing else rests on them; a C card leaves home in L only by
 //! worrying back, onto a holder or an empty column), and that L′ may have
 //! a card turned up (or a column empty) where L still has c over it.
