@@ -7,7 +7,8 @@ its retrograde plies (from the table's statistics).
 
 DATA is the data directory, BUILD_LOG the captured stderr of
 `nimrod build --only chess …`. Tables in DATA whose stages are not all in the
-log (built by another run) get empty times.
+log (built by another run) get empty times. Packed tables (`.nmt.zst`) are
+read too; `bytes` is the file's size as stored (`stored_as` says which).
 """
 import csv
 import json
@@ -26,12 +27,12 @@ for line in open(log, errors="replace"):
         times.setdefault(m.group(1), {})[m.group(2)] = float(m.group(3))
 
 out = csv.writer(sys.stdout)
-out.writerow(["table", "pieces", "bytes", "first_pass_s", "retrograde_s", "statistics_s",
+out.writerow(["table", "pieces", "stored_as", "bytes", "first_pass_s", "retrograde_s", "statistics_s",
               "total_s", "plies", "longest_win_white_moves", "longest_win_black_moves",
               "white_wins", "black_wins", "draws"])
 folder = os.path.join(data, "chess")
-for name in sorted(f for f in os.listdir(folder) if f.endswith(".nmt")):
-    table = name[:-4]
+for name in sorted(f for f in os.listdir(folder) if f.endswith((".nmt", ".nmt.zst"))):
+    table = name.split(".")[0]
     info = json.loads(subprocess.run([nimrod, "info", os.path.join(folder, name), "--json"],
                                      capture_output=True, text=True, check=True).stdout)
     s = info["meta"]["stats"]
@@ -41,6 +42,7 @@ for name in sorted(f for f in os.listdir(folder) if f.endswith(".nmt")):
     total = sum(parts) if all(p is not None for p in parts) else None
     pieces = sum(c.isupper() for c in table)
     fmt = lambda x: "" if x is None else f"{x:.2f}"
-    out.writerow([table, pieces, os.path.getsize(os.path.join(folder, name)),
+    stored_as = "packed" if name.endswith(".zst") else "raw"
+    out.writerow([table, pieces, stored_as, os.path.getsize(os.path.join(folder, name)),
                   *map(fmt, parts), fmt(total), s["plies"], w["longest_win"], b["longest_win"],
                   w["wins"] + b["losses"], b["wins"] + w["losses"], w["draws"] + b["draws"]])
