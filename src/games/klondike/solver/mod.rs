@@ -78,8 +78,8 @@
 //! top first, and keeps the rest of its run, if any; every other move
 //! keeps the cards it moves less those home in L′.
 //! Throughout, the two positions differ only in that L′ has home the
-//! cards of C and the D cards sent home so far, which in L lie on top of their
-//! columns (nothing else rests on them; a C card leaves home in L only by
+//! cards of C and the D cards sent home so far, which in L lie on top of
+//! their columns (nothing else rests on them; a C card leaves home in L only by
 //! worrying back, onto a holder or an empty column), and that L′ may have
 //! a card turned up (or a column empty) where L still has c over it.
 //! Each move of L′ is legal: a D card goes home onto the card just below
@@ -158,8 +158,8 @@
 //! # The scout pass (drawing three)
 //! Before the proved search, a search under cuts that are not proved
 //! (`Cuts::Scout`: no worrying back, and every card goes home a rank
-//! sooner than a safe one, from the tableau and the talon) looks for a quick win, storing
-//! at most `SCOUT_BUDGET` classes. It can miss a win, never invent one: its
+//! sooner than a safe one, from the tableau and the talon) looks for a
+//! quick win, storing at most `SCOUT_BUDGET` classes. It can miss a win, never invent one: its
 //! steps are legal moves, and its line is replayed like any other. When it
 //! finds none, the proved search starts from scratch and decides alone;
 //! no loss ever rests on the scout.

@@ -300,7 +300,9 @@ impl Position {
     pub(super) fn steps_cut(&self, layout: &Layout, rules: &Rules, cuts: Cuts) -> Steps {
         let prune = cuts != Cuts::None;
         let scout = cuts == Cuts::Scout;
-        let safe = |home: &[u8; 4], c: Card| {
+        // The threshold this search sends cards home at (`safe`, or the
+        // scout's sooner one).
+        let goes_home_now = |home: &[u8; 4], c: Card| {
             if scout {
                 scout_safe(home, c)
             } else {
@@ -312,7 +314,7 @@ impl Position {
         let homeward = next_home(&self.home);
         let tableau_home = open_pairs & self.visible & homeward;
         for c in cards(tableau_home) {
-            if prune && safe(&self.home, c) {
+            if prune && goes_home_now(&self.home, c) {
                 out.push(Step::TableauHome(c));
                 return out;
             }
@@ -327,14 +329,13 @@ impl Position {
             let c = layout.talon[reach.place as usize];
             let m = mask(c);
             if m & homeward != 0 {
-                if prune && forced_talon && safe(&self.home, c) {
+                if prune && forced_talon && goes_home_now(&self.home, c) {
                     forced.get_or_insert(Step::TalonHome(c, reach));
                 }
                 talon_home.push(Step::TalonHome(c, reach));
             }
-            // Rule 4: a safe card that can go home is not put
-            // down instead.
-            let home_instead = prune && m & homeward != 0 && safe(&self.home, c);
+            // Rule 4: a safe card that can go home is not put down instead.
+            let home_instead = prune && m & homeward != 0 && goes_home_now(&self.home, c);
             if m & placeable != 0 && !home_instead {
                 talon_out.push(Step::TalonToTableau(c, reach));
             }
@@ -381,7 +382,7 @@ impl Position {
         if rules.worry_back && !scout {
             for c in cards(foundation_tops(&self.home) & placeable) {
                 // Rule 3: a safe card is not worried back.
-                if !(prune && safe(&self.home, c)) {
+                if !(prune && goes_home_now(&self.home, c)) {
                     out.push(Step::WorryBack(c));
                 }
             }
