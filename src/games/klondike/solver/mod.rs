@@ -144,12 +144,48 @@
 //!    rule lets every step of that line through; and as steps only move
 //!    later or go, a shortest line stays a shortest line.
 //!
+//! 7. *Drawing one with unlimited redeals, a talon card other than a king
+//!    is put down only for the step after it* (worrying back or not): only
+//!    when no card of its pair is bare on the tableau, and then the next
+//!    step must be one that could not be made without it: a card put onto
+//!    its pair (a base with its run, a talon card, a card worried back) or
+//!    its twin sent home (the run on the twin moved onto it first). The
+//!    position between the two steps is not stored, as it is not searched
+//!    in full. Drawing one with unlimited redeals, the talon can bring up
+//!    every card it holds at any time, and its class is the set of those
+//!    cards. Take a winning line L and build L* from it by holding back
+//!    each put-down of a non-king talon card (the card stays in the talon,
+//!    *pending*) until a step needs it: before each step of L, while the
+//!    step cannot be made for want of a pending card, put that card down
+//!    first. The positions of L* are those of L with the pending cards in
+//!    the talon and not on the tableau, which changes only spares: a pair
+//!    has in L* its spare in L less its pending cards plus its pending
+//!    tenants (no column empties or fills, as no king is held back; the
+//!    foundations, the other cards and what the talon can bring up are as
+//!    in L). A step needs a spare of one pair only (a card put onto it, or
+//!    a card of it sent home; a king into an empty column needs none), and
+//!    in L that pair has one; so in L* one pending card of that pair put
+//!    down gives it one (a spare counts bare cards, never below 0). That
+//!    put-down needs a spare of its holder pair, given the same way; this
+//!    ends, as ranks rise and no king is pending. So L* is L with its
+//!    put-downs reordered, as long, legal and winning, and each non-king
+//!    put-down in it is made when its pair has no spare and is followed by
+//!    a step that needs it: a card onto its pair, or a card of its pair
+//!    home, its twin (the card itself sent straight home would make a line
+//!    one move longer than sending it home from the talon, so not in a
+//!    shortest line). If L obeys rule 6 at every step, L* obeys it at its
+//!    first step: that is a put-down (rule 6 does not restrict those) or a
+//!    step of L made from a position that differs only by pending cards,
+//!    none of them a king: the same empty columns, covered king bases,
+//!    foundations and kings in the talon.
+//!
 //! Together, by induction on the length of a shortest win: at a class
 //! where a safe card is free, the search tries only its move home, and
 //! the lemma gives a shortest line starting so; anywhere else, a shortest
-//! line made to obey rule 6 as above obeys rules 3 and 4 too (it is
-//! shortest), so the search tries its first step, and the class after that
-//! has a shorter win.
+//! line made to obey rule 6 as above (and, drawing one with unlimited
+//! redeals, made L* as in rule 7) obeys rules 3 and 4 too (it is
+//! shortest), so the search tries its first step and, if that is a
+//! put-down, its second, and the class after them has a shorter win.
 //!
 //! Order only (no verdict depends on it): bases to holders first, then
 //! tableau cards home, talon cards put down, talon cards home (lower ranks
@@ -289,6 +325,7 @@ fn search_keyed<K: Key>(
     }
     let mut seen: Seen<K> = Seen::new();
     seen.insert(K::of(root.key()));
+    let defer = cuts.defers_put_downs(rules);
     let mut stack = vec![Frame {
         position: root,
         steps: root.steps_cut(layout, rules, cuts),
@@ -308,6 +345,20 @@ fn search_keyed<K: Key>(
                 .collect();
             line.truncate(stack.len());
             return (Found::Won(line), seen.len());
+        }
+        if let Step::TalonToTableau(c, _) = step {
+            if defer && position::deferrable(c) {
+                // Rule 7: only the steps that need `c` follow, and the
+                // position between is not stored (it is not searched in
+                // full here, so it must not count as seen).
+                let steps = child.steps_needing(c, layout, rules);
+                stack.push(Frame {
+                    position: child,
+                    steps,
+                    next: 0,
+                });
+                continue;
+            }
         }
         if seen.insert(K::of(child.key())) {
             if seen.len() > budget {

@@ -211,6 +211,26 @@ pub(super) enum Cuts {
     /// finds is a win (its line is replayed like any other); it proves no
     /// loss, so a search that finds none starts again under `Proved`.
     Scout,
+    /// `Proved` less rule 7 (tests compare the two).
+    #[cfg(test)]
+    ProvedEager,
+}
+
+impl Cuts {
+    /// Whether talon cards are put down only when a step needs them
+    /// (rule 7 of the module `solver`): proved search, drawing one with
+    /// unlimited redeals.
+    pub(super) fn defers_put_downs(self, rules: &Rules) -> bool {
+        self == Cuts::Proved
+            && rules.draw == 1
+            && rules.redeal == crate::games::klondike::state::Redeal::Unlimited
+    }
+}
+
+/// Whether rule 7 covers putting `c` down: every card but a king (a king
+/// takes an empty column, which rule 6 counts).
+pub(super) fn deferrable(c: Card) -> bool {
+    rank(c) != 13
 }
 
 impl Position {
@@ -248,6 +268,13 @@ impl Position {
         let resting = self.visible & !self.bases & !KINGS;
         let spare = pair_counts(self.visible) - ((pair_counts(resting) << 4) & ALL);
         nonzero_pairs(spare)
+    }
+
+    /// Whether `c`'s pair has no spare: no card of it is bare on the
+    /// tableau (rule 7 puts a talon card down only then).
+    #[cfg(test)]
+    pub(super) fn pair_closed(&self, c: Card) -> bool {
+        self.open_pairs() & mask(c) == 0
     }
 
     fn empty_columns(&self) -> u32 {
@@ -300,6 +327,7 @@ impl Position {
     pub(super) fn steps_cut(&self, layout: &Layout, rules: &Rules, cuts: Cuts) -> Steps {
         let prune = cuts != Cuts::None;
         let scout = cuts == Cuts::Scout;
+        let defer = cuts.defers_put_downs(rules);
         // The threshold this search sends cards home at (`safe`, or the
         // scout's sooner one).
         let goes_home_now = |home: &[u8; 4], c: Card| {
@@ -336,7 +364,10 @@ impl Position {
             }
             // Rule 4: a safe card that can go home is not put down instead.
             let home_instead = prune && m & homeward != 0 && goes_home_now(&self.home, c);
-            if m & placeable != 0 && !home_instead {
+            // Rule 7: put down only when the next step needs it, so only
+            // when its own pair has no spare.
+            let not_needed = defer && deferrable(c) && m & open_pairs != 0;
+            if m & placeable != 0 && !home_instead && !not_needed {
                 talon_out.push(Step::TalonToTableau(c, reach));
             }
         });
@@ -385,6 +416,29 @@ impl Position {
                 if !(prune && goes_home_now(&self.home, c)) {
                     out.push(Step::WorryBack(c));
                 }
+            }
+        }
+        out
+    }
+
+    /// Rule 7: the steps just after `c` was put down from the talon that
+    /// need it there (the pair of `c` had no spare before): a card put
+    /// onto its pair (a base with its run, a talon card, a card worried
+    /// back), or its twin home (the run on the twin moved onto `c` first).
+    /// No other rule applies here: the position is not stored.
+    pub(super) fn steps_needing(&self, c: Card, layout: &Layout, rules: &Rules) -> Steps {
+        let mut out = Steps::new();
+        let all = self.steps_cut(layout, rules, Cuts::None);
+        for &step in all.as_slice() {
+            let needs = match step {
+                Step::Reveal(t) | Step::TalonToTableau(t, _) | Step::WorryBack(t) => {
+                    rank(t) + 1 == rank(c) && is_red(t) != is_red(c)
+                }
+                Step::TableauHome(t) => t != c && rank(t) == rank(c) && is_red(t) == is_red(c),
+                Step::TalonHome(..) => false,
+            };
+            if needs {
+                out.push(step);
             }
         }
         out
