@@ -427,14 +427,17 @@ impl Position {
     /// back), or its twin home (the run on the twin moved onto `c` first).
     /// No other rule applies here: the position is not stored.
     pub(super) fn steps_needing(&self, c: Card, layout: &Layout, rules: &Rules) -> Steps {
+        let pair = nonzero_pairs(pair_counts(mask(c)));
+        let tenants = children_of(pair);
+        let twin = pair & !mask(c);
         let mut out = Steps::new();
         let all = self.steps_cut(layout, rules, Cuts::None);
         for &step in all.as_slice() {
             let needs = match step {
                 Step::Reveal(t) | Step::TalonToTableau(t, _) | Step::WorryBack(t) => {
-                    rank(t) + 1 == rank(c) && is_red(t) != is_red(c)
+                    mask(t) & tenants != 0
                 }
-                Step::TableauHome(t) => t != c && rank(t) == rank(c) && is_red(t) == is_red(c),
+                Step::TableauHome(t) => mask(t) & twin != 0,
                 Step::TalonHome(..) => false,
             };
             if needs {

@@ -1,3 +1,4 @@
+use super::bits::rests_on;
 use super::position::{class_in, class_of, safe, Cuts};
 use super::*;
 use crate::games::klondike::cards::{card, is_red, rank, shuffled, suit, Card};
@@ -214,6 +215,27 @@ fn lay_out(
     s
 }
 
+/// Checks our verdict on `s` against the exhaustive search's (`truth`:
+/// won or not): a win must replay in the independent engine and be a win
+/// there, a loss a loss there, and nothing may be over budget. Returns
+/// whether it was a win; `what` names the position in a failure.
+fn agrees_with_truth(s: &State, rules: &Rules, verdict: Verdict, truth: bool, what: &str) -> bool {
+    match verdict {
+        Verdict::Won(line) => {
+            if let Err(e) = table_of(s).replay_win(&line, rules) {
+                panic!("{what}: {}", e.0);
+            }
+            assert!(truth, "{what}: won here, lost exhaustively");
+            true
+        }
+        Verdict::Lost => {
+            assert!(!truth, "{what}: lost here, won exhaustively");
+            false
+        }
+        Verdict::Unknown => panic!("{what}: over budget"),
+    }
+}
+
 #[test]
 fn agrees_with_exhaustive_search() {
     // Late positions of random deals, small enough for the independent
@@ -245,25 +267,11 @@ fn agrees_with_exhaustive_search() {
                 Finding::Lost { .. } => false,
             };
             let ours = solve_from(&s, &rules, 5_000_000);
-            match ours.verdict {
-                Verdict::Won(line) => {
-                    if let Err(e) = table_of(&s).replay_win(&line, &rules) {
-                        panic!("{text} deal {deal}: {}", e.0);
-                    }
-                    assert!(
-                        truth,
-                        "{text} deal {deal} {heights:?}: won here, lost exhaustively"
-                    );
-                    won += 1;
-                }
-                Verdict::Lost => {
-                    assert!(
-                        !truth,
-                        "{text} deal {deal} {heights:?}: lost here, won exhaustively"
-                    );
-                    lost += 1;
-                }
-                Verdict::Unknown => panic!("{text} deal {deal}: over budget"),
+            let what = format!("{text} deal {deal} {heights:?}");
+            if agrees_with_truth(&s, &rules, ours.verdict, truth, &what) {
+                won += 1;
+            } else {
+                lost += 1;
             }
         }
         eprintln!("{text}: {won} won, {lost} lost, {big} too big");
@@ -323,19 +331,11 @@ fn rule_6_keeps_every_verdict() {
                 Finding::Won(_) => true,
                 Finding::Lost { .. } => false,
             };
-            match ours.verdict {
-                Verdict::Won(line) => {
-                    if let Err(e) = table_of(&s).replay_win(&line, &rules) {
-                        panic!("{text} try {tried}: {}", e.0);
-                    }
-                    assert!(truth, "{text} try {tried}: won here, lost exhaustively");
-                    won += 1;
-                }
-                Verdict::Lost => {
-                    assert!(!truth, "{text} try {tried}: lost here, won exhaustively");
-                    lost += 1;
-                }
-                Verdict::Unknown => panic!("{text} try {tried}: over budget"),
+            let what = format!("{text} try {tried}");
+            if agrees_with_truth(&s, &rules, ours.verdict, truth, &what) {
+                won += 1;
+            } else {
+                lost += 1;
             }
         }
         eprintln!("{text}: rule 6 at the start of {won} won and {lost} lost positions ({tried} tried)");
@@ -474,9 +474,7 @@ fn twin_in_talon_endgame(rng: &mut SplitMix64) -> Option<State> {
     let d = *rest
         .iter()
         .find(|&&c| rank(c) == heights[suit(c) as usize] + 1 && rank(c) > 2 && rank(c) < 13)?;
-    let tenant = *rest
-        .iter()
-        .find(|&&t| rank(t) + 1 == rank(d) && is_red(t) != is_red(d))?;
+    let tenant = *rest.iter().find(|&&t| rests_on(t, d))?;
     let twin = *rest
         .iter()
         .find(|&&t| t != d && rank(t) == rank(d) && is_red(t) == is_red(d))?;
@@ -543,19 +541,11 @@ fn rule_7_keeps_every_verdict() {
                 Found::Unknown => panic!("{text} try {tried}: eager search over budget"),
             };
             assert_eq!(eager_won, truth, "{text} try {tried}: eager search");
-            match ours.verdict {
-                Verdict::Won(line) => {
-                    if let Err(e) = table_of(&s).replay_win(&line, &rules) {
-                        panic!("{text} try {tried}: {}", e.0);
-                    }
-                    assert!(truth, "{text} try {tried}: won here, lost exhaustively");
-                    won += 1;
-                }
-                Verdict::Lost => {
-                    assert!(!truth, "{text} try {tried}: lost here, won exhaustively");
-                    lost += 1;
-                }
-                Verdict::Unknown => panic!("{text} try {tried}: over budget"),
+            let what = format!("{text} try {tried}");
+            if agrees_with_truth(&s, &rules, ours.verdict, truth, &what) {
+                won += 1;
+            } else {
+                lost += 1;
             }
         }
         eprintln!("{text}: {won} won ({twin_wins} through a closed pair), {lost} lost, {tried} tried");
