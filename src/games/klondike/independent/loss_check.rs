@@ -52,6 +52,9 @@ pub fn check_from(root: Table, rules: &Rules, budget: u64) -> Finding {
     /// position stands for the whole orbit of its split.
     struct Frame {
         table: Table,
+        /// The split the position was reached at, before `settle` moved it
+        /// along its orbit (the line deals from there).
+        arrived: usize,
         steps: Vec<(usize, Move)>,
         next: usize,
     }
@@ -61,9 +64,11 @@ pub fn check_from(root: Table, rules: &Rules, budget: u64) -> Finding {
     }
     let mut seen: HashSet<Key, std::hash::BuildHasherDefault<WordHasher>> = HashSet::default();
     seen.reserve(budget.min(1 << 20) as usize);
+    let arrived = root.dealt;
     let on_orbit = settle(&mut root, rules);
     seen.insert(key(&root, rules));
     let mut stack = vec![Frame {
+        arrived,
         steps: steps(&root, rules, on_orbit),
         table: root,
         next: 0,
@@ -84,11 +89,13 @@ pub fn check_from(root: Table, rules: &Rules, budget: u64) -> Finding {
             for f in &stack {
                 let (split, m) = f.steps[f.next - 1];
                 let mut t = f.table;
+                t.dealt = f.arrived;
                 deal_to(&mut t, split, rules, &mut |d| line.push(d));
                 line.push(m);
             }
             return Finding::Won(line);
         }
+        let arrived = child.dealt;
         let on_orbit = settle(&mut child, rules);
         if !seen.insert(key(&child, rules)) {
             continue;
@@ -101,6 +108,7 @@ pub fn check_from(root: Table, rules: &Rules, budget: u64) -> Finding {
         stack.push(Frame {
             steps: steps(&child, rules, on_orbit),
             table: child,
+            arrived,
             next: 0,
         });
     }

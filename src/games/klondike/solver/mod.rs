@@ -57,11 +57,15 @@
 //! rank R is *safe* when the other colour's two suits hold at least R − 2
 //! cards and its own colour's at least R − 3 (aces and twos always; this
 //! is lonelybot's threshold, one rank sooner than the one we used before).
-//! A line's *length* is its moves that change the class.
+//! A line's *length* is its moves that change the class, not counting
+//! deals and turns of the waste (the search folds them into the step that
+//! takes a card from the talon).
 //!
 //! **The safe-card lemma.** Let c be safe at position P, and either home
 //! or free to go home (the top of a column; drawing one with unlimited
-//! redeals, anywhere in the talon). If a winning line L starts at P, so
+//! redeals, anywhere in the talon; under any rules, the talon's last card
+//! when the split is at the end, or with unlimited redeals in the end's
+//! cycle, stored as 0: `talon`). If a winning line L starts at P, so
 //! does a winning line L′, no longer, that first sends c home (if it is not
 //! home) and then never moves c or any card dead at P.
 //!
@@ -90,7 +94,12 @@
 //! column free in L is free in L′; the talon is the same (a D card leaves
 //! it when it leaves it in L; drawing one with unlimited redeals every
 //! card left in it can be brought up at any time, so lacking c costs
-//! nothing); and a move turns up the same card as in L. So L′ ends with
+//! nothing; c the talon's last card: lacking it moves no other card's
+//! place in dealing order, and L′'s split is L's capped at its one card
+//! shorter length, which brings up every card L's brings up but c, follows
+//! each deal and turn of L (a deal L makes onto c from the last split
+//! before the end is dropped), and after any card is taken is L's again,
+//! with the same passes); and a move turns up the same card as in L. So L′ ends with
 //! every card home. It is no longer: every move of c in L (at least the
 //! one home) is dropped for the one that sends it home first, and each D
 //! card goes home once in L′ while its own move home in L is dropped.
@@ -179,13 +188,29 @@
 //!    none of them a king: the same empty columns, covered king bases,
 //!    foundations and kings in the talon.
 //!
+//! 8. *The talon's last card, when safe, goes home at once if the split
+//!    is at the end (or in the end's cycle with unlimited redeals); with
+//!    the split elsewhere, no card is reached by turning the waste over*
+//!    (every rule set; drawing one with unlimited redeals this is rule 2).
+//!    The first part is the lemma. For the second, let a shortest line L
+//!    start by turning the waste over to take some card. Dealing on to the
+//!    end first (no turn, no pass) gives a position P′ from which L's
+//!    first step is the same step; at P′ the lemma gives a line no longer
+//!    than L that starts by sending c home; and that first move, with the
+//!    deals before it, is the step that takes c home from P (it reaches
+//!    the last card without a turn and leaves the split at the end). So
+//!    the search tries a step that starts a line as short as L.
+//!
 //! Together, by induction on the length of a shortest win: at a class
 //! where a safe card is free, the search tries only its move home, and
 //! the lemma gives a shortest line starting so; anywhere else, a shortest
 //! line made to obey rule 6 as above (and, drawing one with unlimited
 //! redeals, made L* as in rule 7) obeys rules 3 and 4 too (it is
 //! shortest), so the search tries its first step and, if that is a
-//! put-down, its second, and the class after them has a shorter win.
+//! put-down, its second, and the class after them has a shorter win;
+//! if rule 8 leaves out that first step (a turn of the waste), the step
+//! that sends the last card home starts another shortest line (rule 8's
+//! proof), and the class after it has a shorter win.
 //!
 //! Order only (no verdict depends on it): bases to holders first, then
 //! tableau cards home, talon cards put down, talon cards home (lower ranks
@@ -213,7 +238,7 @@ mod talon;
 pub use position::Layout;
 
 use super::relaxed::may_win_counting_kings;
-use super::state::{Move, Redeal, Rules, State};
+use super::state::{Move, Rules, State};
 use super::verdict::Verdict;
 use position::{Cuts, Position, Step, Steps};
 use seen::{Key, Seen};
@@ -307,9 +332,10 @@ struct Frame {
 }
 
 fn search(layout: &Layout, root: Position, rules: &Rules, budget: u64, cuts: Cuts) -> (Found, u64) {
-    match rules.redeal {
-        Redeal::Passes(n) if n > 15 => search_keyed::<u128>(layout, root, rules, budget, cuts),
-        _ => search_keyed::<u64>(layout, root, rules, budget, cuts),
+    if layout.key_bits(rules) > 64 {
+        search_keyed::<u128>(layout, root, rules, budget, cuts)
+    } else {
+        search_keyed::<u64>(layout, root, rules, budget, cuts)
     }
 }
 
@@ -324,7 +350,7 @@ fn search_keyed<K: Key>(
         return (Found::Won(Vec::new()), 1);
     }
     let mut seen: Seen<K> = Seen::new();
-    seen.insert(K::of(root.key()));
+    seen.insert(K::of(root.key(layout)));
     let defer = cuts.defers_put_downs(rules);
     let mut stack = vec![Frame {
         position: root,
@@ -360,7 +386,7 @@ fn search_keyed<K: Key>(
                 continue;
             }
         }
-        if seen.insert(K::of(child.key())) {
+        if seen.insert(K::of(child.key(layout))) {
             if seen.len() > budget {
                 return (Found::Unknown, seen.len());
             }

@@ -7,7 +7,7 @@ use super::bits::{
 };
 use super::talon::{Reach, Talon};
 use crate::games::klondike::cards::{card, is_red, rank, suit, Card};
-use crate::games::klondike::state::{Rules, State};
+use crate::games::klondike::state::{Redeal, Rules, State};
 
 /// The cards that stay where a search starts them until they move: per
 /// column the face-down cards and the base above them (bottom first), and
@@ -21,6 +21,12 @@ pub struct Layout {
     pub talon: Vec<Card>,
     /// The column each tableau card starts in (7: not on the tableau).
     column_of: [u8; 52],
+    /// Per column, the values its count of cards in place can take (its
+    /// dealt cards, plus one): the radix of that count in the key.
+    radix: [u64; 7],
+    /// Bits the key's mixed-radix part (home heights and cards in place)
+    /// takes: the least with 2^bits above its largest value.
+    mixed_bits: u32,
 }
 
 impl Layout {
@@ -56,13 +62,32 @@ impl Layout {
                 column_of[c as usize] = col as u8;
             }
         }
+        let radix = std::array::from_fn(|col| columns[col].len() as u64 + 1);
+        let values = radix.iter().fold(14u64.pow(4), |v, &r| v * r);
         Layout {
             columns,
             talon,
             column_of,
+            radix,
+            mixed_bits: 64 - values.leading_zeros(),
         }
     }
+
+    /// Bits a class key takes under `rules` (see `Position::key`): more
+    /// than 64 only for positions no deal leads to (a column holding more
+    /// cards than it was dealt) or many counted passes.
+    pub(super) fn key_bits(&self, rules: &Rules) -> u32 {
+        let pass_bits = match rules.redeal {
+            Redeal::Unlimited => 0,
+            Redeal::None => 1,
+            Redeal::Passes(n) => 32 - n.leading_zeros(),
+        };
+        TALON_KEY_BITS + self.mixed_bits + pass_bits
+    }
 }
+
+/// Bits of a class key that hold the talon: its 24 places and its split.
+pub(super) const TALON_KEY_BITS: u32 = 29;
 
 /// The layout and the class of a position of the rules engine.
 pub(super) fn class_of(s: &State, rules: &Rules) -> (Layout, Position) {
@@ -214,6 +239,9 @@ pub(super) enum Cuts {
     /// `Proved` less rule 7 (tests compare the two).
     #[cfg(test)]
     ProvedEager,
+    /// `Proved` less rule 8 (tests compare the two).
+    #[cfg(test)]
+    ProvedWithoutRule8,
 }
 
 impl Cuts {
@@ -223,7 +251,7 @@ impl Cuts {
     pub(super) fn defers_put_downs(self, rules: &Rules) -> bool {
         self == Cuts::Proved
             && rules.draw == 1
-            && rules.redeal == crate::games::klondike::state::Redeal::Unlimited
+            && rules.redeal == Redeal::Unlimited
     }
 }
 
@@ -239,20 +267,26 @@ impl Position {
     }
 
     /// The exact key of the class.
-    /// Home heights and cards in place in mixed radix (14^4 · 8!/1 <
-    /// 2^31), then the talon's places (24 bits) and split (5 bits): 60
-    /// bits, and the passes above them.
-    pub(super) fn key(&self) -> u128 {
+    /// Home heights and cards in place in mixed radix (each column's count
+    /// in radix its dealt cards plus one: in a deal, column i holds i + 1,
+    /// so 14^4 · 8! < 2^31 values), then the talon's places (24 bits) and
+    /// split (5 bits), and the passes above them. The radices come from
+    /// the layout, not from a deal's shape, so a position whose columns
+    /// hold more cards than a deal gives them keeps an exact key (wider:
+    /// `Layout::key_bits`). The mixed-radix part is below 2^`mixed_bits`
+    /// less one, so its bits are never all ones (`Seen`'s empty slot).
+    pub(super) fn key(&self, layout: &Layout) -> u128 {
         let mut k: u64 = 0;
         for &h in &self.home {
             k = k * 14 + h as u64;
         }
         for col in (0..7).rev() {
-            k = k * (col as u64 + 2) + self.in_place[col] as u64;
+            k = k * layout.radix[col] + self.in_place[col] as u64;
         }
-        k = k << 24 | self.talon.left as u64;
-        k = k << 5 | self.talon.offset as u64;
-        (self.talon.passes as u128) << 60 | k as u128
+        let talon = (self.talon.left as u128) << 5 | self.talon.offset as u128;
+        (self.talon.passes as u128) << (TALON_KEY_BITS + layout.mixed_bits)
+            | (k as u128) << TALON_KEY_BITS
+            | talon
     }
 
     /// The column whose base is `c` (a base is a card dealt there).
@@ -351,13 +385,22 @@ impl Position {
         let mut talon_home = Steps::new();
         let mut talon_out = Steps::new();
         let forced_talon = scout
-            || rules.draw == 1 && rules.redeal == crate::games::klondike::state::Redeal::Unlimited;
+            || rules.draw == 1 && rules.redeal == Redeal::Unlimited;
         let mut forced = None;
+        // Rule 8: the talon's last card, when safe, goes home at once if
+        // the split is at the end, and otherwise no card is reached by
+        // turning the waste over.
+        let last_safe = self.last_talon_card_safe(layout, homeward, cuts);
+        let last_at_end = last_safe.is_some() && self.talon.split_at_end(rules);
         self.talon.reachable(rules, |reach| {
+            if last_safe.is_some() && !last_at_end && reach.after_turn {
+                return;
+            }
             let c = layout.talon[reach.place as usize];
             let m = mask(c);
             if m & homeward != 0 {
-                if prune && forced_talon && goes_home_now(&self.home, c) {
+                let forced_here = forced_talon || last_at_end && last_safe == Some(reach.place);
+                if prune && forced_here && goes_home_now(&self.home, c) {
                     forced.get_or_insert(Step::TalonHome(c, reach));
                 }
                 talon_home.push(Step::TalonHome(c, reach));
@@ -419,6 +462,40 @@ impl Position {
             }
         }
         out
+    }
+
+    /// Rule 8: the place of the talon's last card when it is safe and
+    /// next to go home (under the scout pass: its sooner threshold).
+    fn last_talon_card_safe(&self, layout: &Layout, homeward: u64, cuts: Cuts) -> Option<u8> {
+        #[cfg(test)]
+        if cuts == Cuts::ProvedWithoutRule8 {
+            return None;
+        }
+        let place = self.talon.last_place()?;
+        let c = layout.talon[place as usize];
+        let now = match cuts {
+            Cuts::None => return None,
+            Cuts::Scout => scout_safe(&self.home, c),
+            _ => safe(&self.home, c),
+        };
+        (now && mask(c) & homeward != 0).then_some(place)
+    }
+
+    /// Where rule 8 acts at this position: whether it sends the talon's
+    /// last card home at once, and whether it drops a card reached only by
+    /// turning the waste over.
+    #[cfg(test)]
+    pub(super) fn rule_8_acts(&self, layout: &Layout, rules: &Rules) -> (bool, bool) {
+        let homeward = next_home(&self.home);
+        if self.last_talon_card_safe(layout, homeward, Cuts::Proved).is_none() {
+            return (false, false);
+        }
+        if self.talon.split_at_end(rules) {
+            return (true, false);
+        }
+        let mut dropped = false;
+        self.talon.reachable(rules, |reach| dropped |= reach.after_turn);
+        (false, dropped)
     }
 
     /// Rule 7: the steps just after `c` was put down from the talon that

@@ -8,9 +8,8 @@
 
 /// A class key: exact, with one value no class has (the empty slot).
 pub(super) trait Key: Copy + Eq {
-    /// No class has this key (see `Position::key`: the mixed radix part
-    /// stays below 14^4 · 8! < 2^31, so the low 60 bits are never all
-    /// ones).
+    /// No class has this key (see `Position::key`: its mixed-radix part
+    /// is never all ones in its bits).
     const EMPTY: Self;
     /// The key kept, from the full 128-bit one.
     fn of(key: u128) -> Self;
@@ -58,7 +57,7 @@ impl Key for u128 {
 
 /// The low bits of a key that hold the talon (`Position::key`: 24 places
 /// and a 5-bit split).
-const TALON_BITS: u32 = 29;
+const TALON_BITS: u32 = super::position::TALON_KEY_BITS;
 
 const SHARD_BITS: u32 = 16;
 const FIRST_SLOTS: usize = 8;

@@ -43,6 +43,9 @@ pub(super) struct Reach {
     pub(super) place: u8,
     /// Whether reaching it begins a new pass.
     pub(super) new_pass: bool,
+    /// Whether it is reached only by turning the waste over (a new pass,
+    /// counted or not).
+    pub(super) after_turn: bool,
 }
 
 impl Talon {
@@ -79,6 +82,7 @@ impl Talon {
                 f(Reach {
                     place: places[index as usize],
                     new_pass,
+                    after_turn: new_pass,
                 });
             }
         };
@@ -95,9 +99,30 @@ impl Talon {
             let mut split = 0;
             while split < len {
                 split = (split + step).min(len);
-                emit(split - 1, !unlimited, &mut seen);
+                let index = split - 1;
+                if seen & (1 << index) == 0 {
+                    seen |= 1 << index;
+                    f(Reach {
+                        place: places[index as usize],
+                        new_pass: !unlimited,
+                        after_turn: true,
+                    });
+                }
             }
         }
+    }
+
+    /// The deal-order place of the talon's last card (the stock's bottom,
+    /// or the waste's top once the stock is empty).
+    pub(super) fn last_place(&self) -> Option<u8> {
+        (self.left != 0).then(|| 31 - self.left.leading_zeros() as u8)
+    }
+
+    /// Whether the split is where taking the last card leaves it: at the
+    /// end (the stock empty) or, with unlimited redeals, anywhere in the
+    /// dealing cycle's class of the end (stored as 0, see the module).
+    pub(super) fn split_at_end(&self, rules: &Rules) -> bool {
+        self.offset == self.len() || (rules.redeal == Redeal::Unlimited && self.offset == 0)
     }
 
     /// The talon after the card at deal-order `place` is taken from the

@@ -1,5 +1,5 @@
 use super::bits::rests_on;
-use super::position::{class_in, class_of, safe, Cuts};
+use super::position::{class_in, class_of, safe, Cuts, Step};
 use super::*;
 use crate::games::klondike::cards::{card, is_red, rank, shuffled, suit, Card};
 use crate::games::klondike::independent::loss_check::{check_from, Finding};
@@ -59,7 +59,7 @@ fn each_step_is_the_class_of_the_moves_it_stands_for() {
                         after,
                         "{text} deal {deal}: {step:?}"
                     );
-                    reached.push(after.key());
+                    reached.push(after.key(&layout));
                     steps_checked += 1;
                 }
                 s.legal_moves(&rules, &mut legal);
@@ -79,7 +79,7 @@ fn each_step_is_the_class_of_the_moves_it_stands_for() {
                         );
                     } else {
                         assert!(
-                            c == p || reached.contains(&c.key()),
+                            c == p || reached.contains(&c.key(&layout)),
                             "{text} deal {deal}: {m:?} lands where no step does\n{}\n{p:?}\n{c:?}\n{:?}", s.render(true), steps.as_slice()
                         );
                     }
@@ -263,7 +263,15 @@ fn agrees_with_exhaustive_search() {
                     big += 1;
                     continue;
                 }
-                Finding::Won(_) => true,
+                Finding::Won(line) => {
+                    // The exhaustive search's own line must replay too
+                    // (it once left out the deals that bring the talon
+                    // round to where a position is stored).
+                    if let Err(e) = table_of(&s).replay_win(&line, &rules) {
+                        panic!("{text} deal {deal}: the exhaustive search's line: {}", e.0);
+                    }
+                    true
+                }
                 Finding::Lost { .. } => false,
             };
             let ours = solve_from(&s, &rules, 5_000_000);
@@ -578,4 +586,113 @@ fn deals_a_put_down_rule_without_the_twin_lost_stay_won() {
             panic!("deal {deal}: {}", e.0);
         }
     }
+}
+
+/// An endgame made for rule 8: the talon's last card is safe and next to
+/// go home, the talon holds three to nine cards with a random share dealt,
+/// the other cards in columns as in `lay_out`.
+fn safe_last_talon_card_endgame(rng: &mut SplitMix64) -> Option<State> {
+    let heights: [u8; 4] = std::array::from_fn(|_| 3 + rng.below(8) as u8);
+    let mut rest = shuffled_rest(rng, heights);
+    let last = rest
+        .iter()
+        .position(|&c| rank(c) == heights[suit(c) as usize] + 1 && safe(&heights, c))?;
+    let talon = (3 + rng.below(7) as usize).min(rest.len());
+    rest.swap(last, talon - 1);
+    Some(lay_out(rng, &rest, talon, heights, 7))
+}
+
+#[test]
+fn rule_8_keeps_every_verdict() {
+    // Endgames where the talon's last card is safe (`safe_last_talon_card_
+    // endgame`), under every rule set where the rule can act (drawing one
+    // with unlimited redeals, rule 2 forces the card already): each searched
+    // with rule 8 and without it (`Cuts::ProvedWithoutRule8`) and by the
+    // independent exhaustive search; the three verdicts must agree. Each
+    // rule set must see the rule act at the start, both ways it can where
+    // the rules allow them: the card sent home at once (split at the end),
+    // and cards reached only by turning the waste over left out.
+    let mut rng = SplitMix64::new(0x8_1a57);
+    for text in ["3/unlimited", "3/unlimited/noworry", "3/3", "3/none", "1/2", "1/none"] {
+        let rules = parse_rules(text).unwrap();
+        let turns = !text.ends_with("none");
+        let (mut won, mut lost, mut tried, mut forced, mut dropped) = (0, 0, 0, 0, 0);
+        while (won + lost < 150 || forced < 20 || turns && dropped < 20) && tried < 6_000 {
+            tried += 1;
+            let Some(s) = safe_last_talon_card_endgame(&mut rng) else {
+                continue;
+            };
+            let (layout, root) = class_of(&s, &rules);
+            let acts = root.rule_8_acts(&layout, &rules);
+            if acts == (false, false) {
+                continue;
+            }
+            let truth = match check_from(table_of(&s), &rules, 60_000) {
+                Finding::Unfinished { .. } => continue,
+                Finding::Won(_) => true,
+                Finding::Lost { .. } => false,
+            };
+            let without = search(&layout, root, &rules, 5_000_000, Cuts::ProvedWithoutRule8).0;
+            let without_won = match without {
+                Found::Won(_) => true,
+                Found::Lost => false,
+                Found::Unknown => panic!("{text} try {tried}: search without rule 8 over budget"),
+            };
+            assert_eq!(without_won, truth, "{text} try {tried}: search without rule 8");
+            let ours = solve_from(&s, &rules, 5_000_000);
+            let what = format!("{text} try {tried} (rule 8 acts: {acts:?})");
+            if agrees_with_truth(&s, &rules, ours.verdict, truth, &what) {
+                won += 1;
+            } else {
+                lost += 1;
+            }
+            forced += acts.0 as u32;
+            dropped += acts.1 as u32;
+        }
+        eprintln!("{text}: {won} won, {lost} lost; rule 8 forced {forced}, dropped turns {dropped}; {tried} tried");
+        assert!(
+            won + lost >= 150 && lost >= 5 && forced >= 20 && (!turns || dropped >= 20),
+            "{text}: {won} won, {lost} lost; rule 8 forced {forced}, dropped turns {dropped}; {tried} tried"
+        );
+    }
+}
+
+
+#[test]
+fn keys_are_exact_whatever_the_columns_hold() {
+    // A class key must name one class, also for positions no deal leads
+    // to: columns holding more cards than a deal gives them (`lay_out` up
+    // to nine a column). A key that took column i's count in radix i + 2
+    // (a deal's shape) gave two such classes of one position the same key
+    // and called a won position lost, drawing three. Every class a
+    // search without cuts reaches is checked against every other one.
+    let mut rng = SplitMix64::new(0x6e7_ac7);
+    let rules = parse_rules("3/unlimited").unwrap();
+    let mut classes = 0;
+    let mut overfull = 0;
+    for _ in 0..200 {
+        let s = random_endgame(&mut rng);
+        let (layout, root) = class_of(&s, &rules);
+        overfull += (0..7).any(|col| s.columns[col].len() > col + 1) as u32;
+        let mut by_key = std::collections::HashMap::new();
+        by_key.insert(root.key(&layout), root);
+        let mut stack = vec![root];
+        while let Some(p) = stack.pop() {
+            if by_key.len() > 5_000 {
+                break;
+            }
+            for &step in p.steps_pruned(&layout, &rules, false).as_slice() {
+                let child = p.after(step, &layout, &rules);
+                match by_key.get(&child.key(&layout)) {
+                    Some(other) => assert_eq!(*other, child, "two classes, one key"),
+                    None => {
+                        by_key.insert(child.key(&layout), child);
+                        stack.push(child);
+                    }
+                }
+            }
+        }
+        classes += by_key.len();
+    }
+    assert!(overfull >= 100 && classes >= 100_000, "{overfull} overfull layouts, {classes} classes");
 }
