@@ -75,39 +75,33 @@ impl Talon {
             return;
         }
         let step = rules.draw;
+        let unlimited = rules.redeal == Redeal::Unlimited;
         let mut seen: u32 = 0;
-        let mut emit = |index: u8, new_pass: bool, seen: &mut u32| {
-            if *seen & (1 << index) == 0 {
-                *seen |= 1 << index;
+        // `after_turn`: reached by turning the waste over, which begins a
+        // new pass (counted unless redeals are unlimited).
+        let mut emit = |index: u8, after_turn: bool| {
+            if seen & (1 << index) == 0 {
+                seen |= 1 << index;
                 f(Reach {
                     place: places[index as usize],
-                    new_pass,
-                    after_turn: new_pass,
+                    new_pass: after_turn && !unlimited,
+                    after_turn,
                 });
             }
         };
         if self.offset > 0 {
-            emit(self.offset - 1, false, &mut seen);
+            emit(self.offset - 1, false);
         }
         let mut split = self.offset;
         while split < len {
             split = (split + step).min(len);
-            emit(split - 1, false, &mut seen);
+            emit(split - 1, false);
         }
-        let unlimited = rules.redeal == Redeal::Unlimited;
         if unlimited || rules.may_redeal(self.passes) {
             let mut split = 0;
             while split < len {
                 split = (split + step).min(len);
-                let index = split - 1;
-                if seen & (1 << index) == 0 {
-                    seen |= 1 << index;
-                    f(Reach {
-                        place: places[index as usize],
-                        new_pass: !unlimited,
-                        after_turn: true,
-                    });
-                }
+                emit(split - 1, true);
             }
         }
     }
