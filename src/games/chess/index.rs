@@ -339,6 +339,15 @@ impl Layout {
         }
     }
 
+    /// Whether the kings of slot `index` have more than one canonical
+    /// image. When they have one, no symmetry but the identity maps them
+    /// onto themselves (that image would be a second), so none fixes the
+    /// board either.
+    pub fn kings_fixed_by_a_symmetry(&self, index: u64) -> bool {
+        let (wk, bk) = self.kings.pairs[(index / self.radix) as usize];
+        self.kings.sym_count[wk as usize * 64 + bk as usize] > 1
+    }
+
     /// The board at `index` with `turn` to move, when its pieces do not
     /// overlap and it is the canonical representative; legality (check) is
     /// left to the caller.

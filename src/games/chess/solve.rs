@@ -120,6 +120,10 @@ struct Work<'a> {
     /// count runs out the position is lost, one ply after its slowest
     /// quiet move; see `count_down`.
     counts: Vec<AtomicU8>,
+    /// One bit per position and side (cells order): legal and stored
+    /// here, found by the first pass, so the statistics need not decode
+    /// every board again to tell.
+    legal: Vec<AtomicU64>,
     /// Positions to check again at a given ply: (ply, side, index). Only
     /// en passant options whose winning distance is not yet exact go here.
     recheck: Mutex<Vec<(u32, usize, u64)>>,
@@ -201,12 +205,11 @@ impl Work<'_> {
     }
 
     /// Initial byte: mated, stalemate, best conversion (or the exact value
-    /// when every move converts). Illegal and duplicate slots stay 0.
-    /// With `count`, also the quiet legal moves for `counts`.
-    fn initial(&self, index: u64, turn: Color, count: bool) -> (u8, u8) {
-        let Some(b) = self.layout.legal_board(index, turn) else {
-            return (DRAW, 0);
-        };
+    /// when every move converts), or `None` for an illegal or duplicate
+    /// slot (its byte stays 0). With `count`, also the quiet legal moves
+    /// for `counts`.
+    fn initial(&self, index: u64, turn: Color, count: bool) -> Option<(u8, u8)> {
+        let b = self.layout.legal_board(index, turn)?;
         let mut best_win: Option<u32> = None;
         let mut slowest_loss = 0;
         let mut draw = false;
@@ -226,7 +229,7 @@ impl Work<'_> {
         });
         if let Some(w) = best_win {
             // Never a loss, so its count is never needed.
-            return (self.encode(Value::Win(w), &b), 0);
+            return Some((self.encode(Value::Win(w), &b), 0));
         }
         let quiet_moves = b.quiet_move_count(&pins);
         let quiet = quiet_moves > 0;
@@ -236,7 +239,7 @@ impl Work<'_> {
             } else {
                 DRAW
             };
-            return (v, 0);
+            return Some((v, 0));
         }
         let v = if !quiet && !draw {
             Value::Loss(slowest_loss)
@@ -259,7 +262,7 @@ impl Work<'_> {
         } else {
             quiet_moves as u8
         };
-        (self.encode(v, &b), count)
+        Some((self.encode(v, &b), count))
     }
 
     /// Counts down `q` (side `side`, slot `index`), one of whose quiet moves
@@ -531,6 +534,7 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
         } else {
             Vec::new()
         },
+        legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
         error: Mutex::new(None),
         horizon: AtomicU32::new(0),
         recheck: Mutex::new(Vec::new()),
@@ -543,19 +547,25 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
         let words = block / 8..(block + INIT_BLOCK).min(2 * n).div_ceil(8);
         words.into_par_iter().with_min_len(1 << 9).for_each(|w| {
             let mut bytes = [DRAW; 8];
+            let mut legal = 0u64;
             for (k, byte) in bytes.iter_mut().enumerate() {
                 let slot = w * 8 + k;
                 if slot >= 2 * n {
                     break;
                 }
                 let (side, index) = (slot / n, slot % n);
-                let (value, moves) = work.initial(index as u64, SIDES[side], counting);
+                let Some((value, moves)) = work.initial(index as u64, SIDES[side], counting) else {
+                    continue;
+                };
+                legal |= 1 << k;
                 *byte = value;
                 if counting {
                     work.counts[slot].store(moves, Relaxed);
                 }
             }
             work.cells.store_word(w, bytes);
+            // The 8 slots of word w are bits 8(w mod 8).. of legal word w / 8.
+            work.legal[w / 8].fetch_or(legal << (8 * (w % 8)), Relaxed);
         });
         probe.release_resident_pages();
         on_step(Step::FirstPassBlock {
@@ -582,8 +592,9 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     }
     on_step(Step::Plies);
     drop(work.counts);
+    let legal: Vec<u64> = work.legal.into_iter().map(AtomicU64::into_inner).collect();
     let values = work.cells.into_bytes();
-    let stats = statistics(layout, &values, ply);
+    let stats = statistics(layout, &values, &legal, ply);
     Ok(Solved { values, stats })
 }
 
@@ -600,10 +611,17 @@ pub(crate) fn images(layout: &Layout, b: &Board) -> u64 {
     u64::from(group) / fixing
 }
 
-/// The statistics of a table's values (`plies` the solve ran).
-pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
+/// The statistics of a table's values (`plies` the solve ran), `legal`
+/// holding a bit per slot (white to move, then black to move) for the
+/// legal positions stored. A slot's weight (`images`) needs its board only
+/// when a symmetry other than the identity fixes its two kings: otherwise
+/// none fixes the board, and the weight is the group's size (8 without
+/// pawns, 2 with them). So a board is decoded only for those king pairs
+/// (the kings on the long diagonal), not for every slot.
+pub fn statistics(layout: &Layout, values: &[u8], legal: &[u64], plies: u32) -> TableStats {
     let n = layout.positions as usize;
-    // One pass: each slot's board is decoded once for both sides to move.
+    let is_legal = |slot: usize| legal[slot / 64] >> (slot % 64) & 1 == 1;
+    let group: u64 = if layout.material.has_pawns() { 2 } else { 8 };
     const CHUNK: usize = 1 << 16;
     let (white, black, zugzwangs) = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -613,21 +631,23 @@ pub fn statistics(layout: &Layout, values: &[u8], plies: u32) -> TableStats {
             let (mut white, mut black, mut zz) =
                 (SideStats::default(), SideStats::default(), [0u64; 3]);
             for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
-                let Some(board) = layout.board(i as u64, Color::White) else {
+                let legal = [is_legal(i), is_legal(n + i)];
+                if legal == [false, false] {
                     continue;
+                }
+                let w = if layout.kings_fixed_by_a_symmetry(i as u64) {
+                    match layout.board(i as u64, Color::White) {
+                        Some(board) => images(layout, &board),
+                        None => unreachable!("a legal slot decodes"),
+                    }
+                } else {
+                    group
                 };
-                let w = images(layout, &board);
-                let mut legal = [false; 2];
                 let mut value = [Value::Draw; 2];
                 for (side, s) in [&mut white, &mut black].into_iter().enumerate() {
-                    let b = Board {
-                        turn: SIDES[side],
-                        ..board
-                    };
-                    if b.broken().is_some() {
+                    if !legal[side] {
                         continue;
                     }
-                    legal[side] = true;
                     value[side] = Value::decode(values[side * n + i]);
                     s.stored += 1;
                     s.legal += w;
