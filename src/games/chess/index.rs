@@ -133,10 +133,28 @@ fn rank_set(mask: u64) -> u64 {
     r
 }
 
-fn unrank_set(mut rank: u64, k: usize, universe: u8) -> u64 {
-    if k == 1 {
-        return 1 << rank;
+fn unrank_set(rank: u64, k: usize, universe: u8) -> u64 {
+    match k {
+        1 => 1 << rank,
+        2 | 3 => unrank_table(k)[rank as usize],
+        _ => unrank_by_scan(rank, k, universe),
     }
+}
+
+/// Every `k`-subset of the 64 squares by its rank, for `k` = 2 and 3 (16
+/// KB and 333 KB): decoding a slot is on the solver's hot path, and the scan
+/// costs up to 64 steps a piece. The colex rank of a set does not depend
+/// on the universe, so the table serves the pawns' 48 squares too.
+fn unrank_table(k: usize) -> &'static [u64] {
+    static TABLES: [OnceLock<Vec<u64>>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[k - 2].get_or_init(|| {
+        (0..BINOM[64][k])
+            .map(|r| unrank_by_scan(r, k, 64))
+            .collect()
+    })
+}
+
+fn unrank_by_scan(mut rank: u64, k: usize, universe: u8) -> u64 {
     let mut mask = 0u64;
     let mut top = universe as usize;
     for i in (1..=k).rev() {
@@ -398,6 +416,17 @@ mod tests {
     fn king_pair_counts() {
         assert_eq!(KingPairs::get(false).pairs.len(), 462);
         assert_eq!(KingPairs::get(true).pairs.len(), 1806);
+    }
+
+    #[test]
+    fn unrank_tables_agree_with_the_scan() {
+        for k in 2..=3 {
+            for universe in [48u8, 64] {
+                for r in 0..BINOM[universe as usize][k] {
+                    assert_eq!(unrank_set(r, k, universe), unrank_by_scan(r, k, universe), "k {k} rank {r}");
+                }
+            }
+        }
     }
 
     #[test]
