@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# 5-piece tables of a build against Syzygy tables regenerated here with
+# Syzygy's own generator (github.com/syzygy1/tb, GPL, built separately with
+# `make rtbgen rtbgenp` in its src/; not part of nimrod): the WDL of every
+# STRIDE-th stored position, both sides to move, without the 50-move rule
+# (a cursed win counts as a win).
+#
+#   scripts/chess_syzygy5.sh TB_SRC DATA STRIDE TABLE…
+#     TB_SRC  the directory holding rtbgen and rtbgenp
+#     DATA    a data directory holding the tables (raw or packed)
+#     STRIDE  compare every STRIDE-th slot (1: all)
+#     TABLE   5-piece tables, e.g. KQRvKR KRBvKR
+#
+# The 3- and 4-piece Syzygy files come from ../shared/oracles/chess/syzygy;
+# the 5-piece ones are generated into a temporary directory (about 30 s of
+# CPU and a few hundred MB each for pawnless tables).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tb=${1:?usage: $0 TB_SRC DATA STRIDE TABLE…}
+data=${2:?DATA}
+stride=${3:?STRIDE}
+shift 3
+[ $# -gt 0 ] || { echo "name at least one table" >&2; exit 2; }
+[[ $stride =~ ^[1-9][0-9]{0,9}$ ]] || { echo "STRIDE must be a positive integer" >&2; exit 2; }
+[ -x "$tb/rtbgen" ] && [ -x "$tb/rtbgenp" ] || { echo "$tb: no rtbgen/rtbgenp" >&2; exit 2; }
+[ -d "$data/chess" ] || { echo "$data: no chess tables" >&2; exit 2; }
+small=../shared/oracles/chess/syzygy
+[ -d "$small" ] || { echo "SKIPPED: $small is absent"; exit 0; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for f in "$small"/*; do ln -s "$(realpath "$f")" "$work/"; done
+for t in "$@"; do
+  gen=rtbgen
+  [[ $t == *P* ]] && gen=rtbgenp
+  /usr/bin/time -f "syzygy $t: %e s wall, %U s user, %M KiB" \
+    env -C "$work" RTBPATH="$work" "$tb/$gen" -t "$(nproc)" "$t" > "$work/$t.log" 2>&1 \
+    || { cat "$work/$t.log" >&2; exit 1; }
+  tail -1 "$work/$t.log"
+done
+NIMROD_SYZYGY5="$work" NIMROD_CHESS_DATA="$(realpath "$data")" NIMROD_CHESS_STRIDE="$stride" \
+  NIMROD_CHESS_TABLES="$*" \
+  cargo test --release --test chess five_piece_tables_match_regenerated_syzygy -- --ignored --nocapture 2>&1 \
+  | grep -E "agree|panicked|test result"
