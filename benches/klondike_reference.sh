@@ -15,6 +15,7 @@
 #     BUDGET     our classes per deal (default 50000000)
 #
 # Writes benches/results/klondike/reference-<date>-d<DRAW>-<numbering>-<FIRST>-<LAST>.csv
+# (with -2, -3, … when a run of the same day has that name)
 # (deal, our verdict, our CPU s, lonelybot's verdict, its CPU s, its max RSS
 # KiB) and prints the totals. Our CPU per deal is the solving thread's CPU
 # clock; lonelybot's is its process's user + system time (/usr/bin/time),
@@ -36,6 +37,11 @@ bench=$(ls -t target/release/deps/klondike_quotient-* | grep -v '\.d$' | head -1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=benches/results/klondike/reference-$(date +%F)-d$draw-$numbering-$first-$last.csv
+# A second run the same day gets its own file (-2, -3, …) instead of
+# overwriting the first.
+for ((run = 2; run < 1000 && -e $out; run++)); do
+  out=benches/results/klondike/reference-$(date +%F)-d$draw-$numbering-$first-$last-$run.csv
+done
 
 /usr/bin/time -f "%U %S %M" -o "$tmp/ours.time" \
   "$bench" "$draw/unlimited" "$first" "$last" "$budget" --numbering "$numbering" --csv "$tmp/ours.csv" > "$tmp/ours.txt"
