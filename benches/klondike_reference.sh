@@ -39,8 +39,11 @@ trap 'rm -rf "$tmp"' EXIT
 out=benches/results/klondike/reference-$(date +%F)-d$draw-$numbering-$first-$last.csv
 # A second run the same day gets its own file (-2, -3, …) instead of
 # overwriting the first.
-for ((run = 2; run < 1000 && -e $out; run++)); do
-  out=benches/results/klondike/reference-$(date +%F)-d$draw-$numbering-$first-$last-$run.csv
+base=${out%.csv}
+run=2
+while [ -e "$out" ] && [ "$run" -lt 1000 ]; do
+  out=$base-$run.csv
+  run=$((run + 1))
 done
 
 /usr/bin/time -f "%U %S %M" -o "$tmp/ours.time" \
