@@ -361,7 +361,7 @@ impl Layout {
     /// image. When they have one, no symmetry but the identity maps them
     /// onto themselves (that image would be a second), so none fixes the
     /// board either.
-    pub fn kings_fixed_by_a_symmetry(&self, index: u64) -> bool {
+    pub fn kings_have_a_second_canonical_image(&self, index: u64) -> bool {
         let (wk, bk) = self.kings.pairs[(index / self.radix) as usize];
         self.kings.sym_count[wk as usize * 64 + bk as usize] > 1
     }

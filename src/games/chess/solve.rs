@@ -635,7 +635,7 @@ pub fn statistics(layout: &Layout, values: &[u8], legal: &[u64], plies: u32) -> 
                 if legal == [false, false] {
                     continue;
                 }
-                let w = if layout.kings_fixed_by_a_symmetry(i as u64) {
+                let w = if layout.kings_have_a_second_canonical_image(i as u64) {
                     match layout.board(i as u64, Color::White) {
                         Some(board) => images(layout, &board),
                         None => unreachable!("a legal slot decodes"),
