@@ -124,9 +124,7 @@ impl MatrixGame {
         scale: f64,
     ) -> Result<Certificate, CertificateError> {
         debug_assert_eq!(scale.to_bits(), self.scale().to_bits());
-        clean("row", &mut row[..self.rows()])?;
-        clean("column", &mut col[..self.cols()])?;
-        let (lower, upper) = self.guarantees(row, col);
+        let (lower, upper) = self.cleaned_guarantees(row, col)?;
         let tol = GAP_TOLERANCE * scale;
         let c = Certificate { lower, upper };
         // Written so that a NaN gap fails too.
@@ -150,7 +148,10 @@ impl MatrixGame {
     }
 }
 
-fn clean(who: &'static str, p: &mut [f64]) -> Result<(), CertificateError> {
+/// Cleans a strategy in place (entries in [−tol, 0) become 0, then the
+/// whole is rescaled to sum 1), or says why it is not a probability vector.
+#[inline(always)]
+pub(super) fn clean(who: &'static str, p: &mut [f64]) -> Result<(), CertificateError> {
     let tol = GAP_TOLERANCE;
     let cleaned = |x: f64| if x < 0.0 { 0.0 } else { x };
     // Branch-free passes (this runs twice per matrix game); the first bad

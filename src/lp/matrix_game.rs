@@ -28,6 +28,30 @@
 // of the same tableau are addressed together).
 #![allow(clippy::needless_range_loop)]
 
+use super::certificate::{clean, CertificateError};
+
+/// `self.f::<S>(args…)` with S the game's size when it is square and
+/// 3..=13 (a copy of `f` compiled for that size), else S = 0 (the copy that
+/// reads the size at run time).
+macro_rules! by_square_size {
+    ($self:ident . $f:ident ( $($arg:expr),* )) => {
+        match ($self.rows == $self.cols).then_some($self.rows) {
+            Some(3) => $self.$f::<3>($($arg),*),
+            Some(4) => $self.$f::<4>($($arg),*),
+            Some(5) => $self.$f::<5>($($arg),*),
+            Some(6) => $self.$f::<6>($($arg),*),
+            Some(7) => $self.$f::<7>($($arg),*),
+            Some(8) => $self.$f::<8>($($arg),*),
+            Some(9) => $self.$f::<9>($($arg),*),
+            Some(10) => $self.$f::<10>($($arg),*),
+            Some(11) => $self.$f::<11>($($arg),*),
+            Some(12) => $self.$f::<12>($($arg),*),
+            Some(13) => $self.$f::<13>($($arg),*),
+            _ => $self.$f::<0>($($arg),*),
+        }
+    };
+}
+
 /// Largest number of rows or columns.
 pub const MAX_DIM: usize = 16;
 const EPS: f64 = 1e-11;
@@ -133,6 +157,11 @@ impl MatrixGame {
     /// Sets the row player's payoff at row `i`, column `j`.
     pub fn set(&mut self, i: usize, j: usize, v: f64) {
         self.a[i][j] = v;
+    }
+    #[inline]
+    /// Row `i` of the payoffs, to fill in place.
+    pub fn row_mut(&mut self, i: usize) -> &mut [f64] {
+        &mut self.a[i][..self.cols]
     }
     #[inline]
     /// The row player's payoff at row `i`, column `j`.
@@ -292,41 +321,33 @@ impl MatrixGame {
     /// as the general copy.
     #[inline]
     fn run(&self, ws: &mut Workspace, rule: Rule, a: &mut Attempt) -> Method {
-        match (self.rows == self.cols).then_some(self.rows) {
-            Some(3) => self.run_sized::<3>(ws, rule, a),
-            Some(4) => self.run_sized::<4>(ws, rule, a),
-            Some(5) => self.run_sized::<5>(ws, rule, a),
-            Some(6) => self.run_sized::<6>(ws, rule, a),
-            Some(7) => self.run_sized::<7>(ws, rule, a),
-            Some(8) => self.run_sized::<8>(ws, rule, a),
-            Some(9) => self.run_sized::<9>(ws, rule, a),
-            Some(10) => self.run_sized::<10>(ws, rule, a),
-            Some(11) => self.run_sized::<11>(ws, rule, a),
-            Some(12) => self.run_sized::<12>(ws, rule, a),
-            Some(13) => self.run_sized::<13>(ws, rule, a),
-            _ => self.run_sized::<0>(ws, rule, a),
-        }
+        by_square_size!(self.run_sized(ws, rule, a))
     }
 
-    /// In one pass over the payoffs: what row strategy `x` guarantees (its
-    /// worst column) and what column strategy `y` concedes (its worst row).
-    /// Compiled per square size like the simplex, since it runs on every
-    /// game.
-    pub(super) fn guarantees(&self, x: &[f64; MAX_DIM], y: &[f64; MAX_DIM]) -> (f64, f64) {
-        match (self.rows == self.cols).then_some(self.rows) {
-            Some(3) => self.guarantees_sized::<3>(x, y),
-            Some(4) => self.guarantees_sized::<4>(x, y),
-            Some(5) => self.guarantees_sized::<5>(x, y),
-            Some(6) => self.guarantees_sized::<6>(x, y),
-            Some(7) => self.guarantees_sized::<7>(x, y),
-            Some(8) => self.guarantees_sized::<8>(x, y),
-            Some(9) => self.guarantees_sized::<9>(x, y),
-            Some(10) => self.guarantees_sized::<10>(x, y),
-            Some(11) => self.guarantees_sized::<11>(x, y),
-            Some(12) => self.guarantees_sized::<12>(x, y),
-            Some(13) => self.guarantees_sized::<13>(x, y),
-            _ => self.guarantees_sized::<0>(x, y),
-        }
+    /// The strategies cleaned (`certificate::clean`), then in one pass over
+    /// the payoffs what row strategy `x` guarantees (its worst column) and
+    /// what column strategy `y` concedes (its worst row). Compiled per
+    /// square size like the simplex, since it runs on every game: with the
+    /// size a constant, the cleaning loops unroll too (they were a third of
+    /// the check's instructions at run-time length).
+    pub(super) fn cleaned_guarantees(
+        &self,
+        x: &mut [f64; MAX_DIM],
+        y: &mut [f64; MAX_DIM],
+    ) -> Result<(f64, f64), CertificateError> {
+        by_square_size!(self.cleaned_guarantees_sized(x, y))
+    }
+
+    #[inline]
+    fn cleaned_guarantees_sized<const SQUARE: usize>(
+        &self,
+        x: &mut [f64; MAX_DIM],
+        y: &mut [f64; MAX_DIM],
+    ) -> Result<(f64, f64), CertificateError> {
+        let (m, n) = self.dims::<SQUARE>();
+        clean("row", &mut x[..m])?;
+        clean("column", &mut y[..n])?;
+        Ok(self.guarantees_sized::<SQUARE>(x, y))
     }
 
     #[inline]

@@ -130,6 +130,31 @@ pub(super) struct Child {
     pub sign: i8,
 }
 
+/// A `Child` as the fill uses it (see `solve_units`).
+#[derive(Clone, Copy, Default)]
+struct Decoded {
+    rank: u32,
+    negate: u64,
+    sign: f64,
+}
+
+/// The payoffs of one upcard's game (prize `p`, values `row_below` of the
+/// level below) from a state's decoded cells. `K` is the hand size compiled
+/// in (the loops unroll; the solver does the same per size), or 0 to read
+/// it from the game.
+#[inline(always)]
+fn fill_sized<const K: usize>(game: &mut MatrixGame, decoded: &[Decoded], row_below: &[f64], p: f64) {
+    let k = if K > 0 { K } else { game.rows() };
+    for (i, row) in decoded[..k * k].chunks_exact(k).enumerate() {
+        let payoffs = &mut game.row_mut(i)[..k];
+        for j in 0..k {
+            let d = row[j];
+            let v = row_below[d.rank as usize];
+            payoffs[j] = d.sign * p + f64::from_bits(v.to_bits() ^ d.negate);
+        }
+    }
+}
+
 /// The matrix game of one upcard: payoffs to player one.
 pub fn fill_matrix(
     game: &mut MatrixGame,
@@ -261,17 +286,34 @@ pub fn solve_units(
             }
             let mut game = MatrixGame::new(k, k);
             let mut ws = Workspace::new();
+            // A state's cells, decoded once for its k upcards: the child's
+            // rank, its sign bit when its value is negated (flipping the
+            // bit is what `-v` does), and sign(V_i − Y_j) as a float.
+            let mut decoded = [Decoded::default(); MAX_CARDS * MAX_CARDS];
             for (r, slot) in (patterns.start as usize..).zip(out.iter_mut()) {
                 let cells = &kids[r * k * k..(r + 1) * k * k];
+                for (d, c) in decoded.iter_mut().zip(cells) {
+                    *d = Decoded {
+                        rank: c.rank,
+                        negate: u64::from(c.negate) << 63,
+                        sign: c.sign as f64,
+                    };
+                }
                 let mut total = 0.0;
                 for &(prize, row_below) in &upcards[..k] {
                     let p = prize as f64;
-                    for (i, row) in cells.chunks_exact(k).enumerate() {
-                        for (j, c) in row.iter().enumerate() {
-                            let v = row_below[c.rank as usize];
-                            let v = if c.negate { -v } else { v };
-                            game.set(i, j, c.sign as f64 * p + v);
-                        }
+                    match k {
+                        4 => fill_sized::<4>(&mut game, &decoded, row_below, p),
+                        5 => fill_sized::<5>(&mut game, &decoded, row_below, p),
+                        6 => fill_sized::<6>(&mut game, &decoded, row_below, p),
+                        7 => fill_sized::<7>(&mut game, &decoded, row_below, p),
+                        8 => fill_sized::<8>(&mut game, &decoded, row_below, p),
+                        9 => fill_sized::<9>(&mut game, &decoded, row_below, p),
+                        10 => fill_sized::<10>(&mut game, &decoded, row_below, p),
+                        11 => fill_sized::<11>(&mut game, &decoded, row_below, p),
+                        12 => fill_sized::<12>(&mut game, &decoded, row_below, p),
+                        13 => fill_sized::<13>(&mut game, &decoded, row_below, p),
+                        _ => fill_sized::<0>(&mut game, &decoded, row_below, p),
                     }
                     let (value, method, gap) = game.certified_value_with(&mut ws);
                     st.count(method, gap);
