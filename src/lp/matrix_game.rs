@@ -506,16 +506,23 @@ impl MatrixGame {
         // sides, `cost` the reduced costs and `corner` the objective.
         // Labels: >= 0 is a row strategy index (x_i), < 0 is !j for a column
         // strategy index (y_j).
+        // Row operations run over `w` columns, `n` rounded up to whole
+        // vectors of four: the columns past `n` hold 0 and stay 0 (0 − f·0),
+        // and each column's arithmetic is its own, so the numbers are those
+        // of an update over `n` columns, without a scalar tail per row.
+        let w = (n + 3) / 4 * 4;
         let Workspace { t, rhs, cost } = ws;
         for i in 0..m {
             for j in 0..n {
                 t[i][j] = self.a[i][j] + shift;
             }
+            t[i][n..w].fill(0.0);
             rhs[i] = 1.0;
         }
         for c in &mut cost[..n] {
             *c = -1.0;
         }
+        cost[n..w].fill(0.0);
         let mut corner = 0.0;
         let mut row_label = [0i32; MAX_DIM];
         let mut col_label = [0i32; MAX_DIM];
@@ -591,7 +598,7 @@ impl MatrixGame {
             }
             let inv = 1.0 / t[pr][pc];
             let mut pivot_row = [0.0; MAX_DIM];
-            for (p, &v) in pivot_row[..n].iter_mut().zip(&t[pr][..n]) {
+            for (p, &v) in pivot_row[..w].iter_mut().zip(&t[pr][..w]) {
                 *p = v * inv;
             }
             let pivot_rhs = rhs[pr] * inv;
@@ -603,7 +610,7 @@ impl MatrixGame {
                 if f != 0.0 {
                     // Whole-row update (vectorises); the pivot column is
                     // then overwritten with its exchange-rule value.
-                    for (x, &p) in t[i][..n].iter_mut().zip(&pivot_row[..n]) {
+                    for (x, &p) in t[i][..w].iter_mut().zip(&pivot_row[..w]) {
                         *x -= f * p;
                     }
                     // Right-hand sides are ≥ 0 in exact arithmetic; a
@@ -617,13 +624,13 @@ impl MatrixGame {
             }
             let f = cost[pc];
             if f != 0.0 {
-                for (x, &p) in cost[..n].iter_mut().zip(&pivot_row[..n]) {
+                for (x, &p) in cost[..w].iter_mut().zip(&pivot_row[..w]) {
                     *x -= f * p;
                 }
                 corner -= f * pivot_rhs;
                 cost[pc] = -f * inv;
             }
-            t[pr][..n].copy_from_slice(&pivot_row[..n]);
+            t[pr][..w].copy_from_slice(&pivot_row[..w]);
             rhs[pr] = pivot_rhs;
             t[pr][pc] = inv;
             std::mem::swap(&mut row_label[pr], &mut col_label[pc]);
