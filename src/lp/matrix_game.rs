@@ -510,7 +510,7 @@ impl MatrixGame {
         // vectors of four: the columns past `n` hold 0 and stay 0 (0 − f·0),
         // and each column's arithmetic is its own, so the numbers are those
         // of an update over `n` columns, without a scalar tail per row.
-        let w = (n + 3) / 4 * 4;
+        let w = n.div_ceil(4) * 4;
         let Workspace { t, rhs, cost } = ws;
         for i in 0..m {
             for j in 0..n {
