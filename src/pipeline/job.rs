@@ -152,6 +152,13 @@ impl JobContext<'_> {
         Ok(crate::table::open_job_table(self.data_dir, id)?)
     }
 
+    /// As [`JobContext::open`], with a packed dependency decompressed whole
+    /// into memory: for jobs that read a dependency all over (see
+    /// `table::open_job_table_unpacked`).
+    pub fn open_unpacked(&self, id: &str) -> anyhow::Result<Table> {
+        Ok(crate::table::open_job_table_unpacked(self.data_dir, id)?)
+    }
+
     /// This job's identity, for the metadata of the table it writes.
     pub fn stamp(&self) -> crate::table::JobStamp {
         crate::table::JobStamp {

@@ -74,6 +74,22 @@ pub fn packed_path(raw: &Path) -> PathBuf {
 /// # Ok::<(), nimrod_table::TableError>(())
 /// ```
 pub fn open_job_table(data_dir: &Path, id: &str) -> Result<Table, TableError> {
+    open_job_table_with(data_dir, id, Table::open)
+}
+
+/// As [`open_job_table`], but a packed table is decompressed whole into
+/// memory ([`Table::open_unpacked`]): for a reader that probes all over a
+/// table (a chess build probing its captures' tables), where a small cache
+/// of frames would decompress a frame for almost every probe.
+pub fn open_job_table_unpacked(data_dir: &Path, id: &str) -> Result<Table, TableError> {
+    open_job_table_with(data_dir, id, Table::open_unpacked)
+}
+
+fn open_job_table_with(
+    data_dir: &Path,
+    id: &str,
+    open: fn(&Path) -> Result<Table, TableError>,
+) -> Result<Table, TableError> {
     let raw = table_path(data_dir, id);
     let packed = packed_path(&raw);
     for p in [&raw, &packed] {
@@ -81,7 +97,7 @@ pub fn open_job_table(data_dir: &Path, id: &str) -> Result<Table, TableError> {
         // (permissions) is an error naming it, not a missing table.
         match std::fs::metadata(p) {
             Ok(_) => {
-                let t = Table::open(p)?;
+                let t = open(p)?;
                 check_identity(&t, id)?;
                 return Ok(t);
             }

@@ -31,7 +31,7 @@ pub mod writer;
 
 pub use error::TableError;
 pub use format::{EntryKind, Header, IndexKind, JobStamp, TableMeta, FORMAT_VERSION};
-pub use job::{check_identity, open_job_table, param_hash, table_path};
+pub use job::{check_identity, open_job_table, open_job_table_unpacked, param_hash, table_path};
 pub use mph::PerfectHash;
 pub use reader::Table;
 pub use writer::TableWriter;

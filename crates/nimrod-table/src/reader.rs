@@ -73,38 +73,31 @@ impl Table {
     /// checksums only for blocks not yet checked. Replace tables by rename,
     /// as nimrod does, or read them with [`Table::from_bytes`].
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        // Checked before opening: opening a FIFO for reading blocks until
-        // someone writes to it, and a directory opens but cannot be mapped.
-        let kind = std::fs::metadata(path)
-            .map_err(|e| TableError::io(path, e))?
-            .file_type();
-        if !kind.is_file() {
-            let what = if kind.is_dir() {
-                "a directory"
-            } else {
-                "a FIFO, socket or device"
-            };
-            return Err(TableError::NotAFile {
-                path: path.to_path_buf(),
-                what,
-            });
-        }
-        let file = File::open(path).map_err(|e| TableError::io(path, e))?;
-        let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
-        if len == 0 {
-            return Err(TableError::truncated(path, "the file is empty"));
-        }
-        // SAFETY: the map is read-only and tables are never modified in
-        // place: writers create a new file and rename it over the old name,
-        // so the mapped inode's contents do not change while we hold it.
-        // Every read through the map is bounds-checked by `ByteSource`.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+        let map = map_file(path)?;
         let src: Box<dyn ByteSource> = if map.len() >= 4 && map[0..4] == ZSTD_MAGIC {
             Box::new(PackedFile::new(map).map_err(|e| TableError::corrupt(path, e.to_string()))?)
         } else {
             Box::new(map)
         };
         Table::from_source(path, src)
+    }
+
+    /// As [`Table::open`], but a packed table is decompressed whole into
+    /// memory (each frame checked against its size and checksum as it is
+    /// decompressed, as `unpack` does), so that random reads cost no
+    /// decompression; a raw table is memory-mapped as by `open`. Memory:
+    /// the table's raw size.
+    pub fn open_unpacked(path: &Path) -> Result<Table, TableError> {
+        let map = map_file(path)?;
+        if !(map.len() >= 4 && map[0..4] == ZSTD_MAGIC) {
+            return Table::from_source(path, Box::new(map));
+        }
+        let packed = PackedFile::new(map).map_err(|e| TableError::corrupt(path, e.to_string()))?;
+        let mut raw = Vec::new();
+        packed
+            .unpack_to(&mut raw)
+            .map_err(|e| TableError::corrupt(path, e.to_string()))?;
+        Table::from_source(path, Box::new(raw))
     }
 
     /// See `ByteSource::release_resident_pages`.
@@ -506,6 +499,38 @@ impl Table {
     }
 }
 
+/// The file at `path`, memory-mapped read-only (see [`Table::open`] for why
+/// that is sound), after checking it is a non-empty regular file.
+fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
+    // Checked before opening: opening a FIFO for reading blocks until
+    // someone writes to it, and a directory opens but cannot be mapped.
+    let kind = std::fs::metadata(path)
+        .map_err(|e| TableError::io(path, e))?
+        .file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a directory"
+        } else {
+            "a FIFO, socket or device"
+        };
+        return Err(TableError::NotAFile {
+            path: path.to_path_buf(),
+            what,
+        });
+    }
+    let file = File::open(path).map_err(|e| TableError::io(path, e))?;
+    let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+    if len == 0 {
+        return Err(TableError::truncated(path, "the file is empty"));
+    }
+    // SAFETY: the map is read-only and tables are never modified in
+    // place: writers create a new file and rename it over the old name,
+    // so the mapped inode's contents do not change while we hold it.
+    // Every read through the map is bounds-checked by `ByteSource`.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+    Ok(map)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -552,6 +577,42 @@ mod tests {
             t.get::<u32>(3 * per_block).unwrap(),
             (3 * per_block as u32).wrapping_mul(2_654_435_761)
         );
+    }
+
+    #[test]
+    fn a_packed_table_opened_unpacked_reads_from_memory_and_a_bad_frame_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let raw_path = dir.path().join("t.nmt");
+        let packed_path = dir.path().join("t.nmt.zst");
+        let raw = ranked_bytes(40_000);
+        std::fs::write(&raw_path, &raw).unwrap();
+        let packed = crate::pack::pack_bytes(&raw, 3, 4096).unwrap();
+        std::fs::write(&packed_path, &packed).unwrap();
+
+        let mapped = Table::open_unpacked(&raw_path).unwrap();
+        assert_eq!(mapped.storage(), "raw (memory-mapped)");
+        let whole = Table::open_unpacked(&packed_path).unwrap();
+        assert_eq!(whole.storage(), "memory");
+        assert_eq!(
+            Table::open(&packed_path).unwrap().storage(),
+            "packed (zstd seekable)"
+        );
+        for slot in [0u64, 1, 9_999, 39_999] {
+            assert_eq!(
+                whole.get::<u32>(slot).unwrap(),
+                mapped.get::<u32>(slot).unwrap()
+            );
+        }
+        assert!(whole.verify().is_ok());
+
+        // A byte in the middle of the compressed data changed: decompressing
+        // the whole meets the damage at open, and the error names the file.
+        let mut bad = packed;
+        let at = bad.len() / 2;
+        bad[at] ^= 0x5a;
+        std::fs::write(&packed_path, &bad).unwrap();
+        let e = Table::open_unpacked(&packed_path).unwrap_err().to_string();
+        assert!(e.contains("t.nmt.zst") && e.contains("frame"), "{e}");
     }
 
     #[test]
