@@ -8,7 +8,9 @@
 //!
 //! Under the lock a job removes its own stale temporaries (files next to
 //! its table whose names start with the table's and end in `.tmp`), which
-//! no other job writes. On a network filesystem, `flock` must reach the
+//! no other job writes; a `nimrod pack` of the table writes
+//! `FILE.zst.tmp` and holds it locked while it does, and a locked
+//! temporary is left alone. On a network filesystem, `flock` must reach the
 //! server: NFS v4 does; Lustre needs the `flock` mount option (without it
 //! `flock` fails with ENOSYS/EINVAL, and the build stops with an error
 //! naming the lock file rather than build without one).
@@ -78,7 +80,10 @@ impl JobLock {
 
     /// Removes the temporary files a killed or failed build of this job
     /// left next to `output` (names starting with the table's file name,
-    /// ending in `.tmp`); only this job writes such names. Returns them.
+    /// ending in `.tmp`), except one another process holds locked: a
+    /// `nimrod pack` of the finished table writes `FILE.zst.tmp` and holds
+    /// it locked until it renames it (found when a build restarted beside a
+    /// packing loop removed the pack's file under it). Returns them.
     pub fn remove_stale_temporaries(&self, output: &Path) -> Result<Vec<PathBuf>> {
         let (Some(dir), Some(name)) = (output.parent(), output.file_name()) else {
             return Ok(Vec::new());
@@ -101,6 +106,9 @@ impl JobLock {
                 .with_context(|| format!("cannot read {}", p.display()))?
                 .is_file();
             if is_file && file_name.starts_with(name.as_ref()) && file_name.ends_with(".tmp") {
+                if in_use(&p) {
+                    continue;
+                }
                 std::fs::remove_file(&p)
                     .with_context(|| format!("cannot remove stale temporary {}", p.display()))?;
                 removed.push(p);
@@ -108,5 +116,39 @@ impl JobLock {
         }
         removed.sort();
         Ok(removed)
+    }
+}
+
+/// Whether another process holds `p` locked (a `nimrod pack` writing it).
+/// A file that cannot be opened or locked for any other reason is not in
+/// use as far as this check can tell.
+fn in_use(p: &Path) -> bool {
+    File::open(p).is_ok_and(|f| matches!(f.try_lock(), Err(TryLockError::WouldBlock)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_temporary_another_process_holds_locked_is_left_alone() {
+        let d = tempfile::tempdir().unwrap();
+        let lock = JobLock::acquire(d.path(), "grundy/values").unwrap();
+        let output = d.path().join("grundy/values.nmt");
+        std::fs::create_dir_all(output.parent().unwrap()).unwrap();
+        let stale = d.path().join("grundy/values.nmt.tmp");
+        let packing = d.path().join("grundy/values.nmt.zst.tmp");
+        let other_table = d.path().join("grundy/rare.nmt.tmp");
+        for p in [&stale, &packing, &other_table] {
+            std::fs::write(p, b"half-written").unwrap();
+        }
+        // What `pack_file` does while it writes: a second handle, locked.
+        let held = File::open(&packing).unwrap();
+        held.try_lock().unwrap();
+        assert_eq!(lock.remove_stale_temporaries(&output).unwrap(), vec![stale.clone()]);
+        assert!(packing.exists() && other_table.exists() && !stale.exists());
+        drop(held);
+        assert_eq!(lock.remove_stale_temporaries(&output).unwrap(), vec![packing.clone()]);
+        assert!(!packing.exists() && other_table.exists());
     }
 }

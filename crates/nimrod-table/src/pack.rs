@@ -112,6 +112,11 @@ pub fn pack_file(raw: &Path, out: &Path, level: i32, frame_size: usize) -> io::R
     let result = (|| -> io::Result<(u64, u64)> {
         let mut src = std::fs::File::open(raw).map_err(|e| named(raw, e))?;
         let mut w = io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| named(&tmp, e))?);
+        // Held until the rename: a build of the same table that starts now
+        // removes stale temporaries next to it, and leaves a locked one
+        // alone (`pipeline::lock`).
+        let in_use_lock = std::fs::File::open(&tmp).map_err(|e| named(&tmp, e))?;
+        let _ = in_use_lock.try_lock();
         let mut index = Vec::new();
         let mut buf = vec![0u8; batch_len];
         let (mut raw_len, mut packed_len) = (0u64, 0u64);
