@@ -51,8 +51,9 @@ impl Planner for Chess {
     fn name(&self) -> &'static str {
         "chess"
     }
-    /// One byte per slot, both sides to move; every slot is visited by the
-    /// retrograde passes; the tables of its successors are mapped beside it.
+    /// One byte per slot, both sides to move, and a move count beside it;
+    /// every slot is visited by the retrograde passes; the tables of its
+    /// successors are mapped (or, packed, decompressed) beside it.
     fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
         let p: TableJob = serde_json::from_value(job.params.clone()).ok()?;
         let m = Material::parse(&p.material).ok()?;
@@ -65,7 +66,9 @@ impl Planner for Chess {
         Some(crate::pipeline::Estimate {
             entries: slots,
             output_bytes: slots,
-            memory_bytes: slots.saturating_add(inputs),
+            // The cells, a move count per slot, a legality bit per slot
+            // and the inputs.
+            memory_bytes: (2 * slots + slots / 8).saturating_add(inputs),
             work: slots,
             work_unit: "slots (positions x sides to move)".into(),
         })

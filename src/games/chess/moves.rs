@@ -158,11 +158,19 @@ impl Board {
     /// The number of legal moves that neither capture nor promote, from
     /// bitboards: only king steps need an attack test each.
     pub fn quiet_move_count(&self, p: &Pins) -> u32 {
+        self.quiet_moves_and_double_pushes(p).0
+    }
+
+    /// `quiet_move_count`, and how many of those moves are double pawn
+    /// pushes (the moves after which the stored position, kept without an
+    /// en passant right, may not be the position reached).
+    pub fn quiet_moves_and_double_pushes(&self, p: &Pins) -> (u32, u32) {
         let us = self.turn;
         let occ = self.occupied();
         let empty = !occ;
         let king = p.king;
         let mut n = 0;
+        let mut doubles = 0;
         for to in squares(KING[king as usize] & empty) {
             let step = Move {
                 role: Role::King,
@@ -179,7 +187,7 @@ impl Board {
         let allowed = if p.in_check {
             let checkers = self.attackers(king, us.other(), occ);
             if checkers.count_ones() > 1 {
-                return n;
+                return (n, 0);
             }
             between(king, checkers.trailing_zeros() as u8)
         } else {
@@ -211,9 +219,11 @@ impl Board {
             if rank_of(from) == start_rank && occ & bit(two) == 0 {
                 t |= bit(two);
             }
-            n += targets(from, t).count_ones();
+            let t = targets(from, t);
+            n += t.count_ones();
+            doubles += (t & bit(two) != 0 && rank_of(from) == start_rank) as u32;
         }
-        n
+        (n, doubles)
     }
 
     /// Calls `f` with every pseudo-legal move (filter with `is_legal_with`)

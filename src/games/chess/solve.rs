@@ -4,16 +4,18 @@
 //! One byte per position and side (see `value`). The first pass, in blocks
 //! of slots, marks broken slots and mates, probes the smaller tables for
 //! the best capture or promotion (a tentative win, or the final value when
-//! every move converts), and in pawnless tables counts each position's
-//! quiet moves. Then ply by ply: a position lost in n plies makes each
-//! predecessor a win in n + 1 (unless it already wins sooner); a position
-//! won in n plies takes one off the count of each predecessor, and a
-//! predecessor whose count runs out is lost in n + 1 (`count_down`). Tables
-//! with pawns, positions fixed by a symmetry and positions that can also
-//! capture or promote decide that loss with a forward check instead
-//! (`try_loss`: every move now leads to a win for the opponent in at most
-//! n plies), because their predecessors are not one-to-one with their
-//! moves. En passant options whose distance is not yet exact wait in a
+//! every move converts), and counts each position's quiet moves other than
+//! double pawn pushes. Then ply by ply: a position lost in n plies makes
+//! each predecessor a win in n + 1 (unless it already wins sooner); a
+//! position won in n plies takes one off the count of each predecessor, and
+//! a predecessor whose count runs out is lost in n + 1 (`count_down`).
+//! Positions fixed by a symmetry, and positions that can also capture,
+//! promote or push a pawn two squares, decide that loss with a forward
+//! check instead (`try_loss`: every move now leads to a win for the
+//! opponent in at most n plies), because their predecessors are not
+//! one-to-one with their counted moves (a double push may give the
+//! opponent an en passant capture that the stored position lacks; its
+//! unmove calls the forward check directly). En passant options whose distance is not yet exact wait in a
 //! recheck list for their ply. All wins and losses of fewer plies are final
 //! when ply n is processed, which makes the distances exact. Writes of one
 //! phase go to one side's array and reads to the other, and every write is
@@ -37,8 +39,8 @@ const SIDES: [Color; 2] = [Color::White, Color::Black];
 /// A count meaning "check for a loss at every decrement" (a position fixed
 /// by a symmetry; see `Work::count_down`).
 const EVERY_TIME: u8 = u8::MAX;
-/// Flag on a count: the position also has captures or promotions, so its
-/// loss needs the forward check when the count runs out.
+/// Flag on a count: the position also has captures, promotions or double
+/// pushes, so its loss needs the forward check when the count runs out.
 const CONVERTS: u8 = 0x80;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -114,9 +116,9 @@ struct Work<'a> {
     /// Largest ply of any value written so far (losses and wins can be
     /// decided ahead of their ply).
     horizon: AtomicU32,
-    /// Pawnless tables only (empty otherwise): per position and side, the
-    /// quiet moves not yet seen to lead to a win for the opponent, and a
-    /// flag for positions that also have captures or promotions. When the
+    /// Per position and side, the quiet moves (double pushes left out) not
+    /// yet seen to lead to a win for the opponent, and a flag for positions
+    /// that also have captures, promotions or double pushes. When the
     /// count runs out the position is lost, one ply after its slowest
     /// quiet move; see `count_down`.
     counts: Vec<AtomicU8>,
@@ -231,7 +233,7 @@ impl Work<'_> {
             // Never a loss, so its count is never needed.
             return Some((self.encode(Value::Win(w), &b), 0));
         }
-        let quiet_moves = b.quiet_move_count(&pins);
+        let (quiet_moves, double_pushes) = b.quiet_moves_and_double_pushes(&pins);
         let quiet = quiet_moves > 0;
         if !quiet && !converts {
             let v = if b.in_check(turn) {
@@ -257,8 +259,11 @@ impl Work<'_> {
                 b.fen()
             ));
             EVERY_TIME
-        } else if converts {
-            quiet_moves as u8 | CONVERTS
+        } else if converts || double_pushes > 0 {
+            // Double pushes are not counted: the position after one may
+            // hold an en passant right that the stored one lacks, so they
+            // are judged by the forward check (`predecessor`).
+            (quiet_moves - double_pushes) as u8 | CONVERTS
         } else {
             quiet_moves as u8
         };
@@ -460,7 +465,13 @@ impl Work<'_> {
             }
             self.offer_win(side, qi, lost_in + 1);
         } else {
-            let countdown = self.count_down(side, qi);
+            // A double push is not in the count (see `initial`): the forward
+            // check judges it, with its en passant right.
+            let countdown = if role == Role::Pawn && from.abs_diff(to) == 16 {
+                Countdown::Check
+            } else {
+                self.count_down(side, qi)
+            };
             let slot = self.slot(side, qi);
             if countdown == Countdown::Open || self.cells.load(slot) != DRAW {
                 return;
@@ -523,8 +534,9 @@ pub enum Step {
 pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Result<Solved> {
     let n = layout.positions as usize;
     // Counts cost a byte per position and side: 0.24 GB for a pawnless
-    // 5-piece table, whose cells are as much again.
-    let counting = !layout.material.has_pawns();
+    // 5-piece table, 0.71 GB for one with a pawn, whose cells are as much
+    // again. With pawns, double pushes stay out of the counts.
+    let counting = true;
     let work = Work {
         layout,
         probe,
