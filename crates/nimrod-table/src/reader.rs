@@ -74,7 +74,7 @@ impl Table {
     /// as nimrod does, or read them with [`Table::from_bytes`].
     pub fn open(path: &Path) -> Result<Table, TableError> {
         let map = map_file(path)?;
-        let src: Box<dyn ByteSource> = if map.len() >= 4 && map[0..4] == ZSTD_MAGIC {
+        let src: Box<dyn ByteSource> = if is_packed(&map) {
             Box::new(PackedFile::new(map).map_err(|e| TableError::corrupt(path, e.to_string()))?)
         } else {
             Box::new(map)
@@ -89,7 +89,7 @@ impl Table {
     /// the table's raw size.
     pub fn open_unpacked(path: &Path) -> Result<Table, TableError> {
         let map = map_file(path)?;
-        if !(map.len() >= 4 && map[0..4] == ZSTD_MAGIC) {
+        if !is_packed(&map) {
             return Table::from_source(path, Box::new(map));
         }
         let packed = PackedFile::new(map).map_err(|e| TableError::corrupt(path, e.to_string()))?;
@@ -107,7 +107,7 @@ impl Table {
 
     /// Reads a table held in memory; `name` is used in error messages.
     pub fn from_bytes(name: &Path, bytes: Vec<u8>) -> Result<Table, TableError> {
-        if bytes.len() >= 4 && bytes[0..4] == ZSTD_MAGIC {
+        if is_packed(&bytes) {
             let packed =
                 PackedFile::new(bytes).map_err(|e| TableError::corrupt(name, e.to_string()))?;
             return Table::from_source(name, Box::new(packed));
@@ -497,6 +497,11 @@ impl Table {
         }
         Ok(())
     }
+}
+
+/// Whether `bytes` are a packed table (`nimrod pack`): a zstd frame first.
+fn is_packed(bytes: &[u8]) -> bool {
+    bytes.starts_with(&ZSTD_MAGIC)
 }
 
 /// The file at `path`, memory-mapped read-only (see [`Table::open`] for why

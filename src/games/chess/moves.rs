@@ -221,7 +221,7 @@ impl Board {
             }
             let t = targets(from, t);
             n += t.count_ones();
-            doubles += (t & bit(two) != 0 && rank_of(from) == start_rank) as u32;
+            doubles += (t & bit(two) != 0) as u32;
         }
         (n, doubles)
     }

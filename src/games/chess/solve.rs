@@ -208,9 +208,8 @@ impl Work<'_> {
 
     /// Initial byte: mated, stalemate, best conversion (or the exact value
     /// when every move converts), or `None` for an illegal or duplicate
-    /// slot (its byte stays 0). With `count`, also the quiet legal moves
-    /// for `counts`.
-    fn initial(&self, index: u64, turn: Color, count: bool) -> Option<(u8, u8)> {
+    /// slot (its byte stays 0), and the position's entry of `counts`.
+    fn initial(&self, index: u64, turn: Color) -> Option<(u8, u8)> {
         let b = self.layout.legal_board(index, turn)?;
         let mut best_win: Option<u32> = None;
         let mut slowest_loss = 0;
@@ -248,9 +247,7 @@ impl Work<'_> {
         } else {
             Value::Draw
         };
-        let count = if !count {
-            0
-        } else if self.layout.symmetry_fixing(&b).is_some() {
+        let count = if self.layout.symmetry_fixing(&b).is_some() {
             EVERY_TIME
         } else if quiet_moves >= (CONVERTS as u32) {
             self.fail(format!(
@@ -282,9 +279,6 @@ impl Work<'_> {
     /// Positions fixed by a symmetry (`EVERY_TIME`) are checked in full at
     /// every decrement instead.
     fn count_down(&self, side: usize, index: u64) -> Countdown {
-        if self.counts.is_empty() {
-            return Countdown::Check;
-        }
         let cell = &self.counts[self.slot(side, index)];
         match cell.fetch_update(Relaxed, Relaxed, |c| {
             (c != EVERY_TIME && c & !CONVERTS != 0).then(|| c - 1)
@@ -382,7 +376,6 @@ impl Work<'_> {
         };
         let found = AtomicU64::new(0);
         let other = 1 - side;
-        let counting = !self.counts.is_empty();
         const CHUNK: usize = 1 << 12;
         // Where each unmove leads is read from memory that is scattered over
         // the whole table: the unmoves of a position are ranked first and
@@ -391,7 +384,7 @@ impl Work<'_> {
         let n = self.layout.positions as usize;
         let touch = |qi: u64| {
             let slot = self.slot(other, qi);
-            if ply.is_multiple_of(2) || !counting {
+            if ply.is_multiple_of(2) {
                 self.cells.load(slot)
             } else {
                 self.counts[slot].load(Relaxed)
@@ -415,7 +408,7 @@ impl Work<'_> {
                     // A board fixed by a symmetry meets each predecessor move
                     // twice, as an unmove and as its mirror image: one of the
                     // two is enough (and needed by the counts).
-                    let fixing = counting.then(|| self.layout.symmetry_fixing(&b)).flatten();
+                    let fixing = self.layout.symmetry_fixing(&b);
                     unmoves.clear();
                     b.each_unmove(|role, from, to| {
                         if let Some(s) = fixing {
@@ -536,16 +529,11 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     // Counts cost a byte per position and side: 0.24 GB for a pawnless
     // 5-piece table, 0.71 GB for one with a pawn, whose cells are as much
     // again. With pawns, double pushes stay out of the counts.
-    let counting = true;
     let work = Work {
         layout,
         probe,
         cells: Cells::new(2 * n, DRAW),
-        counts: if counting {
-            (0..2 * n).map(|_| AtomicU8::new(0)).collect()
-        } else {
-            Vec::new()
-        },
+        counts: (0..2 * n).map(|_| AtomicU8::new(0)).collect(),
         legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
         error: Mutex::new(None),
         horizon: AtomicU32::new(0),
@@ -566,14 +554,12 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
                     break;
                 }
                 let (side, index) = (slot / n, slot % n);
-                let Some((value, moves)) = work.initial(index as u64, SIDES[side], counting) else {
+                let Some((value, moves)) = work.initial(index as u64, SIDES[side]) else {
                     continue;
                 };
                 legal |= 1 << k;
                 *byte = value;
-                if counting {
-                    work.counts[slot].store(moves, Relaxed);
-                }
+                work.counts[slot].store(moves, Relaxed);
             }
             work.cells.store_word(w, bytes);
             // The 8 slots of word w are bits 8(w mod 8).. of legal word w / 8.
