@@ -428,6 +428,94 @@ fn every_stored_value_follows_from_its_moves() {
 }
 
 #[test]
+fn a_changed_value_is_found_by_the_check_at_its_slot() {
+    let m = Material::parse("KQvKR").unwrap();
+    let layout = Layout::new(m);
+    let tb = Tablebase::open_closure(tables(), m).unwrap();
+    let t = &tb.get(&m).unwrap().table;
+    let values = t.read_range::<u8>(0, t.len()).unwrap();
+    let mut rng = SplitMix64::new(7);
+    let mut changed = 0;
+    while changed < 5 {
+        let slot = rng.below(values.len() as u64) as usize;
+        let (side, i) = (
+            slot / layout.positions as usize,
+            slot % layout.positions as usize,
+        );
+        let turn = [Color::White, Color::Black][side];
+        if layout.legal_board(i as u64, turn).is_none() {
+            continue;
+        }
+        let mut bad = values.clone();
+        // A win one move longer (or a draw called a win) is wrong.
+        bad[slot] = match Value::decode(values[slot]) {
+            Value::Win(w) => Value::Win(w + 1),
+            _ => Value::Win(1),
+        }
+        .encode()
+        .unwrap();
+        match nimrod::games::chess::solve::check(&layout, &bad, &tb) {
+            Err(nimrod::games::chess::solve::CheckError::Mismatch { slot: s, .. }) => {
+                assert_eq!(s, slot, "the first disagreement is the changed slot")
+            }
+            other => panic!("slot {slot} changed, check gave {other:?}"),
+        }
+        changed += 1;
+    }
+}
+
+#[test]
+fn verify_reads_packed_inputs_and_refuses_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let chess = dir.path().join("chess");
+    std::fs::create_dir(&chess).unwrap();
+    for name in ["KQvK", "KRvK", "KQvKR"] {
+        std::fs::copy(
+            tables().join(format!("chess/{name}.nmt")),
+            chess.join(format!("{name}.nmt")),
+        )
+        .unwrap();
+    }
+    let dd = dir.path().to_str().unwrap();
+    for name in ["KQvK", "KRvK"] {
+        ok(&[
+            "pack",
+            "--remove",
+            chess.join(format!("{name}.nmt")).to_str().unwrap(),
+        ]);
+    }
+    let target = chess.join("KQvKR.nmt");
+    let out = ok(&[
+        "verify",
+        "--all-entries",
+        target.to_str().unwrap(),
+        "--data",
+        dd,
+    ]);
+    assert!(out.contains("1 of 1 tables verified"), "{out}");
+    // Damage a byte in the middle of a packed input: its frame no longer
+    // matches its checksum, and the check names the file.
+    let packed = chess.join("KRvK.nmt.zst");
+    let mut bytes = std::fs::read(&packed).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x10;
+    std::fs::write(&packed, &bytes).unwrap();
+    let o = run(&[
+        "verify",
+        "--all-entries",
+        target.to_str().unwrap(),
+        "--data",
+        dd,
+    ]);
+    let out = stdout(&o);
+    assert!(!o.status.success(), "a damaged input passed: {out}");
+    assert!(
+        out.contains("FAILED") && out.contains("KRvK.nmt.zst: corrupt"),
+        "{out}"
+    );
+}
+
+#[test]
 fn published_longest_mates_and_counts() {
     let stats = table_stats;
     // Longest mates: KQK 10, KRK 16, KBNK 33, KQKR 35, KBBK 19 (moves).

@@ -154,7 +154,21 @@ fn typed_meta<T: serde::de::DeserializeOwned>(
 /// A missing table is an error that names the directory searched, how to
 /// point at another, and the command that builds it (`build_hint`).
 pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
-    match crate::table::open_job_table(data_dir, id) {
+    open_table_with(data_dir, id, crate::table::open_job_table)
+}
+
+/// As [`open_table`], but a packed table is decompressed whole into memory
+/// (for a reader that probes all over it: see `Table::open_unpacked`).
+pub fn open_table_unpacked(data_dir: &Path, id: &str) -> Result<Table> {
+    open_table_with(data_dir, id, crate::table::open_job_table_unpacked)
+}
+
+fn open_table_with(
+    data_dir: &Path,
+    id: &str,
+    open: fn(&Path, &str) -> Result<Table, crate::table::TableError>,
+) -> Result<Table> {
+    match open(data_dir, id) {
         Err(e @ crate::table::TableError::Missing { .. }) => {
             bail!("{e}; {}", missing_hint(data_dir, id))
         }

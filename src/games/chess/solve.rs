@@ -751,15 +751,15 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), Ch
     let bad = (0..2 * n)
         .into_par_iter()
         .with_min_len(1 << 12)
-        .find_map_first(|slot| {
+        .map_init(Vec::new, |moves, slot| {
             let side = slot / n;
             let i = (slot % n) as u64;
             let stored = Value::decode(values[slot]);
             let expect = match layout.legal_board(i, SIDES[side]) {
                 None => Value::Draw,
                 Some(b) => {
-                    let mut moves = Vec::new();
-                    b.legal_moves(&mut moves);
+                    moves.clear();
+                    b.legal_moves(moves);
                     if moves.is_empty() {
                         if b.in_check(b.turn) {
                             Value::Loss(0)
@@ -768,7 +768,7 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), Ch
                         }
                     } else {
                         let mut best: Option<Value> = None;
-                        for m in &moves {
+                        for m in moves.iter() {
                             let c = b.play(m);
                             let v = if m.converts() {
                                 match probe.value(&c) {
@@ -798,7 +798,8 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), Ch
                 stored,
                 expected: expect,
             })
-        });
+        })
+        .find_map_first(|bad| bad);
     match bad {
         Some(e) => Err(e),
         None => Ok(()),
