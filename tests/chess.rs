@@ -317,6 +317,50 @@ fn move_generation_matches_shakmaty() {
     assert_eq!(checked, 16_000);
 }
 
+#[test]
+fn quiet_move_counts_match_shakmaty() {
+    let mut rng = SplitMix64::new(17);
+    let (mut checked, mut in_check, mut doubles_seen) = (0, 0, 0);
+    for name in [
+        "KQvKR", "KPvKP", "KRPvK", "KQPvKQ", "KPPvKP", "KQRvKB", "KBNvKN",
+    ] {
+        let layout = Layout::new(Material::parse(name).unwrap());
+        for _ in 0..3000 {
+            let b = random_board(&mut rng, &layout);
+            let pos = shakmaty_position(&b.fen()).expect("shakmaty accepts it");
+            let quiet: Vec<_> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| !m.is_capture() && !m.is_promotion())
+                .collect();
+            let doubles = quiet
+                .iter()
+                .filter(|m| {
+                    m.role() == shakmaty::Role::Pawn
+                        && m.from().is_some_and(|f| {
+                            (i32::from(f.rank()) - i32::from(m.to().rank())).abs() == 2
+                        })
+                })
+                .count();
+            let (n, d) = b.quiet_moves_and_double_pushes(&b.pins());
+            assert_eq!(
+                (n as usize, d as usize),
+                (quiet.len(), doubles),
+                "{}",
+                b.fen()
+            );
+            checked += 1;
+            in_check += b.in_check(b.turn) as usize;
+            doubles_seen += (doubles > 0) as usize;
+        }
+    }
+    assert!(
+        in_check > 500 && doubles_seen > 200,
+        "{in_check} in check, {doubles_seen} with double pushes"
+    );
+    assert_eq!(checked, 21_000);
+}
+
 fn perft(b: &Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

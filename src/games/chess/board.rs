@@ -239,6 +239,30 @@ impl Board {
         a
     }
 
+    /// Every square a side's pieces attack, with `occupied` as the
+    /// blockers of its sliders.
+    pub fn attacked_by(&self, by: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.by_color[by.index()];
+        let r = &self.by_role;
+        let mut a = 0;
+        for s in squares(them & r[Role::Pawn as usize]) {
+            a |= PAWN_ATTACKS[by.index()][s as usize];
+        }
+        for s in squares(them & r[Role::Knight as usize]) {
+            a |= KNIGHT[s as usize];
+        }
+        for s in squares(them & r[Role::King as usize]) {
+            a |= KING[s as usize];
+        }
+        for s in squares(them & (r[Role::Bishop as usize] | r[Role::Queen as usize])) {
+            a |= bishop_attacks(s, occupied);
+        }
+        for s in squares(them & (r[Role::Rook as usize] | r[Role::Queen as usize])) {
+            a |= rook_attacks(s, occupied);
+        }
+        a
+    }
+
     /// Whether a side's king is attacked.
     pub fn in_check(&self, color: Color) -> bool {
         self.pieces(color, Role::King) != 0

@@ -169,19 +169,12 @@ impl Board {
         let occ = self.occupied();
         let empty = !occ;
         let king = p.king;
-        let mut n = 0;
         let mut doubles = 0;
-        for to in squares(KING[king as usize] & empty) {
-            let step = Move {
-                role: Role::King,
-                from: king,
-                to,
-                capture: None,
-                promotion: None,
-                en_passant: false,
-            };
-            n += self.leaves_king_safe(&step) as u32;
-        }
+        // A king step is legal when its square is not attacked with the
+        // king gone from its own (a slider's ray through it reaches on);
+        // whether the target is occupied changes no attack on it.
+        let attacked = self.attacked_by(us.other(), occ ^ bit(king));
+        let mut n = (KING[king as usize] & empty & !attacked).count_ones();
         // In check, a quiet move of another piece must block the one
         // checker (a leaper's check cannot be blocked, nor a double check).
         let allowed = if p.in_check {

@@ -209,8 +209,7 @@ impl Work<'_> {
     /// Initial byte: mated, stalemate, best conversion (or the exact value
     /// when every move converts), or `None` for an illegal or duplicate
     /// slot (its byte stays 0), and the position's entry of `counts`.
-    fn initial(&self, index: u64, turn: Color) -> Option<(u8, u8)> {
-        let b = self.layout.legal_board(index, turn)?;
+    fn initial(&self, b: Board, turn: Color) -> (u8, u8) {
         let mut best_win: Option<u32> = None;
         let mut slowest_loss = 0;
         let mut draw = false;
@@ -230,7 +229,7 @@ impl Work<'_> {
         });
         if let Some(w) = best_win {
             // Never a loss, so its count is never needed.
-            return Some((self.encode(Value::Win(w), &b), 0));
+            return (self.encode(Value::Win(w), &b), 0);
         }
         let (quiet_moves, double_pushes) = b.quiet_moves_and_double_pushes(&pins);
         let quiet = quiet_moves > 0;
@@ -240,7 +239,7 @@ impl Work<'_> {
             } else {
                 DRAW
             };
-            return Some((v, 0));
+            return (v, 0);
         }
         let v = if !quiet && !draw {
             Value::Loss(slowest_loss)
@@ -264,7 +263,7 @@ impl Work<'_> {
         } else {
             quiet_moves as u8
         };
-        Some((self.encode(v, &b), count))
+        (self.encode(v, &b), count)
     }
 
     /// Counts down `q` (side `side`, slot `index`), one of whose quiet moves
@@ -544,26 +543,38 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     // the smaller tables resident beside the cells.
     let blocks = (2 * n).div_ceil(INIT_BLOCK) as u64;
     for (done, block) in (0..2 * n).step_by(INIT_BLOCK).enumerate() {
-        let words = block / 8..(block + INIT_BLOCK).min(2 * n).div_ceil(8);
-        words.into_par_iter().with_min_len(1 << 9).for_each(|w| {
-            let mut bytes = [DRAW; 8];
+        // A task takes 64 slots (one word of legal bits, eight of cells)
+        // and walks them with a cursor (`Layout::cursor`).
+        let legal_words = block / 64..(block + INIT_BLOCK).min(2 * n).div_ceil(64);
+        legal_words.into_par_iter().with_min_len(1 << 6).for_each(|lw| {
+            let (first, end) = (lw * 64, (lw * 64 + 64).min(2 * n));
+            let mut side = first / n;
+            let mut cursor = layout.cursor((first % n) as u64);
             let mut legal = 0u64;
-            for (k, byte) in bytes.iter_mut().enumerate() {
-                let slot = w * 8 + k;
-                if slot >= 2 * n {
-                    break;
+            for w in first / 8..end.div_ceil(8) {
+                let mut bytes = [DRAW; 8];
+                for (k, byte) in bytes.iter_mut().enumerate() {
+                    let slot = w * 8 + k;
+                    if slot >= end {
+                        break;
+                    }
+                    if slot / n != side {
+                        side = slot / n;
+                        cursor = layout.cursor(0);
+                    }
+                    let board = cursor.legal_board(SIDES[side]);
+                    cursor.advance();
+                    let Some(b) = board else {
+                        continue;
+                    };
+                    let (value, moves) = work.initial(b, SIDES[side]);
+                    legal |= 1 << (slot - first);
+                    *byte = value;
+                    work.counts[slot].store(moves, Relaxed);
                 }
-                let (side, index) = (slot / n, slot % n);
-                let Some((value, moves)) = work.initial(index as u64, SIDES[side]) else {
-                    continue;
-                };
-                legal |= 1 << k;
-                *byte = value;
-                work.counts[slot].store(moves, Relaxed);
+                work.cells.store_word(w, bytes);
             }
-            work.cells.store_word(w, bytes);
-            // The 8 slots of word w are bits 8(w mod 8).. of legal word w / 8.
-            work.legal[w / 8].fetch_or(legal << (8 * (w % 8)), Relaxed);
+            work.legal[lw].store(legal, Relaxed);
         });
         probe.release_resident_pages();
         on_step(Step::FirstPassBlock {
@@ -748,55 +759,23 @@ pub enum CheckError {
 /// own values and the smaller tables'): the first disagreement, if any.
 pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), CheckError> {
     let n = layout.positions as usize;
-    let bad = (0..2 * n)
+    // Chunks of slots in order, each walked with a cursor; the first
+    // chunk with a disagreement gives the first one.
+    const CHUNK: usize = 1 << 12;
+    let bad = (0..(2 * n).div_ceil(CHUNK))
         .into_par_iter()
-        .with_min_len(1 << 12)
-        .map_init(Vec::new, |moves, slot| {
-            let side = slot / n;
-            let i = (slot % n) as u64;
-            let stored = Value::decode(values[slot]);
-            let expect = match layout.legal_board(i, SIDES[side]) {
-                None => Value::Draw,
-                Some(b) => {
-                    moves.clear();
-                    b.legal_moves(moves);
-                    if moves.is_empty() {
-                        if b.in_check(b.turn) {
-                            Value::Loss(0)
-                        } else {
-                            Value::Draw
-                        }
-                    } else {
-                        let mut best: Option<Value> = None;
-                        for m in moves.iter() {
-                            let c = b.play(m);
-                            let v = if m.converts() {
-                                match probe.value(&c) {
-                                    Ok(v) => v,
-                                    Err(e) => return Some(CheckError::Probe(e.to_string())),
-                                }
-                            } else {
-                                let stored = Value::decode(
-                                    values[(1 - side) * n + layout.index(&c) as usize],
-                                );
-                                after_move(&c, m, stored, &mut |x| {
-                                    probe.value(x).unwrap_or(Value::Draw)
-                                })
-                            }
-                            .before_move();
-                            if best.is_none_or(|b| v.preference() > b.preference()) {
-                                best = Some(v);
-                            }
-                        }
-                        best.unwrap_or(Value::Draw)
-                    }
+        .map_init(Vec::new, |moves, chunk| {
+            let (first, end) = (chunk * CHUNK, (chunk * CHUNK + CHUNK).min(2 * n));
+            let mut side = first / n;
+            let mut cursor = layout.cursor((first % n) as u64);
+            (first..end).find_map(|slot| {
+                if slot / n != side {
+                    side = slot / n;
+                    cursor = layout.cursor(0);
                 }
-            };
-            (stored != expect).then(|| CheckError::Mismatch {
-                material: layout.material.to_string(),
-                slot,
-                stored,
-                expected: expect,
+                let board = cursor.legal_board(SIDES[side]);
+                cursor.advance();
+                check_slot(layout, values, probe, moves, slot, side, board)
             })
         })
         .find_map_first(|bad| bad);
@@ -804,4 +783,61 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), Ch
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The disagreement at one slot, if any (see [`check`]).
+fn check_slot(
+    layout: &Layout,
+    values: &[u8],
+    probe: &Tablebase,
+    moves: &mut Vec<Move>,
+    slot: usize,
+    side: usize,
+    board: Option<Board>,
+) -> Option<CheckError> {
+    let n = layout.positions as usize;
+    let stored = Value::decode(values[slot]);
+    let expect = match board {
+        None => Value::Draw,
+        Some(b) => {
+            moves.clear();
+            b.legal_moves(moves);
+            if moves.is_empty() {
+                if b.in_check(b.turn) {
+                    Value::Loss(0)
+                } else {
+                    Value::Draw
+                }
+            } else {
+                let mut best: Option<Value> = None;
+                for m in moves.iter() {
+                    let c = b.play(m);
+                    let v = if m.converts() {
+                        match probe.value(&c) {
+                            Ok(v) => v,
+                            Err(e) => return Some(CheckError::Probe(e.to_string())),
+                        }
+                    } else {
+                        let stored = Value::decode(
+                            values[(1 - side) * n + layout.index(&c) as usize],
+                        );
+                        after_move(&c, m, stored, &mut |x| {
+                            probe.value(x).unwrap_or(Value::Draw)
+                        })
+                    }
+                    .before_move();
+                    if best.is_none_or(|b| v.preference() > b.preference()) {
+                        best = Some(v);
+                    }
+                }
+                best.unwrap_or(Value::Draw)
+            }
+        }
+    };
+    (stored != expect).then(|| CheckError::Mismatch {
+        material: layout.material.to_string(),
+        slot,
+        stored,
+        expected: expect,
+    })
 }
