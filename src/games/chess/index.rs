@@ -370,34 +370,7 @@ impl Layout {
     /// overlap and it is the canonical representative; legality (check) is
     /// left to the caller.
     pub fn board(&self, index: u64, turn: Color) -> Option<Board> {
-        let (pair, mut rest) = div_rem(index, self.radix);
-        let (wk, bk) = *self.kings.pairs.get(pair as usize)?;
-        let mut b = Board::empty(turn);
-        b.put(Color::White, Role::King, wk);
-        b.put(Color::Black, Role::King, bk);
-        let mut used = bit(wk) | bit(bk);
-        let mut ranks = [0u64; 8];
-        for (i, g) in self.groups.iter().enumerate().rev() {
-            (rest, ranks[i]) = div_rem(rest, g.size);
-        }
-        for (i, g) in self.groups.iter().enumerate() {
-            let universe = if g.role == Role::Pawn { 48 } else { 64 };
-            let mut mask = unrank_set(ranks[i], g.count, universe);
-            if g.role == Role::Pawn {
-                mask <<= 8;
-            }
-            if mask & used != 0 {
-                return None;
-            }
-            used |= mask;
-            for s in squares(mask) {
-                b.put(g.color, g.role, s);
-            }
-        }
-        if self.kings.sym_count[wk as usize * 64 + bk as usize] > 1 && self.index(&b) != index {
-            return None;
-        }
-        Some(b)
+        self.cursor(index).board(turn)
     }
 }
 
@@ -472,7 +445,8 @@ impl Cursor<'_> {
         self.pair += 1;
     }
 
-    /// `Layout::board` at the cursor's slot.
+    /// The board at the cursor's slot, when its pieces do not overlap and
+    /// it is the canonical representative (see `Layout::board`).
     pub fn board(&self, turn: Color) -> Option<Board> {
         let layout = self.layout;
         let (wk, bk) = *layout.kings.pairs.get(self.pair as usize)?;
@@ -507,7 +481,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cursor_decodes_every_slot_as_the_layout_does() {
+    fn a_cursor_stepped_along_decodes_each_slot_as_a_fresh_one() {
         for name in ["KQvK", "KPvK", "KRvKB", "KPvKP", "KBBvK", "KPPvK", "KNNNvK", "KRBvKP"] {
             let layout = Layout::new(Material::parse(name).unwrap());
             // Whole tables for the small ones, a stretch with carries
