@@ -372,9 +372,7 @@ impl Layout {
     pub fn board(&self, index: u64, turn: Color) -> Option<Board> {
         self.cursor(index).board(turn)
     }
-}
 
-impl Layout {
     /// The board at `index` when it is a legal position the table holds.
     pub fn legal_board(&self, index: u64, turn: Color) -> Option<Board> {
         self.board(index, turn).filter(|b| b.broken().is_none())
@@ -405,8 +403,9 @@ impl Layout {
 /// Walks the slots of a layout in index order. Consecutive slots differ
 /// in the last group's rank (and, on a carry, the ranks before it), so a
 /// step unranks only the groups whose rank changed, with no division: the
-/// first pass and the check decode every slot, and `Layout::board`'s
-/// divisions were a sixth of a 5-piece first pass.
+/// first pass and the check decode every slot, and decoding each afresh
+/// (an index divided by every group's size) was a sixth of a 5-piece
+/// first pass.
 pub struct Cursor<'a> {
     layout: &'a Layout,
     index: u64,
