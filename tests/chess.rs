@@ -529,13 +529,14 @@ fn verify_reads_packed_inputs_and_refuses_a_damaged_one() {
         ]);
     }
     let target = chess.join("KQvKR.nmt");
-    let out = ok(&[
+    let verify = [
         "verify",
         "--all-entries",
         target.to_str().unwrap(),
         "--data",
         dd,
-    ]);
+    ];
+    let out = ok(&verify);
     assert!(out.contains("1 of 1 tables verified"), "{out}");
     // Damage a byte in the middle of a packed input: its frame no longer
     // matches its checksum, and the check names the file.
@@ -544,13 +545,7 @@ fn verify_reads_packed_inputs_and_refuses_a_damaged_one() {
     let at = bytes.len() / 2;
     bytes[at] ^= 0x10;
     std::fs::write(&packed, &bytes).unwrap();
-    let o = run(&[
-        "verify",
-        "--all-entries",
-        target.to_str().unwrap(),
-        "--data",
-        dd,
-    ]);
+    let o = run(&verify);
     let out = stdout(&o);
     assert!(!o.status.success(), "a damaged input passed: {out}");
     assert!(

@@ -156,7 +156,7 @@ impl Board {
     }
 
     /// The number of legal moves that neither capture nor promote, from
-    /// bitboards: only king steps need an attack test each.
+    /// bitboards (king steps against one map of the attacked squares).
     pub fn quiet_move_count(&self, p: &Pins) -> u32 {
         self.quiet_moves_and_double_pushes(p).0
     }

@@ -548,31 +548,19 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
         let legal_words = block / 64..(block + INIT_BLOCK).min(2 * n).div_ceil(64);
         legal_words.into_par_iter().with_min_len(1 << 6).for_each(|lw| {
             let (first, end) = (lw * 64, (lw * 64 + 64).min(2 * n));
-            let mut side = first / n;
-            let mut cursor = layout.cursor((first % n) as u64);
+            let mut bytes = [DRAW; 64];
             let mut legal = 0u64;
-            for w in first / 8..end.div_ceil(8) {
-                let mut bytes = [DRAW; 8];
-                for (k, byte) in bytes.iter_mut().enumerate() {
-                    let slot = w * 8 + k;
-                    if slot >= end {
-                        break;
-                    }
-                    if slot / n != side {
-                        side = slot / n;
-                        cursor = layout.cursor(0);
-                    }
-                    let board = cursor.legal_board(SIDES[side]);
-                    cursor.advance();
-                    let Some(b) = board else {
-                        continue;
-                    };
-                    let (value, moves) = work.initial(b, SIDES[side]);
-                    legal |= 1 << (slot - first);
-                    *byte = value;
-                    work.counts[slot].store(moves, Relaxed);
-                }
-                work.cells.store_word(w, bytes);
+            for (slot, side, board) in legal_boards(layout, first..end) {
+                let Some(b) = board else {
+                    continue;
+                };
+                let (value, moves) = work.initial(b, SIDES[side]);
+                legal |= 1 << (slot - first);
+                bytes[slot - first] = value;
+                work.counts[slot].store(moves, Relaxed);
+            }
+            for (word, w) in bytes.chunks_exact(8).zip(first / 8..end.div_ceil(8)) {
+                work.cells.store_word(w, word.try_into().expect("8 bytes"));
             }
             work.legal[lw].store(legal, Relaxed);
         });
@@ -766,15 +754,7 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), Ch
         .into_par_iter()
         .map_init(Vec::new, |moves, chunk| {
             let (first, end) = (chunk * CHUNK, (chunk * CHUNK + CHUNK).min(2 * n));
-            let mut side = first / n;
-            let mut cursor = layout.cursor((first % n) as u64);
-            (first..end).find_map(|slot| {
-                if slot / n != side {
-                    side = slot / n;
-                    cursor = layout.cursor(0);
-                }
-                let board = cursor.legal_board(SIDES[side]);
-                cursor.advance();
+            legal_boards(layout, first..end).find_map(|(slot, side, board)| {
                 check_slot(layout, values, probe, moves, slot, side, board)
             })
         })
@@ -783,6 +763,27 @@ pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), Ch
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// Slots `slots` (both sides' halves, white to move first) in order, each
+/// with its side and its legal board if it holds one, decoded by a cursor
+/// (`Layout::cursor`) that moves on to the black half where it starts.
+fn legal_boards(
+    layout: &Layout,
+    slots: std::ops::Range<usize>,
+) -> impl Iterator<Item = (usize, usize, Option<Board>)> + '_ {
+    let n = layout.positions as usize;
+    let mut side = slots.start / n;
+    let mut cursor = layout.cursor((slots.start % n) as u64);
+    slots.map(move |slot| {
+        if slot / n != side {
+            side = slot / n;
+            cursor = layout.cursor(0);
+        }
+        let board = cursor.legal_board(SIDES[side]);
+        cursor.advance();
+        (slot, side, board)
+    })
 }
 
 /// The disagreement at one slot, if any (see [`check`]).
