@@ -240,7 +240,8 @@ pub use position::Layout;
 use super::relaxed::may_win_counting_kings;
 use super::state::{Move, Rules, State};
 use super::verdict::Verdict;
-use position::{Cuts, Position, Step, Steps};
+use position::{Cuts, Position, Step, StepSet};
+use talon::TalonReach;
 use seen::{Key, Seen};
 
 /// Classes the scout pass may store before the proved search starts (see
@@ -327,8 +328,13 @@ enum Found {
 
 struct Frame {
     position: Position,
-    steps: Steps,
-    next: u8,
+    /// What the talon reaches at `position` (kept from the frame below
+    /// while no step takes a talon card).
+    reach: TalonReach,
+    /// The steps not yet tried.
+    steps: StepSet,
+    /// The step last taken from here (the winning line is read off these).
+    taken: Step,
 }
 
 fn search(layout: &Layout, root: Position, rules: &Rules, budget: u64, cuts: Cuts) -> (Found, u64) {
@@ -352,36 +358,43 @@ fn search_keyed<K: Key>(
     let mut seen: Seen<K> = Seen::new();
     seen.insert(K::of(root.key(layout)));
     let defer = cuts.defers_put_downs(rules);
+    let reach = root.talon_reach(layout, rules);
     let mut stack = vec![Frame {
         position: root,
-        steps: root.steps_cut(layout, rules, cuts),
-        next: 0,
+        reach,
+        steps: root.step_set(layout, rules, cuts, reach),
+        taken: Step::Reveal(0),
     }];
     while let Some(top) = stack.last_mut() {
-        let Some(&step) = top.steps.as_slice().get(top.next as usize) else {
+        let Some(step) = top.steps.pop(layout) else {
             stack.pop();
             continue;
         };
-        top.next += 1;
+        top.taken = step;
         let child = top.position.after(step, layout, rules);
         if child.is_won() {
-            let mut line: Vec<Step> = stack
-                .iter()
-                .map(|f| f.steps.as_slice()[f.next as usize - 1])
-                .collect();
-            line.truncate(stack.len());
+            let line: Vec<Step> = stack.iter().map(|f| f.taken).collect();
             return (Found::Won(line), seen.len());
         }
+        let parent_reach = top.reach;
+        let child_reach = || {
+            if step.takes_from_talon() {
+                child.talon_reach(layout, rules)
+            } else {
+                parent_reach
+            }
+        };
         if let Step::TalonToTableau(c, _) = step {
             if defer && position::deferrable(c) {
                 // Rule 7: only the steps that need `c` follow, and the
                 // position between is not stored (it is not searched in
                 // full here, so it must not count as seen).
-                let steps = child.steps_needing(c, layout, rules);
+                let reach = child_reach();
                 stack.push(Frame {
                     position: child,
-                    steps,
-                    next: 0,
+                    reach,
+                    steps: child.steps_needing(c, layout, rules, reach),
+                    taken: step,
                 });
                 continue;
             }
@@ -390,11 +403,12 @@ fn search_keyed<K: Key>(
             if seen.len() > budget {
                 return (Found::Unknown, seen.len());
             }
-            let steps = child.steps_cut(layout, rules, cuts);
+            let reach = child_reach();
             stack.push(Frame {
                 position: child,
-                steps,
-                next: 0,
+                reach,
+                steps: child.step_set(layout, rules, cuts, reach),
+                taken: step,
             });
         }
     }

@@ -2,10 +2,10 @@
 //! `solver` for why these states and steps are exact).
 
 use super::bits::{
-    bit_of, cards, children_of, foundation_tops, mask, next_home, nonzero_pairs, pair_counts, ALL,
+    card_of, cards, children_of, foundation_tops, mask, next_home, nonzero_pairs, pair_counts, ALL,
     KINGS,
 };
-use super::talon::{Reach, Talon};
+use super::talon::{Reach, Talon, TalonReach};
 use crate::games::klondike::cards::{card, is_red, rank, suit, Card};
 use crate::games::klondike::state::{Redeal, Rules, State};
 
@@ -21,6 +21,8 @@ pub struct Layout {
     pub talon: Vec<Card>,
     /// The column each tableau card starts in (7: not on the tableau).
     column_of: [u8; 52],
+    /// The talon place of each talon card (24: not in the talon).
+    talon_place: [u8; 52],
     /// Per column, the values its count of cards in place can take (its
     /// dealt cards, plus one): the radix of that count in the key.
     radix: [u64; 7],
@@ -62,12 +64,17 @@ impl Layout {
                 column_of[c as usize] = col as u8;
             }
         }
+        let mut talon_place = [24; 52];
+        for (place, &c) in talon.iter().enumerate() {
+            talon_place[c as usize] = place as u8;
+        }
         let radix = std::array::from_fn(|col| columns[col].len() as u64 + 1);
         let values = radix.iter().fold(14u64.pow(4), |v, &r| v * r);
         Layout {
             columns,
             talon,
             column_of,
+            talon_place,
             radix,
             mixed_bits: 64 - values.leading_zeros(),
         }
@@ -152,12 +159,14 @@ pub(super) enum Step {
     WorryBack(Card),
 }
 
-/// The steps of a position, in the order the search tries them.
+/// The steps of a position, in the order the search tries them (tests).
+#[cfg(test)]
 pub(super) struct Steps {
     items: [Step; 48],
     len: u8,
 }
 
+#[cfg(test)]
 impl Steps {
     fn new() -> Steps {
         Steps {
@@ -171,6 +180,80 @@ impl Steps {
     }
     pub(super) fn as_slice(&self) -> &[Step] {
         &self.items[..self.len as usize]
+    }
+}
+
+/// The steps of a position as card masks, one per kind, taken kind by kind
+/// (`REVEAL` first, `WORRY_BACK` last) and within a kind lowest card bit
+/// first: the order the search tries them in (see `Position::step_set`).
+/// Made whole (a few mask operations) but turned into steps one at a time,
+/// as the search goes: a search that wins early never makes the rest.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StepSet {
+    /// Per kind (`REVEAL` …), the cards it moves.
+    kinds: [u64; 5],
+    /// Talon cards reached only by turning the waste over.
+    after_turn: u64,
+    /// Whether turning the waste over begins a counted pass.
+    turn_counts: bool,
+}
+
+const REVEAL: usize = 0;
+const TABLEAU_HOME: usize = 1;
+const TALON_TO_TABLEAU: usize = 2;
+const TALON_HOME: usize = 3;
+const WORRY_BACK: usize = 4;
+
+impl StepSet {
+    fn one(kind: usize, c: Card, reach: TalonReach, rules: &Rules) -> StepSet {
+        let mut kinds = [0; 5];
+        kinds[kind] = mask(c);
+        StepSet {
+            kinds,
+            after_turn: reach.after_turn,
+            turn_counts: rules.redeal != Redeal::Unlimited,
+        }
+    }
+
+    /// The next step, taken out of the set.
+    pub(super) fn pop(&mut self, layout: &Layout) -> Option<Step> {
+        let kind = self.kinds.iter().position(|&m| m != 0)?;
+        let m = self.kinds[kind];
+        self.kinds[kind] = m & (m - 1);
+        let c = card_of(m.trailing_zeros());
+        let reach = || {
+            let after_turn = self.after_turn & mask(c) != 0;
+            Reach {
+                place: layout.talon_place[c as usize],
+                new_pass: after_turn && self.turn_counts,
+                after_turn,
+            }
+        };
+        Some(match kind {
+            REVEAL => Step::Reveal(c),
+            TABLEAU_HOME => Step::TableauHome(c),
+            TALON_TO_TABLEAU => Step::TalonToTableau(c, reach()),
+            TALON_HOME => Step::TalonHome(c, reach()),
+            _ => Step::WorryBack(c),
+        })
+    }
+
+    /// Every step, in order.
+    #[cfg(test)]
+    pub(super) fn to_steps(mut self, layout: &Layout) -> Steps {
+        let mut out = Steps::new();
+        while let Some(s) = self.pop(layout) {
+            out.push(s);
+        }
+        out
+    }
+}
+
+impl Step {
+    /// Whether the step takes a card from the talon (and so changes what
+    /// the talon can reach).
+    pub(super) fn takes_from_talon(self) -> bool {
+        matches!(self, Step::TalonHome(..) | Step::TalonToTableau(..))
     }
 }
 
@@ -318,21 +401,16 @@ impl Position {
     /// Rule 6: whether emptying a column by moving a base off its floor
     /// can pay: no column is empty, and a step could then put a king into
     /// it (a king base with cards under it, a king the talon can bring up
-    /// or, worrying back, a king home).
-    pub(super) fn floor_moves_pay(&self, layout: &Layout, rules: &Rules) -> bool {
+    /// (`talon_cards`, the cards it reaches) or, worrying back, a king
+    /// home).
+    pub(super) fn floor_moves_pay(&self, layout: &Layout, rules: &Rules, talon_cards: u64) -> bool {
         if self.empty_columns() > 0 {
             return false;
         }
         let covering_king = cards(self.bases & KINGS)
             .any(|k| self.in_place[self.column_of_base(layout, k)] > 1);
         let home_king = rules.worry_back && foundation_tops(&self.home) & KINGS != 0;
-        let mut talon_king = false;
-        if !(covering_king || home_king) {
-            self.talon.reachable(rules, |reach| {
-                talon_king |= rank(layout.talon[reach.place as usize]) == 13;
-            });
-        }
-        covering_king || home_king || talon_king
+        covering_king || home_king || talon_cards & KINGS != 0
     }
 
     /// Whether rule 6 takes a step away here: a base off its floor that
@@ -341,7 +419,7 @@ impl Position {
     pub(super) fn floor_move_pruned(&self, layout: &Layout, rules: &Rules) -> bool {
         let floor_bases = cards(self.bases & self.placeable(self.open_pairs()))
             .any(|c| rank(c) != 13 && self.in_place[self.column_of_base(layout, c)] == 1);
-        floor_bases && !self.floor_moves_pay(layout, rules)
+        floor_bases && !self.floor_moves_pay(layout, rules, self.talon_reach(layout, rules).cards)
     }
 
     /// Cards that have somewhere to go on the tableau.
@@ -356,69 +434,85 @@ impl Position {
         self.steps_cut(layout, rules, if prune { Cuts::Proved } else { Cuts::None })
     }
 
+    /// What the talon can reach (see `Talon::reach`).
+    pub(super) fn talon_reach(&self, layout: &Layout, rules: &Rules) -> TalonReach {
+        self.talon.reach(&layout.talon, rules)
+    }
+
     /// The steps under `cuts`, in the order the search tries them (see
-    /// the module `solver`).
+    /// `step_set`).
+    #[cfg(test)]
     pub(super) fn steps_cut(&self, layout: &Layout, rules: &Rules, cuts: Cuts) -> Steps {
+        self.step_set(layout, rules, cuts, self.talon_reach(layout, rules))
+            .to_steps(layout)
+    }
+
+    /// The steps under `cuts`, `reach` being what the talon can reach
+    /// (`talon_reach`): in the order the search tries them, reveals, then
+    /// tableau cards home, talon cards put down, talon cards home and cards
+    /// worried back, each kind lowest card bit first (talon cards put down
+    /// before talon cards sent home, lower ranks first: the order lonelybot
+    /// tries them in, it finds wins sooner). See the module `solver` for
+    /// the rules.
+    pub(super) fn step_set(&self, layout: &Layout, rules: &Rules, cuts: Cuts, reach: TalonReach) -> StepSet {
         let prune = cuts != Cuts::None;
         let scout = cuts == Cuts::Scout;
         let defer = cuts.defers_put_downs(rules);
         // The threshold this search sends cards home at (`safe`, or the
         // scout's sooner one).
-        let goes_home_now = |home: &[u8; 4], c: Card| {
+        let goes_home_now = |c: Card| {
             if scout {
-                scout_safe(home, c)
+                scout_safe(&self.home, c)
             } else {
-                safe(home, c)
+                safe(&self.home, c)
             }
         };
-        let mut out = Steps::new();
         let open_pairs = self.open_pairs();
         let homeward = next_home(&self.home);
         let tableau_home = open_pairs & self.visible & homeward;
-        for c in cards(tableau_home) {
-            if prune && goes_home_now(&self.home, c) {
-                out.push(Step::TableauHome(c));
-                return out;
+        if prune {
+            if let Some(c) = cards(tableau_home).find(|&c| goes_home_now(c)) {
+                return StepSet::one(TABLEAU_HOME, c, reach, rules);
             }
         }
         let placeable = self.placeable(open_pairs);
-        let mut talon_home = Steps::new();
-        let mut talon_out = Steps::new();
-        let forced_talon = scout
-            || rules.draw == 1 && rules.redeal == Redeal::Unlimited;
-        let mut forced = None;
         // Rule 8: the talon's last card, when safe, goes home at once if
         // the split is at the end, and otherwise no card is reached by
         // turning the waste over.
         let last_safe = self.last_talon_card_safe(layout, homeward, cuts);
         let last_at_end = last_safe.is_some() && self.talon.split_at_end(rules);
-        self.talon.reachable(rules, |reach| {
-            if last_safe.is_some() && !last_at_end && reach.after_turn {
-                return;
+        let reachable = match last_safe {
+            Some(_) if !last_at_end => reach.cards & !reach.after_turn,
+            _ => reach.cards,
+        };
+        let talon_home = reachable & homeward;
+        let mut safe_talon_home = 0;
+        if prune {
+            for c in cards(talon_home).filter(|&c| goes_home_now(c)) {
+                safe_talon_home |= mask(c);
             }
-            let c = layout.talon[reach.place as usize];
-            let m = mask(c);
-            if m & homeward != 0 {
-                let forced_here = forced_talon || last_at_end && last_safe == Some(reach.place);
-                if prune && forced_here && goes_home_now(&self.home, c) {
-                    forced.get_or_insert(Step::TalonHome(c, reach));
-                }
-                talon_home.push(Step::TalonHome(c, reach));
-            }
-            // Rule 4: a safe card that can go home is not put down instead.
-            let home_instead = prune && m & homeward != 0 && goes_home_now(&self.home, c);
-            // Rule 7: put down only when the next step needs it, so only
-            // when its own pair has no spare.
-            let not_needed = defer && deferrable(c) && m & open_pairs != 0;
-            if m & placeable != 0 && !home_instead && !not_needed {
-                talon_out.push(Step::TalonToTableau(c, reach));
-            }
-        });
-        if let Some(step) = forced {
-            out.push(step);
-            return out;
         }
+        let forced_talon = scout || rules.draw == 1 && rules.redeal == Redeal::Unlimited;
+        let forced = match last_safe {
+            _ if forced_talon => safe_talon_home,
+            Some(place) if last_at_end => safe_talon_home & mask(layout.talon[place as usize]),
+            _ => 0,
+        };
+        if forced != 0 {
+            // The first the talon reaches: without turning the waste over
+            // before after it, then in dealing order.
+            let first = cards(forced)
+                .min_by_key(|&c| (reach.after_turn & mask(c) != 0, layout.talon_place[c as usize]))
+                .expect("a forced card");
+            return StepSet::one(TALON_HOME, first, reach, rules);
+        }
+        // Rule 4: a safe card that can go home is not put down instead.
+        // Rule 7: put down only when the next step needs it, so only when
+        // its own pair has no spare (kings are not deferred).
+        let not_needed = if defer { open_pairs & !KINGS } else { 0 };
+        let talon_out = reachable & placeable & !safe_talon_home & !not_needed;
         // Rule 6 (see the module `solver`), asked only when it matters.
+        let mut reveals = 0;
         let mut floor_moves_pay = None;
         for c in cards(self.bases & placeable) {
             let col = self.column_of_base(layout, c);
@@ -427,41 +521,29 @@ impl Position {
                 if rank(c) == 13 {
                     continue;
                 }
-                if prune && !*floor_moves_pay.get_or_insert_with(|| self.floor_moves_pay(layout, rules)) {
+                if prune
+                    && !*floor_moves_pay
+                        .get_or_insert_with(|| self.floor_moves_pay(layout, rules, reach.cards))
+                {
                     continue;
                 }
             }
-            out.push(Step::Reveal(c));
+            reveals |= mask(c);
         }
-        for c in cards(tableau_home) {
-            out.push(Step::TableauHome(c));
-        }
-        // Talon cards put down before talon cards sent home, lower ranks
-        // first (the order lonelybot tries them in: it finds wins sooner).
-        let by_rank = |steps: &mut Steps| {
-            let n = steps.len as usize;
-            steps.items[..n].sort_by_key(|s| match *s {
-                Step::TalonHome(c, _) | Step::TalonToTableau(c, _) => bit_of(c),
-                _ => 0,
-            });
-        };
-        by_rank(&mut talon_out);
-        by_rank(&mut talon_home);
-        for s in talon_out.as_slice() {
-            out.push(*s);
-        }
-        for s in talon_home.as_slice() {
-            out.push(*s);
-        }
+        let mut worry = 0;
         if rules.worry_back && !scout {
             for c in cards(foundation_tops(&self.home) & placeable) {
                 // Rule 3: a safe card is not worried back.
-                if !(prune && goes_home_now(&self.home, c)) {
-                    out.push(Step::WorryBack(c));
+                if !(prune && goes_home_now(c)) {
+                    worry |= mask(c);
                 }
             }
         }
-        out
+        StepSet {
+            kinds: [reveals, tableau_home, talon_out, talon_home, worry],
+            after_turn: reach.after_turn,
+            turn_counts: rules.redeal != Redeal::Unlimited,
+        }
     }
 
     /// Rule 8: the place of the talon's last card when it is safe and
@@ -502,26 +584,19 @@ impl Position {
     /// need it there (the pair of `c` had no spare before): a card put
     /// onto its pair (a base with its run, a talon card, a card worried
     /// back), or its twin home (the run on the twin moved onto `c` first).
-    /// No other rule applies here: the position is not stored.
-    pub(super) fn steps_needing(&self, c: Card, layout: &Layout, rules: &Rules) -> Steps {
+    /// No other rule applies here: the position is not stored. `reach` is
+    /// what the talon can reach here.
+    pub(super) fn steps_needing(&self, c: Card, layout: &Layout, rules: &Rules, reach: TalonReach) -> StepSet {
         let pair = nonzero_pairs(pair_counts(mask(c)));
         let tenants = children_of(pair);
         let twin = pair & !mask(c);
-        let mut out = Steps::new();
-        let all = self.steps_cut(layout, rules, Cuts::None);
-        for &step in all.as_slice() {
-            let needs = match step {
-                Step::Reveal(t) | Step::TalonToTableau(t, _) | Step::WorryBack(t) => {
-                    mask(t) & tenants != 0
-                }
-                Step::TableauHome(t) => mask(t) & twin != 0,
-                Step::TalonHome(..) => false,
-            };
-            if needs {
-                out.push(step);
-            }
-        }
-        out
+        let mut set = self.step_set(layout, rules, Cuts::None, reach);
+        set.kinds[REVEAL] &= tenants;
+        set.kinds[TABLEAU_HOME] &= twin;
+        set.kinds[TALON_TO_TABLEAU] &= tenants;
+        set.kinds[TALON_HOME] = 0;
+        set.kinds[WORRY_BACK] &= tenants;
+        set
     }
 
     /// The base of column `col` leaves it: the next card down turns up, or

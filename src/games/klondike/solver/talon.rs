@@ -23,6 +23,8 @@
 //! nothing else. Such a split is stored as 0. Drawing one, every split is
 //! of that kind.
 
+use super::bits::mask;
+use crate::games::klondike::cards::Card;
 use crate::games::klondike::state::{Redeal, Rules};
 
 /// The talon of a position (see the module).
@@ -46,6 +48,17 @@ pub(super) struct Reach {
     /// Whether it is reached only by turning the waste over (a new pass,
     /// counted or not).
     pub(super) after_turn: bool,
+}
+
+/// The cards a talon can bring to the waste's top (`Talon::reachable`),
+/// as card masks: a talon step's list is made from these and the position's
+/// masks, and a search keeps them while the talon does not change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TalonReach {
+    /// Every card reachable.
+    pub(super) cards: u64,
+    /// Those reached only by turning the waste over.
+    pub(super) after_turn: u64,
 }
 
 impl Talon {
@@ -104,6 +117,23 @@ impl Talon {
                 emit(split - 1, true);
             }
         }
+    }
+
+    /// `reachable` as masks of the cards at the places reached, `cards`
+    /// being the talon's cards in dealing order.
+    pub(super) fn reach(&self, cards: &[Card], rules: &Rules) -> TalonReach {
+        let mut out = TalonReach {
+            cards: 0,
+            after_turn: 0,
+        };
+        self.reachable(rules, |reach| {
+            let m = mask(cards[reach.place as usize]);
+            out.cards |= m;
+            if reach.after_turn {
+                out.after_turn |= m;
+            }
+        });
+        out
     }
 
     /// The deal-order place of the talon's last card (the stock's bottom,
