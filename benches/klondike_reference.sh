@@ -21,6 +21,14 @@
 # clock; lonelybot's is its process's user + system time (/usr/bin/time),
 # which includes starting the process (about 1 ms): both totals are also
 # printed as whole-run CPU.
+#
+# OURS_CSV=FILE takes our side from an earlier run's per-deal CSV (the
+# bench's or `scripts/klondike_sweep.sh`'s chunks concatenated: deal,
+# verdict, classes, cpu_s, one header) instead of solving again, for a
+# long range where only the agreement is wanted (the CPU ratio then
+# compares runs made at different times: say so when quoting it).
+# LONE_TIMEOUT=S stops lonelybot after S seconds on a deal (its verdict is
+# then unknown).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lonecli=${1:?usage: $0 LONECLI FIRST LAST [DRAW] [NUMBERING] [BUDGET]}
@@ -46,8 +54,18 @@ while [ -e "$out" ] && [ "$run" -lt 1000 ]; do
   run=$((run + 1))
 done
 
-/usr/bin/time -f "%U %S %M" -o "$tmp/ours.time" \
-  "$bench" "$draw/unlimited" "$first" "$last" "$budget" --numbering "$numbering" --csv "$tmp/ours.csv" > "$tmp/ours.txt"
+if [ -n "${OURS_CSV:-}" ]; then
+  [ -r "$OURS_CSV" ] || { echo "OURS_CSV=$OURS_CSV: cannot read it" >&2; exit 2; }
+  head -1 "$OURS_CSV" | grep -q '^deal,verdict,classes,cpu_s' \
+    || { echo "OURS_CSV=$OURS_CSV: not a per-deal CSV (deal,verdict,classes,cpu_s)" >&2; exit 2; }
+  awk -F, -v f="$first" -v l="$last" 'NR == 1 || ($1 >= f && $1 < l)' "$OURS_CSV" > "$tmp/ours.csv"
+  [ "$(($(wc -l < "$tmp/ours.csv") - 1))" -eq $((last - first)) ] \
+    || { echo "OURS_CSV=$OURS_CSV: does not hold exactly deals $first..$last" >&2; exit 2; }
+  awk -F, 'NR > 1 { t += $4 } END { printf "%f 0 0\n", t }' "$tmp/ours.csv" > "$tmp/ours.time"
+else
+  /usr/bin/time -f "%U %S %M" -o "$tmp/ours.time" \
+    "$bench" "$draw/unlimited" "$first" "$last" "$budget" --numbering "$numbering" --csv "$tmp/ours.csv" > "$tmp/ours.txt"
+fi
 
 if [ "$numbering" = ours ]; then
   "$bench" 1/unlimited "$first" "$last" 1 --layouts | python3 benches/reference/lonelybot_exact.py > "$tmp/seeds"
@@ -59,11 +77,11 @@ fi
 : > "$tmp/theirs.csv"
 start=$(date +%s.%N)
 while read -r deal seed; do
-  /usr/bin/time -f "%U %S %M" -o "$tmp/one.time" "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
+  /usr/bin/time -f "%U %S %M" -o "$tmp/one.time" ${LONE_TIMEOUT:+timeout "$LONE_TIMEOUT"} "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
   if grep -q '^Solvable' "$tmp/one.txt"; then v=won
   elif grep -q '^Impossible' "$tmp/one.txt"; then v=lost
   else v=unknown; fi
-  read -r u s m < "$tmp/one.time"
+  read -r u s m < <(tail -1 "$tmp/one.time")
   echo "$deal,$v,$(echo "$u + $s" | bc -l),$m" >> "$tmp/theirs.csv"
 done < "$tmp/seeds"
 
