@@ -366,7 +366,7 @@ fn search_keyed<K: Key>(
         taken: Step::Reveal(0),
     }];
     while let Some(top) = stack.last_mut() {
-        let Some(step) = top.steps.pop(layout) else {
+        let Some(step) = top.steps.pop(layout, rules) else {
             stack.pop();
             continue;
         };

@@ -194,8 +194,6 @@ pub(super) struct StepSet {
     kinds: [u64; 5],
     /// Talon cards reached only by turning the waste over.
     after_turn: u64,
-    /// Whether turning the waste over begins a counted pass.
-    turn_counts: bool,
 }
 
 const REVEAL: usize = 0;
@@ -205,29 +203,27 @@ const TALON_HOME: usize = 3;
 const WORRY_BACK: usize = 4;
 
 impl StepSet {
-    fn one(kind: usize, c: Card, reach: TalonReach, rules: &Rules) -> StepSet {
+    fn one(kind: usize, c: Card, reach: TalonReach) -> StepSet {
         let mut kinds = [0; 5];
         kinds[kind] = mask(c);
         StepSet {
             kinds,
             after_turn: reach.after_turn,
-            turn_counts: rules.redeal != Redeal::Unlimited,
         }
     }
 
     /// The next step, taken out of the set.
-    pub(super) fn pop(&mut self, layout: &Layout) -> Option<Step> {
+    pub(super) fn pop(&mut self, layout: &Layout, rules: &Rules) -> Option<Step> {
         let kind = self.kinds.iter().position(|&m| m != 0)?;
         let m = self.kinds[kind];
         self.kinds[kind] = m & (m - 1);
         let c = card_of(m.trailing_zeros());
         let reach = || {
-            let after_turn = self.after_turn & mask(c) != 0;
-            Reach {
-                place: layout.talon_place[c as usize],
-                new_pass: after_turn && self.turn_counts,
-                after_turn,
-            }
+            Reach::new(
+                layout.talon_place[c as usize],
+                self.after_turn & mask(c) != 0,
+                rules,
+            )
         };
         Some(match kind {
             REVEAL => Step::Reveal(c),
@@ -240,9 +236,9 @@ impl StepSet {
 
     /// Every step, in order.
     #[cfg(test)]
-    pub(super) fn to_steps(mut self, layout: &Layout) -> Steps {
+    pub(super) fn to_steps(mut self, layout: &Layout, rules: &Rules) -> Steps {
         let mut out = Steps::new();
-        while let Some(s) = self.pop(layout) {
+        while let Some(s) = self.pop(layout, rules) {
             out.push(s);
         }
         out
@@ -444,7 +440,7 @@ impl Position {
     #[cfg(test)]
     pub(super) fn steps_cut(&self, layout: &Layout, rules: &Rules, cuts: Cuts) -> Steps {
         self.step_set(layout, rules, cuts, self.talon_reach(layout, rules))
-            .to_steps(layout)
+            .to_steps(layout, rules)
     }
 
     /// The steps under `cuts`, `reach` being what the talon can reach
@@ -472,7 +468,7 @@ impl Position {
         let tableau_home = open_pairs & self.visible & homeward;
         if prune {
             if let Some(c) = cards(tableau_home).find(|&c| goes_home_now(c)) {
-                return StepSet::one(TABLEAU_HOME, c, reach, rules);
+                return StepSet::one(TABLEAU_HOME, c, reach);
             }
         }
         let placeable = self.placeable(open_pairs);
@@ -504,7 +500,7 @@ impl Position {
             let first = cards(forced)
                 .min_by_key(|&c| (reach.after_turn & mask(c) != 0, layout.talon_place[c as usize]))
                 .expect("a forced card");
-            return StepSet::one(TALON_HOME, first, reach, rules);
+            return StepSet::one(TALON_HOME, first, reach);
         }
         // Rule 4: a safe card that can go home is not put down instead.
         // Rule 7: put down only when the next step needs it, so only when
@@ -542,7 +538,6 @@ impl Position {
         StepSet {
             kinds: [reveals, tableau_home, talon_out, talon_home, worry],
             after_turn: reach.after_turn,
-            turn_counts: rules.redeal != Redeal::Unlimited,
         }
     }
 

@@ -61,6 +61,19 @@ pub(super) struct TalonReach {
     pub(super) after_turn: u64,
 }
 
+impl Reach {
+    /// The card at deal-order `place`, reached by turning the waste over
+    /// or not: turning it begins a new pass, counted unless redeals are
+    /// unlimited.
+    pub(super) fn new(place: u8, after_turn: bool, rules: &Rules) -> Reach {
+        Reach {
+            place,
+            new_pass: after_turn && rules.redeal != Redeal::Unlimited,
+            after_turn,
+        }
+    }
+}
+
 impl Talon {
     /// Cards left.
     pub(super) fn len(&self) -> u8 {
@@ -88,18 +101,12 @@ impl Talon {
             return;
         }
         let step = rules.draw;
-        let unlimited = rules.redeal == Redeal::Unlimited;
         let mut seen: u32 = 0;
-        // `after_turn`: reached by turning the waste over, which begins a
-        // new pass (counted unless redeals are unlimited).
+        // `after_turn`: reached by turning the waste over.
         let mut emit = |index: u8, after_turn: bool| {
             if seen & (1 << index) == 0 {
                 seen |= 1 << index;
-                f(Reach {
-                    place: places[index as usize],
-                    new_pass: after_turn && !unlimited,
-                    after_turn,
-                });
+                f(Reach::new(places[index as usize], after_turn, rules));
             }
         };
         if self.offset > 0 {
@@ -110,7 +117,7 @@ impl Talon {
             split = (split + step).min(len);
             emit(split - 1, false);
         }
-        if unlimited || rules.may_redeal(self.passes) {
+        if rules.redeal == Redeal::Unlimited || rules.may_redeal(self.passes) {
             let mut split = 0;
             while split < len {
                 split = (split + step).min(len);
