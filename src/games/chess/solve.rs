@@ -143,7 +143,21 @@ enum Reply {
     Open,
 }
 
-impl Work<'_> {
+impl<'a> Work<'a> {
+    fn new(layout: &'a Layout, probe: &'a Tablebase) -> Work<'a> {
+        let n = layout.positions as usize;
+        Work {
+            layout,
+            probe,
+            cells: Cells::new(2 * n, DRAW),
+            counts: (0..2 * n).map(|_| AtomicU8::new(0)).collect(),
+            legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            error: Mutex::new(None),
+            horizon: AtomicU32::new(0),
+            recheck: Mutex::new(Vec::new()),
+        }
+    }
+
     /// The cell of a position and side to move.
     fn slot(&self, side: usize, index: u64) -> usize {
         side * self.layout.positions as usize + index as usize
@@ -347,20 +361,33 @@ impl Work<'_> {
         self.cells.store(self.slot(side, index), byte);
     }
 
-    /// Offers `q` (to move, side `side`) a win in `plies` unless it already
-    /// has a faster one.
+    /// Offers `q` (to move, side `side`) a win in `moves_to_mate` unless it
+    /// already has a faster one.
+    ///
+    /// The offer is encoded only if it would be taken: a position lost in
+    /// the byte's longest loss (KPPvKP has them, 254 plies) offers each of
+    /// its predecessors a win one move longer than the byte holds, and
+    /// those predecessors have all won sooner; that is no overflow. The
+    /// horizon is extended either way, as it always was, so that the plies
+    /// run (a table statistic) do not depend on which offers were taken.
     fn offer_win(&self, side: usize, index: u64, moves_to_mate: u32) {
+        self.extend_horizon(2 * moves_to_mate - 1);
+        let slot = self.slot(side, index);
+        let improves = |cur: u8| match Value::decode(cur) {
+            Value::Draw => true,
+            Value::Win(w) => w > moves_to_mate,
+            Value::Loss(_) => false,
+        };
+        if !improves(self.cells.load(slot)) {
+            return;
+        }
         let win = self.encode_with(Value::Win(moves_to_mate), || {
             self.layout
                 .board(index, SIDES[side])
                 .map_or_else(|| format!("slot {index}"), |q| q.fen())
         });
         self.cells
-            .update(self.slot(side, index), |cur| match Value::decode(cur) {
-                Value::Draw => Some(win),
-                Value::Win(w) if w > moves_to_mate => Some(win),
-                _ => None,
-            });
+            .update(slot, |cur| improves(cur).then_some(win));
     }
 
     /// Processes every position of `side` decided at `ply`; returns how many.
@@ -528,16 +555,7 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     // Counts cost a byte per position and side: 0.24 GB for a pawnless
     // 5-piece table, 0.71 GB for one with a pawn, whose cells are as much
     // again. With pawns, double pushes stay out of the counts.
-    let work = Work {
-        layout,
-        probe,
-        cells: Cells::new(2 * n, DRAW),
-        counts: (0..2 * n).map(|_| AtomicU8::new(0)).collect(),
-        legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-        error: Mutex::new(None),
-        horizon: AtomicU32::new(0),
-        recheck: Mutex::new(Vec::new()),
-    };
+    let work = Work::new(layout, probe);
     // In blocks, letting go of the probed pages after each: the first pass
     // probes every capture and promotion, which would otherwise keep most of
     // the smaller tables resident beside the cells.
@@ -841,4 +859,42 @@ fn check_slot(
         stored,
         expected: expect,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::material::Material;
+
+    fn error(work: &Work) -> Option<String> {
+        work.error.lock().unwrap().clone()
+    }
+
+    /// A win one move beyond the byte, offered to a position that already
+    /// wins sooner, is no error (KPPvKP was refused for that); offered to
+    /// an undecided position it is, and nothing is stored.
+    #[test]
+    fn an_offer_beyond_the_byte_fails_only_if_it_would_be_taken() {
+        let layout = Layout::new(Material::parse("KQvK").unwrap().canonical());
+        let probe = Tablebase::default();
+        let work = Work::new(&layout, &probe);
+        let beyond = super::super::value::MAX_WIN + 1;
+        let sooner = Value::Win(14).encode().unwrap();
+        work.cells.store(work.slot(0, 5), sooner);
+        work.offer_win(0, 5, beyond);
+        assert_eq!(error(&work), None);
+        assert_eq!(work.cells.load(work.slot(0, 5)), sooner);
+        assert_eq!(work.horizon.load(Relaxed), 2 * beyond - 1);
+        let lost = Value::Loss(3).encode().unwrap();
+        work.cells.store(work.slot(1, 5), lost);
+        work.offer_win(1, 5, beyond);
+        assert_eq!(error(&work), None);
+        assert_eq!(work.cells.load(work.slot(1, 5)), lost);
+        work.offer_win(0, 6, beyond);
+        let e = error(&work).expect("an undecided position cannot take the win");
+        assert!(e.contains("beyond the one-byte range"), "{e}");
+        assert_eq!(work.cells.load(work.slot(0, 6)), DRAW);
+        work.offer_win(0, 7, 3);
+        assert_eq!(work.cells.load(work.slot(0, 7)), Value::Win(3).encode().unwrap());
+    }
 }
