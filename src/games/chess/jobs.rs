@@ -154,7 +154,7 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
                 layout.positions,
                 layout.description()
             ),
-            "u8 for the side to move: 0 draw, 1..=127 mate in m moves, 128+m mated in m moves, 255 no position",
+            "u8 for the side to move: 0 draw (or no position), 1..=127 mate in m moves, 128+m mated in m moves",
             serde_json::to_value(&solved.stats)?,
         ).stamped(ctx.stamp()),
         ctx.param_hash,

@@ -1,9 +1,11 @@
 //! One byte per position and side to move, from the mover's point of view:
 //! 0 draw, 1..=127 win (mate in that many moves), 128 + m loss (mated in m
-//! moves, 128 = checkmated now). The longest five-piece mate (KPPvKP) is
-//! 127 moves, so every code is used; slots that hold no position (broken, or
-//! a symmetric duplicate) store 0 and are recognised by the index, which
-//! decodes them to no board or to a broken one.
+//! moves, 128 = checkmated now). The longest five-piece mates (KPPvKP) are
+//! a win in 127 moves (253 plies) with White to move and a loss in 127
+//! (254 plies) with Black to move, so every code is used, 255 included.
+//! Slots that hold no position (broken, or a symmetric duplicate) store 0
+//! and are recognised by the index, which decodes them to no board or to a
+//! broken one.
 
 /// The byte of a draw (and of slots that hold no position).
 pub const DRAW: u8 = 0;
