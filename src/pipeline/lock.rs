@@ -48,13 +48,11 @@ impl JobLock {
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
-                let holder = holder.trim();
+                let holder = holder_pid(&mut file);
                 bail!(
                     "job {id} in {} is being built by another nimrod build ({}); wait for it to finish or use another --data",
                     data_dir.display(),
-                    if holder.is_empty() { "pid unknown".to_string() } else { format!("pid {holder}") }
+                    holder.map_or_else(|| "pid unknown".to_string(), |p| format!("pid {p}"))
                 );
             }
             Err(TryLockError::Error(e)) => {
@@ -122,6 +120,28 @@ impl JobLock {
 /// Whether another process holds `p` locked (a `nimrod pack` writing it).
 /// A file that cannot be opened or locked for any other reason is not in
 /// use as far as this check can tell.
+/// The pid the lock's holder wrote into the file. The holder writes it
+/// just after taking the lock, so a builder refused at the same instant
+/// may find the file empty, or still naming an earlier holder that has
+/// exited (found when two builds of one job started together: "pid
+/// unknown"); it reads again for up to half a second until the file names
+/// a live process.
+fn holder_pid(file: &mut File) -> Option<u32> {
+    for _ in 0..50 {
+        let mut text = String::new();
+        let read = file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| file.read_to_string(&mut text));
+        if let (Ok(_), Ok(pid)) = (read, text.trim().parse::<u32>()) {
+            if Path::new(&format!("/proc/{pid}")).exists() || !Path::new("/proc/self").exists() {
+                return Some(pid);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    None
+}
+
 fn in_use(p: &Path) -> bool {
     File::open(p).is_ok_and(|f| matches!(f.try_lock(), Err(TryLockError::WouldBlock)))
 }
@@ -129,6 +149,30 @@ fn in_use(p: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A builder refused while the holder has the lock but has not yet
+    /// written its pid (the file empty, or naming an exited process) waits
+    /// for the pid instead of saying "pid unknown".
+    #[test]
+    fn a_refused_builder_names_the_holder_written_just_after_the_lock() {
+        let d = tempfile::tempdir().unwrap();
+        let held = JobLock::acquire(d.path(), "gops/n10/k05").unwrap();
+        let me = std::process::id();
+        for before in ["", "4294967295\n"] {
+            std::fs::write(held.path(), before).unwrap();
+            let path = held.path().to_path_buf();
+            let writer = std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(60));
+                std::fs::write(path, format!("{me}\n")).unwrap();
+            });
+            let e = JobLock::acquire(d.path(), "gops/n10/k05").unwrap_err().to_string();
+            writer.join().unwrap();
+            assert!(e.contains(&format!("(pid {me})")), "{before:?}: {e}");
+        }
+        std::fs::write(held.path(), "").unwrap();
+        let e = JobLock::acquire(d.path(), "gops/n10/k05").unwrap_err().to_string();
+        assert!(e.contains("(pid unknown)"), "{e}");
+    }
 
     #[test]
     fn a_temporary_another_process_holds_locked_is_left_alone() {
