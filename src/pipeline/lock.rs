@@ -117,9 +117,6 @@ impl JobLock {
     }
 }
 
-/// Whether another process holds `p` locked (a `nimrod pack` writing it).
-/// A file that cannot be opened or locked for any other reason is not in
-/// use as far as this check can tell.
 /// The pid the lock's holder wrote into the file. The holder writes it
 /// just after taking the lock, so a builder refused at the same instant
 /// may find the file empty, or still naming an earlier holder that has
@@ -142,6 +139,9 @@ fn holder_pid(file: &mut File) -> Option<u32> {
     None
 }
 
+/// Whether another process holds `p` locked (a `nimrod pack` writing it).
+/// A file that cannot be opened or locked for any other reason is not in
+/// use as far as this check can tell.
 fn in_use(p: &Path) -> bool {
     File::open(p).is_ok_and(|f| matches!(f.try_lock(), Err(TryLockError::WouldBlock)))
 }

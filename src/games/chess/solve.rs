@@ -878,7 +878,7 @@ mod tests {
         let layout = Layout::new(Material::parse("KQvK").unwrap().canonical());
         let probe = Tablebase::default();
         let work = Work::new(&layout, &probe);
-        let beyond = super::super::value::MAX_WIN + 1;
+        let beyond = crate::games::chess::value::MAX_WIN + 1;
         let sooner = Value::Win(14).encode().unwrap();
         work.cells.store(work.slot(0, 5), sooner);
         work.offer_win(0, 5, beyond);
