@@ -242,6 +242,14 @@ impl<'a> Work<'a> {
             ControlFlow::Continue(())
         });
         if let Some(w) = best_win {
+            // Unlike `offer_win`, this encodes before a quiet move could
+            // bring a faster win, so a conversion win of 128 would be
+            // refused even if the position wins sooner. It cannot arise
+            // within MAX_PIECES = 5: it needs a child lost in 127, and of
+            // the tables up to 5 pieces only KPPvKP holds one, which no
+            // conversion reaches (a capture into it starts from 6 pieces,
+            // and a promotion leaves a piece KPPvKP lacks). Raising
+            // MAX_PIECES needs the deferral `offer_win` has.
             // Never a loss, so its count is never needed.
             return (self.encode(Value::Win(w), &b), 0);
         }
