@@ -25,8 +25,8 @@ verified = {}
 for line in open(verify_path):
     fields = line.split()
     if len(fields) == 6 and fields[1] in ("ok", "FAILED"):
-        name, verdict, user, system, wall, rss_kib = fields
-        verified[name] = (verdict, float(user) + float(system), float(wall), int(rss_kib))
+        name, verdict, user, system, _wall, rss_kib = fields
+        verified[name] = (verdict, float(user) + float(system), int(rss_kib))
 
 
 def seconds(text):
@@ -41,10 +41,10 @@ print("| table | pieces | stored MB | build stages s | plies | longest win W / B
       "| white wins / black wins / draws | verify CPU s | verify peak MiB | verified |")
 print("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |")
 problems = []
-totals = {}
+tables = []  # (pieces, stored bytes, build s, verify CPU s, verified ok, longest mate)
 for row in sorted(rows, key=lambda r: (int(r["pieces"]), r["table"])):
     name = row["table"]
-    verdict, cpu, _wall, rss = verified.get(name, ("missing", 0.0, 0.0, 0))
+    verdict, cpu, rss = verified.get(name, ("missing", 0.0, 0))
     if verdict != "ok":
         problems.append(f"{name}: verification {verdict}")
     build = seconds(row["total_s"])
@@ -54,28 +54,24 @@ for row in sorted(rows, key=lambda r: (int(r["pieces"]), r["table"])):
     print(f"| {name} | {row['pieces']} | {int(row['bytes']) / 1e6:.1f} | {build:.1f} | {row['plies']} "
           f"| {row['longest_win_white_moves']} / {row['longest_win_black_moves']} | {share} "
           f"| {cpu:.1f} | {rss / 1024:.0f} | {verdict} |")
-    t = totals.setdefault(int(row["pieces"]), [0, 0, 0.0, 0.0, 0, 0])
-    t[0] += 1
-    t[1] += int(row["bytes"])
-    t[2] += build
-    t[3] += cpu
-    t[4] += verdict == "ok"
-    t[5] = max(t[5], int(row["longest_win_white_moves"]), int(row["longest_win_black_moves"]))
+    longest = max(int(row["longest_win_white_moves"]), int(row["longest_win_black_moves"]))
+    tables.append((int(row["pieces"]), int(row["bytes"]), build, cpu, verdict == "ok", longest))
 for name in sorted(set(verified) - {r["table"] for r in rows}):
     problems.append(f"{name}: in the verification log but not in {figures_path}")
+
+
+def total_row(label, group):
+    print(f"| {label} | {len(group)} | {sum(t[1] for t in group) / 1e9:.2f} GB "
+          f"| {hours(sum(t[2] for t in group))} | {hours(sum(t[3] for t in group))} "
+          f"| {sum(t[4] for t in group)} | {max(t[5] for t in group)} |")
+
 
 print()
 print("| pieces | tables | stored | build stages (wall) | verify (CPU) | verified | longest mate (moves) |")
 print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-grand = [0, 0, 0.0, 0.0, 0, 0]
-for pieces in sorted(totals):
-    t = totals[pieces]
-    print(f"| {pieces} | {t[0]} | {t[1] / 1e9:.2f} GB | {hours(t[2])} | {hours(t[3])} | {t[4]} | {t[5]} |")
-    for i in range(5):
-        grand[i] += t[i]
-    grand[5] = max(grand[5], t[5])
-print(f"| all | {grand[0]} | {grand[1] / 1e9:.2f} GB | {hours(grand[2])} | {hours(grand[3])} "
-      f"| {grand[4]} | {grand[5]} |")
+for pieces in sorted({t[0] for t in tables}):
+    total_row(pieces, [t for t in tables if t[0] == pieces])
+total_row("all", tables)
 if problems:
     print()
     for p in problems:
