@@ -12,6 +12,19 @@ fn main() -> ExitCode {
     // Whether the caller asked for JSON, known before parsing so that even a
     // usage error comes back as JSON.
     let json = std::env::args().skip(1).any(|a| a == "--json");
+    // clap reads an empty NIMROD_DATA as an empty --data and blames the
+    // flag the user never gave: name the variable instead.
+    if std::env::var_os("NIMROD_DATA").is_some_and(|v| v.is_empty())
+        && !std::env::args().any(|a| a == "--data" || a.starts_with("--data="))
+    {
+        let msg = "NIMROD_DATA is set but empty: set it to the data directory, unset it (./data is then used), or give --data DIR";
+        if json {
+            eprintln!("{}", serde_json::json!({ "error": msg }));
+        } else {
+            eprintln!("error: {msg}");
+        }
+        return ExitCode::from(2);
+    }
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
         Err(e) if !json || !e.use_stderr() => e.exit(),

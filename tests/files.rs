@@ -66,15 +66,32 @@ fn nim_and_half_queries() {
     let v = q(&["nim", "1", "3", "5", "7", "11"]);
     assert_eq!(v["safe"], false); // 1^3^5^7^11 = 11
     for m in v["winning_moves"].as_array().unwrap() {
-        let (from, to) = (m["from"].as_u64().unwrap(), m["to"].as_u64().unwrap());
+        let t = &m["takes"][0];
+        let (from, to) = (t["from"].as_u64().unwrap(), t["to"].as_u64().unwrap());
         assert!(to < from);
+        assert_eq!(m["takes"].as_array().unwrap().len(), 1);
     }
+    let v1 = v;
     let v = q(&["nim", "1", "3", "5", "7", "11", "--k", "2"]);
+    // One shape whatever k is: the same keys, each winning move as the
+    // heaps after it and what it takes.
+    let keys = |v: &serde_json::Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&v1), keys(&v));
+    assert_eq!(keys(&v1["winning_moves"][0]), keys(&v["winning_moves"][0]));
     let new: Vec<u64> = serde_json::from_value(v["winning_move"].clone()).unwrap();
     assert!(nimrod::games::nim::moore::is_p(&new, 2));
     // Every winning move, the text's 6, 6 on the two largest among them.
     assert_eq!(v["winning_move_count"], 4);
-    let all: Vec<Vec<u64>> = serde_json::from_value(v["winning_moves"].clone()).unwrap();
+    let all: Vec<Vec<u64>> = v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| serde_json::from_value(m["after"].clone()).unwrap())
+        .collect();
     assert!(all.contains(&vec![1, 3, 5, 6, 6]), "{all:?}");
     assert!(all.iter().all(|m| nimrod::games::nim::moore::is_p(m, 2)));
     // Misère Nim_k, and 100 heaps of up to 10^9.

@@ -37,7 +37,7 @@ fn table_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-pub fn list(data: &Path, json: bool) -> Result<ExitCode> {
+pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
     if data.is_file() {
         bail!(
             "--data {} is a file, not a data directory (for one table: nimrod info {})",
@@ -62,9 +62,11 @@ pub fn list(data: &Path, json: bool) -> Result<ExitCode> {
                 0,
             )
         } else {
-            match Table::open(&p) {
+            // `ok` only for what `verify` would pass on checksums: a packed
+            // table whose payload frame is damaged opens fine.
+            match Table::open(&p).and_then(|t| if quick { Ok(t) } else { t.verify().map(|_| t) }) {
                 Ok(t) => (
-                    "ok".to_string(),
+                    if quick { "opens" } else { "ok" }.to_string(),
                     format!("{}/{} [{}]", t.meta().game, t.meta().table, t.storage()),
                     t.len(),
                 ),
@@ -90,8 +92,10 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
     let t = Table::open(file)?;
     let h = t.header();
     let m = t.meta();
+    let entry = games::find(&m.game).map_or_else(|| m.entry.clone(), |g| g.entry_description(&t));
     let v = json!({
         "path": file.display().to_string(),
+        "entry": entry,
         "storage": t.storage(),
         "format_version": h.version,
         "entry_kind": h.entry_kind.name(),
@@ -112,7 +116,7 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
         h.version,
         h.entry_count,
         h.entry_kind.name(),
-        m.entry,
+        entry,
         m.index,
         h.index_kind,
         h.payload.len,

@@ -38,8 +38,14 @@ enum Command {
     /// merge job per split job, afterok dependencies along the job graph);
     /// with --submit, submit them; with --wait, wait and report.
     Slurm(slurm::SlurmArgs),
-    /// List the tables under a data directory with size and state.
+    /// List the tables under a data directory with size and state: `ok`
+    /// when every checksum holds (header, index and payload), `bad` naming
+    /// the damage otherwise.
     List {
+        /// Only open each table (header, metadata and index checked, the
+        /// payload not read): its state is then `opens`, not `ok`.
+        #[arg(long)]
+        quick: bool,
         /// Directory of the tables (default: $NIMROD_DATA, else ./data).
         #[arg(
             long,
@@ -54,6 +60,7 @@ enum Command {
     },
     /// Header, metadata and statistics of one table file.
     Info {
+        /// A table file, raw (.nmt) or packed (.nmt.zst).
         file: PathBuf,
         /// Print one JSON document instead of text.
         #[arg(long)]
@@ -87,6 +94,7 @@ enum Command {
     },
     /// Compress tables into the zstd seekable format (FILE -> FILE.zst).
     Pack {
+        /// Raw table files (.nmt); each is written beside itself as FILE.zst.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// zstd level (1-22).
@@ -104,6 +112,7 @@ enum Command {
     },
     /// Restore raw tables from packed ones (FILE.zst -> FILE).
     Unpack {
+        /// Packed table files (.nmt.zst); each is restored beside itself.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Replace an existing FILE (refused otherwise, as gzip and zstd do).
@@ -128,8 +137,10 @@ enum Command {
     /// (`nimrod play GAME --help` shows a game's arguments).
     #[command(disable_help_flag = true)]
     Play {
+        /// Game name (`nimrod query list` lists them; not every game plays).
         #[arg(allow_hyphen_values = true)]
         game: Option<String>,
+        /// Game arguments, plus --data DIR.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
@@ -162,7 +173,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Build(args) => build::run(args),
         Command::Slurm(args) => slurm::run(args),
         Command::Plan { config, json } => build::plan(config, json),
-        Command::List { data, json } => files::list(&data, json),
+        Command::List { data, json, quick } => files::list(&data, json, quick),
         Command::Info { file, json } => files::info(&file, json),
         Command::Verify {
             paths,
@@ -191,5 +202,39 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Unpack { files, force, json } => files::unpack(&files, force, json),
         Command::Query { game, args } => query::run(game, args),
         Command::Play { game, args } => query::play(game, args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Arguments without help text, in `cmd` and its subcommands.
+    fn undocumented(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        let path = format!("{path} {}", cmd.get_name());
+        for a in cmd.get_arguments() {
+            let id = a.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            if a.get_help().is_none_or(|h| h.to_string().trim().is_empty()) {
+                out.push(format!("{path} <{id}>"));
+            }
+        }
+        for s in cmd.get_subcommands() {
+            undocumented(s, &path, out);
+        }
+    }
+
+    /// `info FILE`, `pack FILE`, `unpack FILE` and `slurm --partition` once
+    /// showed an empty help line.
+    #[test]
+    fn every_argument_of_every_command_has_help() {
+        let mut missing = Vec::new();
+        undocumented(&super::Cli::command(), "", &mut missing);
+        for kind in [super::query::Kind::Query, super::query::Kind::Play] {
+            undocumented(&super::query::command(kind), "", &mut missing);
+        }
+        assert!(missing.is_empty(), "no help for: {missing:?}");
     }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 /// Which of the two game-facing commands.
 #[derive(Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     Query,
     Play,
 }
@@ -24,7 +24,7 @@ impl Kind {
 /// `nimrod query` or `nimrod play` as clap sees it: one subcommand per game
 /// of the registry, each the game's own command (arguments, help,
 /// examples), and `--data`/`--json` for every one of them.
-fn command(kind: Kind) -> clap::Command {
+pub(super) fn command(kind: Kind) -> clap::Command {
     use clap::{Arg, ArgAction, Command};
     let word = kind.word();
     let mut c = Command::new(word)
@@ -48,16 +48,19 @@ fn command(kind: Kind) -> clap::Command {
                 .default_value("data")
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("Directory holding the tables (default: $NIMROD_DATA, else ./data)"),
-        )
-        .arg(
-            Arg::new("json")
-                .long("json")
-                .global(true)
-                .action(ArgAction::SetTrue)
-                .help("One JSON document instead of text"),
         );
+    // `play` is a conversation in text: it has no --json (it used to take
+    // the flag and ignore it).
     if let Kind::Query = kind {
-        c = c.subcommand(Command::new("list").about("List the games"));
+        c = c
+            .arg(
+                Arg::new("json")
+                    .long("json")
+                    .global(true)
+                    .action(ArgAction::SetTrue)
+                    .help("One JSON document instead of text"),
+            )
+            .subcommand(Command::new("list").about("List the games"));
     }
     for g in games::registry() {
         let sub = match kind {
@@ -124,7 +127,7 @@ enum Prepared {
 fn prepare(kind: Kind, game: &str, args: Vec<String>) -> Result<Prepared> {
     // Usage errors are printed as JSON when --json was asked for, whatever
     // else is wrong with the line.
-    let json = args.iter().any(|a| a == "--json");
+    let json = matches!(kind, Kind::Query) && args.iter().any(|a| a == "--json");
     if is_help(game) {
         let help = command(kind).render_long_help().to_string();
         emit(false, &json!(null), &help);
@@ -139,7 +142,7 @@ fn prepare(kind: Kind, game: &str, args: Vec<String>) -> Result<Prepared> {
         Err(u) => return Ok(Prepared::Done(usage(&u, json))),
     };
     let (_, sub) = matches.subcommand().expect("a subcommand is required");
-    let json = sub.get_flag("json");
+    let json = matches!(sub.try_get_one::<bool>("json"), Ok(Some(true)));
     let data = sub
         .get_one::<PathBuf>("data")
         .cloned()

@@ -29,6 +29,8 @@ pub struct SlurmArgs {
     /// Parts per shardable job: an array of S tasks and a merge job each.
     #[arg(long, default_value_t = 1)]
     shards: u32,
+    /// Slurm partition for every job (sbatch --partition); default: the
+    /// cluster's default partition.
     #[arg(long)]
     partition: Option<String>,
     /// Time limit per task, as sbatch takes it (like 2:00:00 or 1-00:00:00).

@@ -164,6 +164,11 @@ pub trait Game: Planner + Sync {
     fn verify_deep(&self, table: &Table, _depth: &VerifyDepth) -> Result<Option<VerifyNote>> {
         self.verify(table).map(|_| None)
     }
+    /// What one entry means, for `nimrod info`: the table's own description
+    /// unless the game knows a stored one to be wrong.
+    fn entry_description(&self, table: &Table) -> String {
+        table.meta().entry.clone()
+    }
 }
 
 /// A game's query with typed arguments: a library caller fills the struct,

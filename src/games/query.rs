@@ -191,7 +191,7 @@ fn open_table_with(
 
 /// The shipped config whose plan has job `id`: `Some(None)` for the
 /// embedded default, `Some(Some("config/big.toml"))`, or None.
-fn shipped_config_of(id: &str) -> Option<Option<&'static str>> {
+pub(crate) fn shipped_config_of(id: &str) -> Option<Option<&'static str>> {
     let shipped = [
         (None, crate::pipeline::DEFAULT_CONFIG),
         (Some("config/big.toml"), crate::pipeline::config::BIG_CONFIG),

@@ -603,7 +603,27 @@ fn run_whole(
             remove_parts(&parts)?;
         }
     }
+    remove_damaged_packed_copy(&output, hash, progress)?;
     Ok(true)
+}
+
+/// After the raw table at `raw` was (re)built, a packed copy beside it that
+/// does not pass the full check is the damaged or stale table the build
+/// replaced: left there, `verify` of the directory stays red while queries
+/// read the good raw file. It is removed, and said so. A packed copy that
+/// passes is the same table (builds are deterministic) and stays.
+fn remove_damaged_packed_copy(raw: &Path, hash: u64, progress: &Progress) -> Result<()> {
+    let packed = crate::table::job::packed_path(raw);
+    if packed.is_file() && !is_current(&packed, hash) {
+        std::fs::remove_file(&packed)
+            .with_context(|| format!("cannot remove the superseded {}", packed.display()))?;
+        progress.println(&format!(
+            "removed {}: damaged or of other parameters, superseded by the rebuilt {}",
+            packed.display(),
+            raw.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Builds part `shard` of `job` under the part's lock; false when the part,

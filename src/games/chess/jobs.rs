@@ -159,9 +159,10 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
             // table's metadata, so correcting it moves every chess table's
             // bytes (golden tables, the default build's digest, the kept
             // 5-piece set): left for the next change that moves them anyway.
-            "u8 for the side to move: 0 draw, 1..=127 mate in m moves, 128+m mated in m moves, 255 no position",
+            super::value::STORED_ENTRY_DESCRIPTION,
             serde_json::to_value(&solved.stats)?,
-        ).stamped(ctx.stamp()),
+        )
+        .stamped(ctx.stamp()),
         ctx.param_hash,
     )?;
     Ok(())

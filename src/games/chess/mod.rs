@@ -54,6 +54,15 @@ impl Game for Chess {
     fn verify(&self, table: &Table) -> Result<()> {
         verify::verify_table(table)
     }
+
+    fn entry_description(&self, table: &Table) -> String {
+        let stored = &table.meta().entry;
+        if stored == value::STORED_ENTRY_DESCRIPTION {
+            value::ENTRY_DESCRIPTION.to_string()
+        } else {
+            stored.clone()
+        }
+    }
 }
 
 impl Queries for Chess {

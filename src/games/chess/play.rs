@@ -116,11 +116,10 @@ pub fn play(
             return Ok(());
         }
         let m = if game.turn() == human {
-            write!(out, "your move> ")?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 || line.trim() == "quit" {
-                writeln!(out, "\nGame left unfinished.")?;
+            // End of input is an error here as in every game's play.
+            let line = crate::games::query::read_answer(input, out, "your move> ", "chess")?;
+            if line == "quit" {
+                writeln!(out, "Game left unfinished.")?;
                 return Ok(());
             }
             match parse_move(&game, &line) {

@@ -473,6 +473,10 @@ pub const MAX_SAMPLE: u64 = 100_000;
 
 fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answer> {
     ensure!(
+        count >= 1,
+        "query chess: --sample 0 asks for no positions (1 ..= {MAX_SAMPLE})"
+    );
+    ensure!(
         count <= MAX_SAMPLE,
         "query chess: --sample {count} is more than the {MAX_SAMPLE} positions one query prints; run several queries with different --seed values"
     );

@@ -7,6 +7,16 @@
 //! and are recognised by the index, which decodes them to no board or to a
 //! broken one.
 
+/// What a chess table's entries mean, as `nimrod info` prints it.
+pub const ENTRY_DESCRIPTION: &str = "u8 for the side to move: 0 draw (and slots holding no position), 1..=127 mate in m moves, 128+m mated in m moves (128 checkmated, 255 mated in 127)";
+
+/// The description every chess table built so far stores: its last clause
+/// is wrong (255 is mated in 127; an empty slot holds 0). Kept byte for byte
+/// because it is hashed into every table; `info` shows
+/// [`ENTRY_DESCRIPTION`] in its place.
+pub const STORED_ENTRY_DESCRIPTION: &str =
+    "u8 for the side to move: 0 draw, 1..=127 mate in m moves, 128+m mated in m moves, 255 no position";
+
 /// The byte of a draw (and of slots that hold no position).
 pub const DRAW: u8 = 0;
 /// The longest mate a byte holds, in moves.

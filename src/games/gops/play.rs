@@ -5,7 +5,7 @@
 use super::query::{find_tables, members, upcard_game, upcard_win_game, Objective};
 use crate::games::query::QueryContext;
 use crate::rng::SplitMix64;
-use anyhow::{bail, ensure, Result};
+use anyhow::{ensure, Result};
 use std::io::{BufRead, Write};
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -82,12 +82,7 @@ pub fn play(
         )?;
         writeln!(out, "Your hand: {}", list(mine))?;
         let bid = loop {
-            write!(out, "Your bid: ")?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                bail!("play gops: input ended in round {} before a bid", round + 1);
-            }
+            let line = crate::games::query::read_answer(input, out, "Your bid: ", "gops")?;
             match line.trim().parse::<u32>() {
                 Ok(b) if (1..=n as u32).contains(&b) && mine >> (b - 1) & 1 == 1 => break b,
                 _ => writeln!(

@@ -147,8 +147,19 @@ pub(super) fn find_tables(
         Objective::Score => "cards",
         Objective::Win => "win_cards",
     };
+    // The smallest level a shipped config builds that covers this game.
+    if let Some(id) = (cards..=MAX_CARDS)
+        .map(|n| level_id(n, k))
+        .find(|id| crate::games::query::shipped_config_of(id).is_some())
+    {
+        bail!(
+            "no GOPS table covers N = {cards} with {k} cards per hand in {}; {}",
+            ctx.data_dir.display(),
+            crate::games::query::missing_hint(&ctx.data_dir, &id)
+        )
+    }
     bail!(
-        "no GOPS table covers N = {cards} with {k} cards per hand in {}; set [gops] {key} = {cards} (or more) in the config and run: nimrod build --only gops --data {}",
+        "no GOPS table covers N = {cards} with {k} cards per hand in {}; no shipped config builds it: write a config FILE with [gops] {key} = {cards} (or more) and run: nimrod build --config FILE --only gops --data {}",
         ctx.data_dir.display(),
         ctx.data_dir.display()
     )

@@ -196,8 +196,12 @@ impl Deal {
                     Ok(Step::Over(
                         p,
                         format!(
-                            "{who} passed: {c} is the hidden card, and {} names it",
-                            Self::name(p)
+                            "{who} passed: {c} is the hidden card, and {} it",
+                            if p == HUMAN {
+                                "you name"
+                            } else {
+                                "the machine names"
+                            }
                         ),
                     ))
                 } else {

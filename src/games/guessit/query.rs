@@ -123,6 +123,10 @@ fn shown_exact(exact: &str) -> String {
 pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "guessit/values")?;
     if let Some(size) = q.tables {
+        ensure!(
+            size >= 1,
+            "query guessit: --tables 0 asks for no table (1 ..= the table's max_hand)"
+        );
         // Checked before the header row is laid out for `size` columns.
         row(&t, size, size)?;
         // Rows = opponent's cards, columns = own cards. Bluffing is the

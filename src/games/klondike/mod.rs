@@ -212,7 +212,7 @@ impl Plays for Klondike {
         output: &mut dyn std::io::Write,
     ) -> Result<()> {
         let _ = ctx;
-        query::play(&p.game, input, output)
+        query::play(p, input, output)
     }
 }
 

@@ -43,8 +43,13 @@ pub struct KlondikeQuery {
     /// (at most 10^9: it keeps 10 to 12.5 bytes a class).
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 20_000_000))]
     pub budget: u64,
-    /// Print the batch report instead.
-    #[cfg_attr(feature = "cli", arg(long))]
+    /// Print the batch report instead (every rule set and player the
+    /// build covered: the deal, rule, player and budget options do not
+    /// apply to it and are refused beside it).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, conflicts_with_all = ["deal", "draw", "redeal", "no_worry", "variant", "budget"])
+    )]
     pub report: bool,
 }
 
@@ -59,9 +64,38 @@ pub const MAX_BUDGET: u64 = 1_000_000_000;
     after_help = "Examples:\n  nimrod play klondike --deal 42\n  nimrod play klondike --deal 7 --draw 3\n\nA move number plays that move; 'hint' shows the greedy player's move, 'greedy' plays it, 'quit' ends the game."
 ))]
 pub struct KlondikePlay {
-    /// The deal and the rules.
-    #[cfg_attr(feature = "cli", command(flatten))]
-    pub game: KlondikeQuery,
+    /// Deal: our number N (the shuffle in cards.rs), or solvitaire:S for
+    /// Solvitaire's seed S.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub deal: Option<DealId>,
+    /// Cards dealt from the stock at a time: 1 or 3.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
+    pub draw: u8,
+    /// Stock passes: none, unlimited or a number.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "unlimited"))]
+    pub redeal: String,
+    /// Forbid worrying back (a card coming back from its foundation).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_worry: bool,
+    /// The greedy player giving hints, 0..5 (as `query klondike --variant`).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
+    pub variant: usize,
+}
+
+impl KlondikePlay {
+    /// The same deal and rules as a query (play has no solver budget and no
+    /// report: it used to list both and ignore them).
+    fn as_query(&self) -> KlondikeQuery {
+        KlondikeQuery {
+            deal: self.deal,
+            draw: self.draw,
+            redeal: self.redeal.clone(),
+            no_worry: self.no_worry,
+            variant: self.variant,
+            budget: 1,
+            report: false,
+        }
+    }
 }
 
 fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
@@ -96,6 +130,11 @@ fn describe_line(start: &State, rules: &Rules, moves: &[Move]) -> Vec<String> {
 /// The answer to `query klondike` (a deal, or `--report`).
 pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.report {
+        // A library caller has no parser to refuse these: check here too.
+        ensure!(
+            q.deal.is_none(),
+            "query klondike: --report covers every deal of the build; it takes no --deal"
+        );
         return report(ctx);
     }
     let Some(deal) = q.deal else {
@@ -362,10 +401,11 @@ impl std::fmt::Display for ReportStats {
 /// Interactive play: numbers pick a listed move, `h` shows the greedy
 /// player's hint, `g` plays it, `q` quits.
 pub fn play(
-    q: &KlondikeQuery,
+    p: &KlondikePlay,
     input: &mut dyn std::io::BufRead,
     output: &mut dyn std::io::Write,
 ) -> Result<()> {
+    let q = &p.as_query();
     let Some(deal) = q.deal else {
         bail!("play klondike: give --deal N");
     };
@@ -386,12 +426,12 @@ pub fn play(
         for (i, &m) in moves.iter().enumerate() {
             writeln!(output, "  {}) {}", i + 1, s.describe(m))?;
         }
-        write!(output, "move number, h(int), g(reedy move), q(uit)> ")?;
-        output.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
+        let line = crate::games::query::read_answer(
+            input,
+            output,
+            "move number, h(int), g(reedy move), q(uit)> ",
+            "klondike",
+        )?;
         let hint = variant.next_move(&s, &rules, false);
         match line.trim().to_ascii_lowercase().as_str() {
             "q" | "quit" => return Ok(()),

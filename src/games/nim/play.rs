@@ -24,7 +24,7 @@ pub const MAX_PLAY_HEAP: u64 = 1_000_000_000;
     )
 )]
 pub struct NimPlay {
-    /// Heap sizes (1 to 64 heaps, each at most 10^9).
+    /// Heap sizes (1 to 100 heaps, each at most 10^9).
     #[cfg_attr(feature = "cli", arg(required = true))]
     pub heaps: Vec<u64>,
     /// Misère play: whoever takes the last token loses.
@@ -198,6 +198,25 @@ pub(super) fn play(p: &NimPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The help once said 64 heaps while 100 were accepted.
+    #[cfg(feature = "cli")]
+    #[test]
+    fn the_help_states_the_heap_count_play_accepts() {
+        let help = <NimPlay as clap::CommandFactory>::command()
+            .render_long_help()
+            .to_string();
+        assert!(help.contains(&format!("1 to {MAX_HEAPS} heaps")), "{help}");
+        let mut out = Vec::new();
+        let too_many = NimPlay {
+            heaps: vec![1; MAX_HEAPS + 1],
+            misere: false,
+            k: 1,
+            machine_first: false,
+            seed: 1,
+        };
+        assert!(play(&too_many, &mut &b""[..], &mut out).is_err());
+    }
 
     #[test]
     fn moves_are_checked() {

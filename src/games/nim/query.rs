@@ -42,23 +42,55 @@ fn safety(safe: bool) -> &'static str {
     }
 }
 
-/// One winning move of Bouton's Nim: heap (from 1) goes from `from` to `to`.
+/// What one heap does in a winning move: heap (from 1) goes from `from` to `to`.
 #[derive(Serialize)]
-struct NimMove {
+struct Take {
     heap: usize,
     from: u64,
     to: u64,
 }
 
-/// `nimrod query nim HEAPS` (k = 1, normal or misère).
+/// One winning move: the heaps after it, and what it takes from which.
 #[derive(Serialize)]
-struct BoutonAnswer {
+struct NimMove {
+    after: Vec<u64>,
+    takes: Vec<Take>,
+}
+
+impl NimMove {
+    fn new(before: &[u64], after: Vec<u64>) -> NimMove {
+        let takes = before
+            .iter()
+            .zip(&after)
+            .enumerate()
+            .filter(|(_, (b, a))| b != a)
+            .map(|(i, (&from, &to))| Take {
+                heap: i + 1,
+                from,
+                to,
+            })
+            .collect();
+        NimMove { after, takes }
+    }
+}
+
+/// `nimrod query nim HEAPS [--k K]`: one JSON shape whatever k is (it
+/// used to change with `--k`); the text keeps Bouton's wording for k = 1.
+#[derive(Serialize)]
+struct NimAnswer {
     game: &'static str,
     heaps: Vec<u64>,
     k: usize,
     misere: bool,
     safe: bool,
-    winning_moves: Vec<NimMove>,
+    /// The heaps after one winning move, if the position is unsafe (for
+    /// Nim_k in normal play, Moore's construction).
+    winning_move: Option<Vec<u64>>,
+    /// Every winning move, the first `MAX_LISTED` for Nim_k; None when
+    /// there are too many heap subsets to examine.
+    winning_moves: Option<Vec<NimMove>>,
+    /// How many winning moves there are in all (None: not counted).
+    winning_move_count: Option<u64>,
 }
 
 /// "1st", "2nd", "3rd", "4th", "11th", "21st": heaps are numbered from 1
@@ -74,60 +106,39 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-impl std::fmt::Display for BoutonAnswer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let play = if self.misere { "misère" } else { "normal" };
-        writeln!(f, "Nim {} ({play} play)", list(&self.heaps))?;
-        writeln!(f, "  {}", safety(self.safe))?;
-        for m in &self.winning_moves {
-            writeln!(
-                f,
-                "  take {} from the {} heap ({} -> {})",
-                m.from - m.to,
-                ordinal(m.heap),
-                m.from,
-                m.to
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// `nimrod query nim HEAPS --k K` (Moore's Nim_k, k > 1).
-#[derive(Serialize)]
-struct MooreAnswer {
-    game: &'static str,
-    heaps: Vec<u64>,
-    k: usize,
-    misere: bool,
-    safe: bool,
-    /// The heaps after one winning move, if the position is unsafe
-    /// (Moore's construction).
-    winning_move: Option<Vec<u64>>,
-    /// Every winning move (heaps after it), the first `MAX_LISTED`; None
-    /// when there are too many heap subsets to examine.
-    winning_moves: Option<Vec<Vec<u64>>>,
-    /// How many winning moves there are in all (None: not counted).
-    winning_move_count: Option<u64>,
-}
-
 /// Winning moves of Nim_k listed in the answer.
 const MAX_LISTED: usize = 20;
 
 /// "7 -> 6 on the 4th heap, 11 -> 6 on the 5th".
-fn describe(before: &[u64], after: &[u64]) -> String {
-    before
+fn describe(m: &NimMove) -> String {
+    m.takes
         .iter()
-        .zip(after)
-        .enumerate()
-        .filter(|(_, (b, a))| b != a)
-        .map(|(i, (b, a))| format!("{b} -> {a} on the {} heap", ordinal(i + 1)))
+        .map(|t| format!("{} -> {} on the {} heap", t.from, t.to, ordinal(t.heap)))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-impl std::fmt::Display for MooreAnswer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl NimAnswer {
+    fn fmt_bouton(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let play = if self.misere { "misère" } else { "normal" };
+        writeln!(f, "Nim {} ({play} play)", list(&self.heaps))?;
+        writeln!(f, "  {}", safety(self.safe))?;
+        for m in self.winning_moves.iter().flatten() {
+            for t in &m.takes {
+                writeln!(
+                    f,
+                    "  take {} from the {} heap ({} -> {})",
+                    t.from - t.to,
+                    ordinal(t.heap),
+                    t.from,
+                    t.to
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn fmt_moore(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let play = if self.misere { "misère" } else { "normal" };
         writeln!(
             f,
@@ -140,7 +151,7 @@ impl std::fmt::Display for MooreAnswer {
             (Some(moves), Some(count)) if count > 0 => {
                 writeln!(f, "  winning moves: {count}")?;
                 for m in moves {
-                    writeln!(f, "    {}", describe(&self.heaps, m))?;
+                    writeln!(f, "    {}", describe(m))?;
                 }
                 if count > moves.len() as u64 {
                     writeln!(
@@ -152,13 +163,24 @@ impl std::fmt::Display for MooreAnswer {
             }
             (None, _) => {
                 if let Some(new) = &self.winning_move {
-                    writeln!(f, "  winning move: {}", describe(&self.heaps, new))?;
+                    let m = NimMove::new(&self.heaps, new.clone());
+                    writeln!(f, "  winning move: {}", describe(&m))?;
                     writeln!(f, "  (too many heap subsets to list every winning move)")?;
                 }
             }
             _ => {}
         }
         Ok(())
+    }
+}
+
+impl std::fmt::Display for NimAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.k == 1 {
+            self.fmt_bouton(f)
+        } else {
+            self.fmt_moore(f)
+        }
     }
 }
 
@@ -176,21 +198,23 @@ pub(super) fn answer(q: &NimQuery, _ctx: &QueryContext) -> Result<Answer> {
     let k = q.k.min(heaps.len().max(1));
     if q.k == 1 {
         let safe = bouton::is_p(&heaps, q.misere);
-        let winning_moves = bouton::winning_moves(&heaps, q.misere)
+        let winning_moves: Vec<NimMove> = bouton::winning_moves(&heaps, q.misere)
             .into_iter()
-            .map(|(i, to)| NimMove {
-                heap: i + 1,
-                from: heaps[i],
-                to,
+            .map(|(i, to)| {
+                let mut after = heaps.clone();
+                after[i] = to;
+                NimMove::new(&heaps, after)
             })
             .collect();
-        Ok(Answer::of(&BoutonAnswer {
+        Ok(Answer::of(&NimAnswer {
             game: "nim",
-            heaps,
             k: 1,
             misere: q.misere,
             safe,
-            winning_moves,
+            winning_move: winning_moves.first().map(|m| m.after.clone()),
+            winning_move_count: Some(winning_moves.len() as u64),
+            winning_moves: Some(winning_moves),
+            heaps,
         }))
     } else {
         let safe = if q.misere {
@@ -206,14 +230,18 @@ pub(super) fn answer(q: &NimQuery, _ctx: &QueryContext) -> Result<Answer> {
         } else {
             moore::winning_move(&heaps, k)
         };
-        Ok(Answer::of(&MooreAnswer {
+        Ok(Answer::of(&NimAnswer {
             game: "nim",
             safe,
             winning_move,
             winning_move_count: listed
                 .as_ref()
                 .map(|(_, c)| u64::try_from(*c).unwrap_or(u64::MAX)),
-            winning_moves: listed.map(|(l, _)| l),
+            winning_moves: listed.map(|(l, _)| {
+                l.into_iter()
+                    .map(|after| NimMove::new(&heaps, after))
+                    .collect()
+            }),
             heaps,
             k: q.k,
             misere: q.misere,

@@ -38,6 +38,9 @@ fn default_runs() -> u64 {
     100
 }
 
+/// The most MENACE training games one `ttt/machines` job plays in all.
+const MAX_MENACE_TOTAL: u64 = 100_000_000;
+
 fn default_games() -> u64 {
     500
 }
@@ -92,9 +95,12 @@ impl Planner for Ttt {
             })
             .collect::<Result<_>>()?;
         let (runs, games) = (p.menace_runs, p.menace_games);
+        // Checked: both numbers come from the user, and a wrapping product
+        // of two huge counts can land inside the range.
+        let total = runs.checked_mul(games);
         ensure!(
-            runs >= 1 && games >= 10 && runs * games <= 100_000_000,
-            "{source}: [ttt] menace_runs x menace_games must be between 10 and 1e8 games, at least 10 per run"
+            runs >= 1 && games >= 10 && total.is_some_and(|t| t <= MAX_MENACE_TOTAL),
+            "{source}: [ttt] menace_runs x menace_games = {runs} x {games} must be between 10 and 1e8 games, at least 10 per run"
         );
         jobs.push(Job {
             id: "ttt/machines".into(),

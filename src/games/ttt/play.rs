@@ -45,7 +45,7 @@ pub struct TttPlay {
     /// The machine.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "perfect"))]
     pub machine: Machine,
-    /// The machine moves first (plays X).
+    /// The machine moves first (plays X); implied for MENACE, which plays X only.
     #[cfg_attr(feature = "cli", arg(long))]
     pub machine_first: bool,
     /// Seed of the machine's choices (and of MENACE's training).
@@ -159,10 +159,6 @@ pub(super) fn play(t: &TttPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
         Machine::Product => Player::Rule(product_rule),
         Machine::Lines => Player::Rule(line_scoring),
         Machine::Menace => {
-            ensure!(
-                t.machine_first,
-                "play ttt: MENACE plays X only, so it moves first: add --machine-first"
-            );
             let solved = solve::solve(&g);
             let m = TrainedMenace::train(&g, &solved, Opponent::Perfect, t.menace_games, t.seed);
             writeln!(
@@ -173,7 +169,10 @@ pub(super) fn play(t: &TttPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
             Player::Menace(Box::new(m))
         }
     };
-    let human_x = !t.machine_first;
+    // MENACE plays X only, so it always moves first (--machine-first is
+    // implied rather than demanded).
+    let machine_first = t.machine_first || matches!(t.machine, Machine::Menace);
+    let human_x = !machine_first;
     writeln!(
         out,
         "{}; you play {}",

@@ -223,8 +223,8 @@ impl std::fmt::Display for TttAnswer {
         writeln!(f, "  value     {}", self.outcome)?;
         writeln!(
             f,
-            "  distance  {} plies to the end under best play",
-            self.distance
+            "  distance  {} to the end under best play",
+            crate::search::plies(i32::from(self.distance))
         )?;
         match &self.optimal_picks {
             _ if self.optimal_moves.is_empty() => writeln!(f, "  the game is over")?,
