@@ -488,3 +488,363 @@ fn every_game_s_build_hint_names_a_job_its_config_plans() {
         );
     }
 }
+
+/// Issue 54: products of user numbers are checked, not wrapped. MENACE's
+/// runs x games at 2^32 x 2^32 wrapped to 0 and `build` tried to allocate
+/// 137 GB; at 2^63 - 1 it panicked. A board of 2^32 x 2^32 cells wrapped
+/// to 0 cells and planning it never ended.
+#[test]
+fn products_of_config_numbers_are_checked_not_wrapped() {
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("c.toml");
+    let data = d.path().join("data");
+    for v in ["4294967296", "9223372036854775807"] {
+        std::fs::write(
+            &cfg,
+            format!("[ttt]\nall_boards_up_to = 3\nmenace_runs = {v}\nmenace_games = {v}\n"),
+        )
+        .unwrap();
+        for cmd in ["plan", "build"] {
+            let mut args = vec![cmd, "--config", cfg.to_str().unwrap()];
+            if cmd == "build" {
+                args.extend(["--data", data.to_str().unwrap()]);
+            }
+            let e = fails(&args);
+            assert!(
+                e.contains(&format!("[ttt] menace_runs x menace_games = {v} x {v}")),
+                "{cmd} {v}: {e}"
+            );
+        }
+    }
+    std::fs::write(&cfg, "[ttt]\nboards = [\"4294967296x4294967296k3\"]\n").unwrap();
+    let start = Instant::now();
+    let e = fails(&["plan", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("out of range (at most"), "{e}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+    let e = fails(&[
+        "query",
+        "ttt",
+        "--size",
+        "4294967296x4294967296",
+        "--k",
+        "3",
+        ".",
+    ]);
+    assert!(e.contains("out of range (at most"), "{e}");
+}
+
+/// Every numeric key of every game's config section at 2^32, 2^63 - 1 and
+/// -1: planned (a value in range) or refused naming the section, never a
+/// panic or a hang.
+#[test]
+fn every_numeric_config_key_at_its_extremes_is_planned_or_refused_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("c.toml");
+    let keys = [
+        ("grundy", "bound", ""),
+        ("grundy", "misere_bound", ""),
+        ("octal", "bound", "games = [\"0.77\"]"),
+        ("half", "bound", ""),
+        ("gops", "cards", ""),
+        ("gops", "win_cards", "cards = 3"),
+        ("ttt", "all_boards_up_to", ""),
+        ("ttt", "menace_runs", ""),
+        ("ttt", "menace_games", ""),
+        ("guessit", "max_hand", ""),
+        ("bridgit", "exhaustive_up_to", ""),
+        ("bridgit", "trees_exhaustive_up_to", ""),
+        ("bridgit", "random_games", ""),
+        ("klondike", "greedy_deals", "rules = [\"1/unlimited\"]"),
+        ("klondike", "solver_deals", "rules = [\"1/unlimited\"]"),
+        ("klondike", "solver_budget", "rules = [\"1/unlimited\"]"),
+    ];
+    for (section, key, rest) in keys {
+        for v in ["4294967296", "9223372036854775807", "-1"] {
+            std::fs::write(&cfg, format!("[{section}]\n{key} = {v}\n{rest}\n")).unwrap();
+            let start = Instant::now();
+            let o = run(&["plan", "--config", cfg.to_str().unwrap()]);
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "[{section}] {key} = {v}: slow"
+            );
+            let err = stderr(&o);
+            assert!(!err.contains("panicked"), "[{section}] {key} = {v}: {err}");
+            if !o.status.success() {
+                assert_eq!(o.status.code(), Some(1), "[{section}] {key} = {v}: {err}");
+                assert!(
+                    err.contains(&format!("[{section}]")),
+                    "[{section}] {key} = {v}: {err}"
+                );
+            }
+        }
+    }
+}
+
+/// Issue 54, smaller frictions: each used to be accepted, misleading or
+/// silent.
+#[test]
+fn frictions_of_the_command_line_are_errors_that_name_the_problem() {
+    let d = tempfile::tempdir().unwrap();
+    let dd = d.path().to_str().unwrap();
+    // play has no --json (it was accepted and ignored).
+    let o = run(&["play", "nim", "1", "2", "3", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("'--json'"), "{}", stderr(&o));
+    // play klondike has no --report or --budget (listed, did nothing).
+    let help = ok(&["play", "klondike", "--help"]);
+    assert!(
+        !help.contains("--report") && !help.contains("--budget"),
+        "{help}"
+    );
+    // query klondike --report refuses rule flags it would ignore.
+    let o = run(&["query", "klondike", "--report", "--draw", "3", "--data", dd]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--draw"), "{}", stderr(&o));
+    // Empty answers with exit 0.
+    let e = fails(&[
+        "query", "chess", "--sample", "0", "--table", "KQvK", "--data", dd,
+    ]);
+    assert!(e.contains("--sample 0"), "{e}");
+    // An empty NIMROD_DATA is named, not --data.
+    let o = nimrod()
+        .args(["query", "grundy", "5"])
+        .env("NIMROD_DATA", "")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("NIMROD_DATA is set but empty"),
+        "{}",
+        stderr(&o)
+    );
+    // MENACE moves first without being told to.
+    let o = run_with_input(
+        &["play", "ttt", "--machine", "menace", "--menace-games", "10"],
+        "quit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("you play O"), "{}", stdout(&o));
+    // "1 ply", not "1 plies".
+    let t = ok(&[
+        "query", "ttt", "--data", dd, "--size", "1x2", "--k", "2", "x.",
+    ]);
+    assert!(t.contains("distance  1 ply "), "{t}");
+    // pack refuses a packed file (it wrote an unreadable .zst.zst).
+    let z = d.path().join("t.nmt.zst");
+    std::fs::write(&z, b"whatever").unwrap();
+    let e = fails(&["pack", z.to_str().unwrap()]);
+    assert!(e.contains("is already packed"), "{e}");
+    assert!(!d.path().join("t.nmt.zst.zst").exists());
+}
+
+/// End of input in `play` is exit 1, naming the game, for every game that
+/// plays (it was 0 for chess and Klondike, 1 for the others).
+#[test]
+fn end_of_input_in_play_is_the_same_error_for_every_game() {
+    let built = tempfile::tempdir().unwrap();
+    build_small(built.path());
+    let dd = built.path().to_str().unwrap();
+    for args in [
+        vec!["play", "nim", "3", "4", "5"],
+        vec!["play", "ttt"],
+        vec!["play", "gops", "--cards", "3", "--data", dd],
+        vec!["play", "guessit", "2", "2", "--data", dd],
+        vec!["play", "bridgit", "--size", "3"],
+        vec![
+            "play",
+            "chess",
+            "8/8/8/8/8/8/1k6/K6Q w - - 0 1",
+            "--data",
+            dd,
+        ],
+        vec!["play", "klondike", "--deal", "3"],
+    ] {
+        let o = run_with_input(&args, "");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("input ended before the game did"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A table copied over another's path: the hint names the data directory
+/// (it said only `nimrod build --only ID --force`).
+#[test]
+fn a_swapped_table_s_hint_names_the_data_directory() {
+    let built = tempfile::tempdir().unwrap();
+    let d = built.path();
+    build_json(&fixture("small.toml"), d, &["--only", "half"]);
+    std::fs::copy(d.join("half/normal.nmt"), d.join("half/last-loses.nmt")).unwrap();
+    let e = fails(&[
+        "query",
+        "half",
+        "47",
+        "--last-loses",
+        "--data",
+        d.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("holds the table of half/normal, not half/last-loses")
+            && e.contains(&format!(
+                "rebuild it: nimrod build --force --only half/last-loses --data {}",
+                d.display()
+            )),
+        "{e}"
+    );
+}
+
+/// The build hints lead somewhere: a GOPS size beyond the default names the
+/// config that builds it, and `--only` of a job the config does not plan
+/// names the shipped config that does (it listed 120 ids).
+#[test]
+fn hints_name_the_config_that_builds_what_is_missing() {
+    let d = tempfile::tempdir().unwrap();
+    let dd = d.path().to_str().unwrap();
+    let e = fails(&[
+        "query",
+        "gops",
+        "--cards",
+        "12",
+        "--first-move",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        e.contains(&format!(
+            "nimrod build --config config/big.toml --only gops/n13/k12 --data {dd}"
+        )),
+        "{e}"
+    );
+    let e = fails(&[
+        "query",
+        "gops",
+        "--cards",
+        "16",
+        "--first-move",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        e.contains("[gops] cards = 16") && e.contains("nimrod build --config FILE"),
+        "{e}"
+    );
+    let e = fails(&["build", "--only", "chess/KRRvKR", "--data", dd]);
+    assert!(
+        e.contains("--only chess/KRRvKR: not a job of this config")
+            && e.contains(&format!(
+                "nimrod build --config config/big.toml --only chess/KRRvKR --data {dd}"
+            )),
+        "{e}"
+    );
+    assert!(!e.contains("grundy/values"), "lists ids: {e}");
+}
+
+/// `info` on a chess table states what byte 255 means (the stored
+/// description calls it "no position").
+#[test]
+fn info_states_the_chess_encoding_from_code() {
+    let built = tempfile::tempdir().unwrap();
+    let d = built.path();
+    build_json(&fixture("small.toml"), d, &["--only", "chess/KQvK"]);
+    let t = d.join("chess/KQvK.nmt");
+    let text = ok(&["info", t.to_str().unwrap()]);
+    assert!(
+        text.contains("255 mated in 127") && !text.contains("255 no position"),
+        "{text}"
+    );
+    let v = json(&ok(&["info", t.to_str().unwrap(), "--json"]));
+    assert!(
+        v["entry"].as_str().unwrap().contains("255 mated in 127"),
+        "{v}"
+    );
+}
+
+/// `slurm --submit` shows sbatch's own error (it said "cannot parse
+/// integer from empty string").
+#[test]
+fn a_failing_sbatch_s_own_words_are_shown() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let bin = d.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    std::fs::write(
+        &sbatch,
+        "#!/bin/sh\necho 'sbatch: error: invalid partition specified: nowhere' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cfg = d.path().join("c.toml");
+    std::fs::write(&cfg, "[half]\nbound = 100\n").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = nimrod()
+        .args([
+            "slurm",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            d.path().join("data").to_str().unwrap(),
+            "--partition",
+            "nowhere",
+            "--submit",
+        ])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("invalid partition specified: nowhere"),
+        "{err}"
+    );
+    assert!(!err.contains("cannot parse integer"), "{err}");
+}
+
+/// A packed table with one damaged frame: `list` said `ok` (it only opened
+/// it); after the build repaired it as a raw table, the damaged `.zst`
+/// stayed beside it and `verify` of the directory stayed red.
+#[test]
+fn a_repaired_table_leaves_no_damaged_packed_copy_and_list_agrees_with_verify() {
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("h.toml");
+    std::fs::write(&cfg, "[half]\nbound = 1048576\n").unwrap();
+    let data = d.path().join("data");
+    let dd = data.to_str().unwrap();
+    build_json(&cfg, &data, &[]);
+    let raw = data.join("half/normal.nmt");
+    ok(&["pack", "--remove", raw.to_str().unwrap()]);
+    let packed = data.join("half/normal.nmt.zst");
+    let mut bytes = std::fs::read(&packed).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&packed, &bytes).unwrap();
+    let row = |args: &[&str]| -> serde_json::Value {
+        json(&ok(args))
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["path"] == "half/normal.nmt.zst")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(row(&["list", "--data", dd, "--json"])["state"], "bad");
+    assert_eq!(
+        row(&["list", "--data", dd, "--json", "--quick"])["state"],
+        "opens"
+    );
+    assert!(!run(&["verify", "--data", dd]).status.success());
+    let out = nimrod()
+        .args(["build", "--config", cfg.to_str().unwrap(), "--data", dd])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("removed") && stderr(&out).contains("normal.nmt.zst"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(raw.exists() && !packed.exists());
+    ok(&["verify", "--data", dd]);
+}

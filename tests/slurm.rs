@@ -2,29 +2,126 @@
 //! GOPS build and the 3- and 4-piece chess tables, and array tasks building
 //! into one data directory at once. They need a running cluster
 //! (`scripts/slurm/local-cluster.sh start`, which `.ci/run` does); without
-//! one they are skipped with a message, unless NIMROD_REQUIRE_SLURM=1
-//! (set by `.ci/run`) makes that a failure.
+//! one they say SKIPPED on standard error, and fail instead under `CI=true`
+//! (set by `.ci/run`) or NIMROD_REQUIRE_SLURM=1. A test leases the machine's
+//! cluster for its run (an flock that the cluster script's `stop` also
+//! respects), and every wait on the cluster is bounded.
 
 mod common;
 use common::*;
 use std::path::Path;
 use std::process::Command;
 
-fn cluster_up() -> bool {
-    let up = Command::new("scontrol")
-        .arg("ping")
+/// Whether a missing cluster is a failure rather than a skip: under CI
+/// (`CI=true`, which `.ci/run` sets after starting the cluster) or when
+/// NIMROD_REQUIRE_SLURM=1.
+fn cluster_required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+        || std::env::var("NIMROD_REQUIRE_SLURM").is_ok_and(|v| v == "1")
+}
+
+/// Says a test was skipped where a person sees it: the test harness hides
+/// `eprintln!` of passing tests, so this writes to the process's standard
+/// error directly (a skipped test used to print only `ok`).
+fn say_skipped(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// Held while a test uses the machine's cluster: one test (of this run or
+/// of another run on the machine) at a time, and
+/// `scripts/slurm/local-cluster.sh stop` refuses to stop the cluster under
+/// it. The lock is an flock, released by the kernel if the test dies.
+struct ClusterLease {
+    _file: std::fs::File,
+}
+
+/// Where the lease lives: beside the local cluster's state.
+fn lease_path() -> std::path::PathBuf {
+    let state =
+        std::env::var("NIMROD_SLURM_STATE").unwrap_or_else(|_| "/var/lib/nimrod-slurm".into());
+    if Path::new(&state).is_dir() {
+        Path::new(&state).join("in-use.lock")
+    } else {
+        // A cluster that is not the local script's: the lease still
+        // serialises this machine's test runs.
+        std::env::temp_dir().join("nimrod-slurm-in-use.lock")
+    }
+}
+
+/// The cluster, leased for one test, or None (skipped, said so) when no
+/// cluster answers and none is required.
+fn lease_cluster(test: &str) -> Option<ClusterLease> {
+    let up = Command::new("timeout")
+        .args(["20", "scontrol", "ping"])
         .output()
         .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("UP"));
     if !up {
         assert!(
-            std::env::var("NIMROD_REQUIRE_SLURM").is_err(),
-            "NIMROD_REQUIRE_SLURM is set but no Slurm cluster answers `scontrol ping`"
+            !cluster_required(),
+            "CI=true or NIMROD_REQUIRE_SLURM=1, but no Slurm cluster answers `scontrol ping`"
         );
-        eprintln!(
-            "skipped: no Slurm cluster answers `scontrol ping` (start one with scripts/slurm/local-cluster.sh start)"
+        say_skipped(
+            test,
+            "no Slurm cluster answers `scontrol ping` (start one with scripts/slurm/local-cluster.sh start)",
         );
+        return None;
     }
-    up
+    let path = lease_path();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("cannot open the cluster lease {}: {e}", path.display()));
+    // Bounded: a test holding the lease ends within its own bounds.
+    let start = std::time::Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(std::fs::TryLockError::WouldBlock) => {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(WAIT_SECONDS),
+                    "the Slurm cluster stayed leased by another test for {WAIT_SECONDS} s ({})",
+                    path.display()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            Err(std::fs::TryLockError::Error(e)) => panic!("cannot lock {}: {e}", path.display()),
+        }
+    }
+    Some(ClusterLease { _file: file })
+}
+
+/// The longest any wait on the cluster may last.
+const WAIT_SECONDS: u64 = 1500;
+
+/// `sbatch --wait ARGS`, bounded: past `WAIT_SECONDS` the job (named
+/// uniquely) is cancelled and the test fails, instead of waiting forever
+/// on a cluster stopped under it (seen: 7.5 min, killed by hand).
+fn sbatch_wait(name: &str, args: &[&str], script: &Path) -> std::process::Output {
+    let job_name = format!("nimrod-test-{}-{name}", std::process::id());
+    let mut child = Command::new("sbatch")
+        .args(["--wait", "--job-name", &job_name])
+        .args(args)
+        .arg(script)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(WAIT_SECONDS) {
+            let _ = child.kill();
+            let _ = Command::new("scancel").args(["--name", &job_name]).status();
+            panic!(
+                "sbatch --wait for {} ran past {WAIT_SECONDS} s; cancelled",
+                script.display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// A temporary directory with the config both tests build: GOPS N = 10
@@ -64,9 +161,10 @@ fn sha256_of_tables(dir: &Path) -> Vec<(String, String)> {
 /// one-process build, and no part is left behind.
 #[test]
 fn a_slurm_build_with_split_levels_matches_a_one_process_build() {
-    if !cluster_up() {
+    let Some(_lease) = lease_cluster("a_slurm_build_with_split_levels_matches_a_one_process_build")
+    else {
         return;
-    }
+    };
     let (tmp, cfg) = gops_and_chess();
     let (slurm, whole) = (tmp.path().join("slurm"), tmp.path().join("whole"));
     let report = json(&ok(&[
@@ -82,7 +180,7 @@ fn a_slurm_build_with_split_levels_matches_a_one_process_build() {
         "--submit",
         "--wait",
         "--wait-limit",
-        "1800",
+        "1500",
         "--json",
     ]));
     assert_eq!(report["ok"], true, "{report}");
@@ -99,9 +197,9 @@ fn a_slurm_build_with_split_levels_matches_a_one_process_build() {
 /// lock before), then the two parts of one GOPS level as a two-task array.
 #[test]
 fn array_tasks_build_into_one_data_directory_at_once() {
-    if !cluster_up() {
+    let Some(_lease) = lease_cluster("array_tasks_build_into_one_data_directory_at_once") else {
         return;
-    }
+    };
     let (tmp, cfg) = gops_and_chess();
     let data = tmp.path().join("data");
     let nimrod = env!("CARGO_BIN_EXE_nimrod");
@@ -134,11 +232,8 @@ fn array_tasks_build_into_one_data_directory_at_once() {
     );
     build_json(&cfg, &data, &["--only", "gops/n10/k05"]);
     for (s, tasks) in [(&chess, "1-4"), (&parts, "1-2")] {
-        let o = Command::new("sbatch")
-            .args(["--wait", "--array", tasks])
-            .arg(s)
-            .output()
-            .unwrap();
+        let name = s.file_name().unwrap().to_string_lossy().into_owned();
+        let o = sbatch_wait(&name, &["--array", tasks], s);
         let logs: String = (1..=4)
             .filter_map(|i| {
                 std::fs::read_to_string(tmp.path().join(format!(

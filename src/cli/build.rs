@@ -1,5 +1,5 @@
 use super::emit;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use nimrod::pipeline::{run_build, BuildOptions, Config, JobOutcome, Shard};
 use serde_json::json;
 use std::path::PathBuf;
@@ -57,6 +57,25 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         Some(p) => Config::load(&p)?,
         None => Config::embedded_default()?,
     };
+    // A job this config does not plan may be in a shipped one: say which
+    // (the pipeline, knowing no game or config, could only list every id).
+    let planned = nimrod::pipeline::plan(&config, &nimrod::games::planners())?;
+    for o in &only {
+        let known = planned
+            .iter()
+            .any(|j| j.id == *o || j.id.split('/').next() == Some(o.as_str()));
+        if !known {
+            let hint = if o.contains('/') {
+                nimrod::games::query::build_hint(&data, o)
+            } else {
+                format!(
+                    "this config has no [{o}] section (`nimrod plan` lists its {} jobs)",
+                    planned.len()
+                )
+            };
+            bail!("--only {o}: not a job of this config; {hint}");
+        }
+    }
     // The CLI hands the pipeline its games: the pipeline knows none.
     let report = run_build(
         &config,
@@ -122,12 +141,18 @@ pub fn plan(config: Option<PathBuf>, json: bool) -> Result<ExitCode> {
     for j in &jobs {
         let size = match &j.estimate {
             Some(e) => format!(
-                "{} entries, {:.1} MB out, {:.1} MB memory, {} {}",
+                "{} entries, {:.1} MB out, {:.1} MB memory, {} {}{}",
                 e.entries,
                 mb(e.output_bytes),
                 mb(e.memory_bytes),
                 e.work,
-                e.work_unit
+                e.work_unit,
+                e.cpu_seconds.as_ref().map_or(String::new(), |c| format!(
+                    ", about {} of one core ({} to {})",
+                    duration(c.typical),
+                    duration(c.low),
+                    duration(c.high)
+                ))
             ),
             None => "no estimate".to_string(),
         };
@@ -155,6 +180,36 @@ pub fn plan(config: Option<PathBuf>, json: bool) -> Result<ExitCode> {
         mb(known.iter().map(|e| e.output_bytes).sum()),
         mb(known.iter().map(|e| e.memory_bytes).max().unwrap_or(0)),
     ));
+    let timed: Vec<_> = known
+        .iter()
+        .filter_map(|e| e.cpu_seconds.as_ref())
+        .collect();
+    if let Some(first) = timed.first() {
+        let sum = |f: fn(&&nimrod::pipeline::CpuSeconds) -> f64| timed.iter().map(f).sum::<f64>();
+        text.push_str(&format!(
+            "{} jobs with measured costs: about {} of one core ({} to {}); e.g. {}\n",
+            timed.len(),
+            duration(sum(|c| c.typical)),
+            duration(sum(|c| c.low)),
+            duration(sum(|c| c.high)),
+            timed
+                .iter()
+                .max_by(|a, b| a.typical.total_cmp(&b.typical))
+                .unwrap_or(first)
+                .basis
+        ));
+    }
     emit(json, &json!({ "jobs": jobs }), &text);
     Ok(ExitCode::SUCCESS)
+}
+
+/// "45 s", "12 min", "3.4 h".
+fn duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
 }

@@ -249,6 +249,13 @@ pub fn pack(
         bail!("--level {level} is out of range (1 ..= 22)");
     }
     for f in files {
+        // Packing a packed table made an unreadable FILE.zst.zst.
+        if f.to_string_lossy().ends_with(".zst") {
+            bail!(
+                "{} is already packed; pack takes raw tables (.nmt)",
+                f.display()
+            );
+        }
         let mut out = f.clone().into_os_string();
         out.push(".zst");
         refuse_overwrite(Path::new(&out), force)?;
@@ -258,6 +265,11 @@ pub fn pack(
         // Only a valid table is packed, so a packed file is never worse than its source.
         let t = Table::open(f)?;
         t.verify()?;
+        ensure!(
+            !t.storage().starts_with("packed"),
+            "{} is already packed; pack takes raw tables (.nmt)",
+            f.display()
+        );
         drop(t);
         let mut out = f.clone().into_os_string();
         out.push(".zst");

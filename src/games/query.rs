@@ -174,7 +174,8 @@ fn open_table_with(
         }
         Err(
             e @ (crate::table::TableError::Corrupt { .. }
-            | crate::table::TableError::Truncated { .. }),
+            | crate::table::TableError::Truncated { .. }
+            | crate::table::TableError::Identity { .. }),
         ) => {
             bail!(
                 "{e}; rebuild it: nimrod build {}--force --only {id} --data {}",

@@ -2,9 +2,10 @@
 //! directory. Each job's lock is an advisory `flock` on
 //! `<data>/.locks/<job id>.lock`, released by the kernel when the holder
 //! exits or is killed, so it never goes stale; the file holds the holder's
-//! pid for the error message. Two builds (or two Slurm array tasks) that
-//! run different jobs share the directory; a second builder of the same
-//! job is refused, naming the first.
+//! pid for the messages. Two builds (or two Slurm array tasks) that
+//! run different jobs share the directory; a second plain build of the
+//! same job waits for the first (then finds its table current), and a
+//! second builder of the same part (`--shard`) is refused, naming the first.
 //!
 //! Under the lock a job removes its own stale temporaries (files next to
 //! its table whose names start with the table's and end in `.tmp`), which
@@ -34,6 +35,20 @@ impl JobLock {
     /// Takes job `id`'s lock in `data_dir` or fails at once, naming the
     /// process that holds it.
     pub fn acquire(data_dir: &Path, id: &str) -> Result<JobLock> {
+        Self::take(data_dir, id, None)
+    }
+
+    /// Takes job `id`'s lock, waiting while another builder holds it:
+    /// `waiting` is told once, naming the holder. The kernel releases the
+    /// lock when the holder exits or is killed, so the wait lasts at most
+    /// as long as the other build of that job. Two plain builds started
+    /// together into one directory used to fail each on the other's job;
+    /// now the second waits, then finds the table current and skips it.
+    pub fn acquire_waiting(data_dir: &Path, id: &str, waiting: &dyn Fn(&str)) -> Result<JobLock> {
+        Self::take(data_dir, id, Some(waiting))
+    }
+
+    fn take(data_dir: &Path, id: &str, waiting: Option<&dyn Fn(&str)>) -> Result<JobLock> {
         let path = data_dir.join(LOCK_DIR).join(format!("{id}.lock"));
         let dir = path.parent().expect("a lock path has a directory");
         std::fs::create_dir_all(dir)
@@ -48,12 +63,20 @@ impl JobLock {
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                let holder = holder_pid(&mut file);
-                bail!(
-                    "job {id} in {} is being built by another nimrod build ({}); wait for it to finish or use another --data",
-                    data_dir.display(),
-                    holder.map_or_else(|| "pid unknown".to_string(), |p| format!("pid {p}"))
-                );
+                let holder = holder_pid(&mut file)
+                    .map_or_else(|| "pid unknown".to_string(), |p| format!("pid {p}"));
+                let Some(waiting) = waiting else {
+                    bail!(
+                        "job {id} in {} is being built by another nimrod build ({holder}); wait for it to finish or use another --data",
+                        data_dir.display(),
+                    );
+                };
+                waiting(&format!(
+                    "job {id} in {} is being built by another nimrod build ({holder}); waiting for it",
+                    data_dir.display()
+                ));
+                file.lock()
+                    .with_context(|| format!("cannot lock {}", path.display()))?;
             }
             Err(TryLockError::Error(e)) => {
                 return Err(e).with_context(|| {

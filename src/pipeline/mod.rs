@@ -16,6 +16,6 @@ pub use config::{Config, DEFAULT_CONFIG};
 pub use job::{param_hash, Job, JobContext, JobParts, Shard, MAX_SHARDS};
 pub use progress::{Progress, Stage};
 pub use runner::{
-    opens_current, plan, plan_report, run_build, BuildOptions, BuildReport, Estimate, JobOutcome,
-    PlannedJob, Planner,
+    opens_current, plan, plan_report, run_build, BuildOptions, BuildReport, CpuSeconds, Estimate,
+    JobOutcome, PlannedJob, Planner,
 };

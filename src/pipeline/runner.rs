@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -91,7 +92,7 @@ pub trait Planner: Sync + Send {
 }
 
 /// A job's size before it runs, from its parameters.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Estimate {
     /// Entries of its table.
     pub entries: u64,
@@ -104,6 +105,23 @@ pub struct Estimate {
     pub work: u64,
     /// What a unit of work is.
     pub work_unit: String,
+    /// One core's time for the job, from measured per-unit costs, where
+    /// the game has measured them.
+    pub cpu_seconds: Option<CpuSeconds>,
+}
+
+/// An expected time from measured per-unit costs: the median unit cost
+/// times the units, and the spread the measurements showed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CpuSeconds {
+    /// At the median measured cost a unit.
+    pub typical: f64,
+    /// At the 10th and 90th percentile costs.
+    pub low: f64,
+    /// See `low`.
+    pub high: f64,
+    /// Where the unit costs were measured (machine, date, what).
+    pub basis: String,
 }
 
 /// One job of `nimrod plan`: its dependencies, whether it can be split
@@ -322,46 +340,52 @@ pub fn run_build(
     let removed_temporaries = Mutex::new(Vec::new());
     let progress = Progress::new();
     let start = Instant::now();
-    let mut outcomes: BTreeMap<String, JobOutcome> = BTreeMap::new();
-    let mut order = Vec::new();
-    for wave in &waves {
-        let results: Vec<(String, JobOutcome)> = pool.install(|| {
-            wave.par_iter()
-                .map(|job| {
-                    let verified = match visits[&job.id] {
-                        Visit::NotNeeded => return (job.id.clone(), JobOutcome::NotNeeded),
-                        Visit::Current => return (job.id.clone(), JobOutcome::UpToDate),
-                        Visit::Kept => true,
-                        Visit::Run => false,
-                    };
-                    // A kept table reads nothing: its dependencies were not visited.
-                    let failed_dep = !verified && job.deps.iter().any(|d| {
-                        !matches!(
-                            outcomes.get(d),
-                            Some(JobOutcome::Built { .. } | JobOutcome::UpToDate)
-                        )
-                    });
-                    let outcome = if failed_dep {
-                        JobOutcome::DependencyFailed
-                    } else {
-                        run_one(
-                            job,
-                            targets.contains(&job.id),
-                            verified,
-                            opts,
-                            &progress,
-                            &removed_temporaries,
-                        )
-                    };
-                    (job.id.clone(), outcome)
-                })
-                .collect()
-        });
-        for (id, o) in results {
-            order.push(id.clone());
-            outcomes.insert(id, o);
+    // Jobs start as soon as their own dependencies are done, not when the
+    // whole previous wave is (a GOPS level used to wait for an unrelated
+    // chess table). FIFO spawns keep one thread's order the config's.
+    let jobs: Vec<&Job> = waves.iter().flatten().collect();
+    let index: BTreeMap<&str, usize> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (j.id.as_str(), i))
+        .collect();
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); jobs.len()];
+    for (i, j) in jobs.iter().enumerate() {
+        for d in &j.deps {
+            dependents[index[d.as_str()]].push(i);
         }
     }
+    let schedule = Schedule {
+        jobs: &jobs,
+        dependents: &dependents,
+        waiting: jobs.iter().map(|j| AtomicUsize::new(j.deps.len())).collect(),
+        outcomes: Mutex::new(vec![None; jobs.len()]),
+        visits: &visits,
+        targets: &targets,
+        opts,
+        progress: &progress,
+        removed_temporaries: &removed_temporaries,
+    };
+    pool.install(|| {
+        rayon::scope_fifo(|scope| {
+            for (i, j) in jobs.iter().enumerate() {
+                if j.deps.is_empty() {
+                    let schedule = &schedule;
+                    scope.spawn_fifo(move |scope| schedule.run(i, scope));
+                }
+            }
+        })
+    });
+    let outcomes = schedule
+        .outcomes
+        .into_inner()
+        .expect("no job panics holding it");
+    let order: Vec<String> = jobs.iter().map(|j| j.id.clone()).collect();
+    let outcomes: BTreeMap<String, JobOutcome> = order
+        .iter()
+        .cloned()
+        .zip(outcomes.into_iter().map(|o| o.expect("every job ran")))
+        .collect();
     Ok(BuildReport {
         outcomes: order
             .into_iter()
@@ -379,6 +403,66 @@ pub fn run_build(
         },
         wall_seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The jobs of one build and what is known of them while it runs.
+struct Schedule<'a> {
+    jobs: &'a [&'a Job],
+    dependents: &'a [Vec<usize>],
+    /// Dependencies of each job not yet finished.
+    waiting: Vec<AtomicUsize>,
+    outcomes: Mutex<Vec<Option<JobOutcome>>>,
+    visits: &'a BTreeMap<String, Visit>,
+    targets: &'a BTreeSet<String>,
+    opts: &'a BuildOptions,
+    progress: &'a Progress,
+    removed_temporaries: &'a Mutex<Vec<PathBuf>>,
+}
+
+impl Schedule<'_> {
+    /// Runs job `i` (its dependencies are done), then starts every job
+    /// whose last dependency it was.
+    fn run<'s>(&'s self, i: usize, scope: &rayon::ScopeFifo<'s>) {
+        let outcome = self.outcome(i);
+        self.outcomes.lock().expect("no job panics holding it")[i] = Some(outcome);
+        for &d in &self.dependents[i] {
+            if self.waiting[d].fetch_sub(1, AtomicOrdering::AcqRel) == 1 {
+                scope.spawn_fifo(move |scope| self.run(d, scope));
+            }
+        }
+    }
+
+    fn outcome(&self, i: usize) -> JobOutcome {
+        let job = self.jobs[i];
+        let verified = match self.visits[&job.id] {
+            Visit::NotNeeded => return JobOutcome::NotNeeded,
+            Visit::Current => return JobOutcome::UpToDate,
+            Visit::Kept => true,
+            Visit::Run => false,
+        };
+        // A kept table reads nothing: its dependencies were not visited.
+        if !verified {
+            let outcomes = self.outcomes.lock().expect("no job panics holding it");
+            let failed_dep = job.deps.iter().any(|d| {
+                let at = self.jobs.iter().position(|j| &j.id == d);
+                !matches!(
+                    at.and_then(|at| outcomes[at].as_ref()),
+                    Some(JobOutcome::Built { .. } | JobOutcome::UpToDate)
+                )
+            });
+            if failed_dep {
+                return JobOutcome::DependencyFailed;
+            }
+        }
+        run_one(
+            job,
+            self.targets.contains(&job.id),
+            verified,
+            self.opts,
+            self.progress,
+            self.removed_temporaries,
+        )
+    }
 }
 
 /// What a build does with one job.
@@ -467,8 +551,13 @@ fn lock_job(
     output: &Path,
     progress: &Progress,
     removed_temporaries: &Mutex<Vec<PathBuf>>,
+    wait: bool,
 ) -> Result<JobLock> {
-    let lock = JobLock::acquire(data_dir, id)?;
+    let lock = if wait {
+        JobLock::acquire_waiting(data_dir, id, &|why| progress.println(why))?
+    } else {
+        JobLock::acquire(data_dir, id)?
+    };
     let removed = lock.remove_stale_temporaries(output)?;
     for p in &removed {
         progress.println(&format!("removed stale temporary {}", p.display()));
@@ -540,6 +629,7 @@ fn run_whole(
         &output,
         progress,
         removed_temporaries,
+        true,
     )?;
     let current = || {
         let check = if check_in_full { is_current } else { opens_current };
@@ -576,6 +666,7 @@ fn run_whole(
                     &part_out,
                     progress,
                     removed_temporaries,
+                    true,
                 )?);
                 let part_hash = job.part_param_hash(shard);
                 let found = Table::open(&part_out)
@@ -644,6 +735,7 @@ fn run_part(
         &part_out,
         progress,
         removed_temporaries,
+        false,
     )?;
     let part_check = if verified { opens_current } else { is_current };
     if !opts.force

@@ -257,7 +257,7 @@ impl SlurmPlan {
              # are skipped. Prints one line per Slurm job: `submitted <script> <id>`.\n\
              set -euo pipefail\n\
              cd \"$(dirname \"$0\")\"\n\
-             sb() { local out; out=$(sbatch --parsable \"$@\"); echo \"${out%%;*}\"; }\n",
+             sb() { local out; out=$(sbatch --parsable \"$@\") || exit 1; echo \"${out%%;*}\"; }\n",
         );
         for s in &scripts {
             let file = s.file.file_name().expect("a file").to_string_lossy();
@@ -295,26 +295,32 @@ pub fn submit(dir: &Path) -> Result<Vec<(String, u64)>> {
         .output()
         .with_context(|| format!("cannot run {}", script.display()))?;
     let text = String::from_utf8_lossy(&out.stdout);
+    // sbatch's own words, kept for every failure below: they say why
+    // (an unknown partition, a memory request the cluster cannot meet).
+    let said = String::from_utf8_lossy(&out.stderr);
+    let said = said.trim();
     let mut ids = Vec::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("submitted ") {
             if let Some((file, id)) = rest.rsplit_once(' ') {
-                let id = id.parse::<u64>().with_context(|| {
-                    format!(
-                        "{}: sbatch gave no job id for {file}: {id:?}",
-                        script.display()
-                    )
-                })?;
+                let Ok(id) = id.parse::<u64>() else {
+                    bail!(
+                        "{}: sbatch gave no job id for {file} (it printed {id:?}) after {} jobs were submitted; sbatch said: {}",
+                        script.display(),
+                        ids.len(),
+                        if said.is_empty() { "nothing" } else { said }
+                    );
+                };
                 ids.push((file.to_string(), id));
             }
         }
     }
     if !out.status.success() {
         bail!(
-            "{} failed after submitting {} jobs: {}",
+            "{} failed after submitting {} jobs; sbatch said: {}",
             script.display(),
             ids.len(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            if said.is_empty() { "nothing" } else { said }
         );
     }
     Ok(ids)

@@ -38,18 +38,18 @@ pub fn check_identity(t: &Table, id: &str) -> Result<(), TableError> {
     };
     let Some(job) = &t.meta().job else {
         return wrong(format!(
-            "{path} does not record which job wrote it (built by an older nimrod?); rebuild it with: nimrod build --only {id} --force"
+            "{path} does not record which job wrote it (built by an older nimrod?)"
         ));
     };
     if job.id != id {
         return wrong(format!(
-            "{path} holds the table of {}, not {id} (renamed or copied over it); rebuild it with: nimrod build --only {id} --force",
+            "{path} holds the table of {}, not {id} (renamed or copied over it)",
             job.id
         ));
     }
     if param_hash(id, &job.params) != t.header().param_hash {
         return wrong(format!(
-            "{path}: its recorded job parameters {} do not hash to its header's parameter hash (edited or damaged metadata); rebuild it with: nimrod build --only {id} --force",
+            "{path}: its recorded job parameters {} do not hash to its header's parameter hash (edited or damaged metadata)",
             job.params
         ));
     }

@@ -244,8 +244,7 @@ pub fn unpack_file(packed: &Path, out: &Path) -> Result<u64, crate::TableError> 
     let result = (|| -> Result<u64, TableError> {
         let create = std::fs::File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
         let mut w = std::io::BufWriter::new(create);
-        p.unpack_to(&mut w)
-            .map_err(|e| TableError::corrupt(packed, format!("not a valid packed table: {e}")))?;
+        write_frames(&p, &mut w, packed, &tmp)?;
         let file = w
             .into_inner()
             .map_err(|e| TableError::io(&tmp, e.into_error()))?;
@@ -269,6 +268,25 @@ pub fn unpack_file(packed: &Path, out: &Path) -> Result<u64, crate::TableError> 
         sync_parent(out);
     }
     result
+}
+
+/// Writes every frame of `p` to `w`. A frame that does not decode is
+/// damage in `packed`; a write that fails (a full disk) is an I/O error on
+/// `tmp`, never reported as damage.
+fn write_frames<B: AsRef<[u8]> + Send + Sync>(
+    p: &PackedFile<B>,
+    w: &mut impl Write,
+    packed: &Path,
+    tmp: &Path,
+) -> Result<(), crate::TableError> {
+    use crate::TableError;
+    for i in 0..p.frames.len() {
+        let data = p
+            .frame(i)
+            .map_err(|e| TableError::corrupt(packed, format!("not a valid packed table: {e}")))?;
+        w.write_all(&data).map_err(|e| TableError::io(tmp, e))?;
+    }
+    Ok(())
 }
 
 struct Frame {
@@ -451,6 +469,43 @@ impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A full disk while unpacking was reported as a corrupt packed table.
+    #[test]
+    fn a_full_disk_while_unpacking_is_an_io_error_not_damage() {
+        struct FullDisk;
+        impl Write for FullDisk {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(
+                    io::ErrorKind::StorageFull,
+                    "No space left on device",
+                ))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let raw: Vec<u8> = (0..5000u32).map(|i| (i / 7) as u8).collect();
+        let packed = pack_bytes(&raw, 3, 1000).unwrap();
+        let p = PackedFile::new(&packed[..]).unwrap();
+        let e = write_frames(
+            &p,
+            &mut FullDisk,
+            Path::new("t.nmt.zst"),
+            Path::new("t.nmt.tmp"),
+        )
+        .unwrap_err();
+        assert!(matches!(e, crate::TableError::Io { .. }), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("t.nmt.tmp") && text.contains("No space left"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("corrupt") && !text.contains("not a valid"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn a_streamed_pack_is_the_in_memory_pack_byte_for_byte() {

@@ -47,6 +47,37 @@ pub(super) struct TableJob {
     pub(super) solver: u32,
 }
 
+/// One core's time per slot of a whole build, in nanoseconds, by piece
+/// count: the 10th percentile over tables, the slot-weighted mean (all the
+/// tables' seconds over all their slots, so the set's sum is what was
+/// measured: 36,052 s for the 5-piece tables) and the 90th percentile.
+/// Every table of the 3-5 piece set built on `vm` (2 cores, shared),
+/// 2026-11-26/27 (benches/results/chess/*big-config*.csv). The spread is
+/// the tables' plies: KNNvKP needs 230, KBBBvK 39.
+const NS_PER_SLOT: [(u32, [f64; 3]); 3] = [
+    (3, [169.0, 366.0, 676.0]),
+    (4, [290.0, 525.0, 707.0]),
+    (5, [369.0, 963.0, 1519.0]),
+];
+
+/// The expected time of a table of `pieces` pieces and `slots` slots.
+fn expected_cpu(pieces: u32, slots: u64) -> crate::pipeline::CpuSeconds {
+    let (measured, [low, typical, high]) = NS_PER_SLOT
+        .iter()
+        .copied()
+        .find(|(p, _)| *p == pieces)
+        .unwrap_or(NS_PER_SLOT[NS_PER_SLOT.len() - 1]);
+    let s = |ns: f64| slots as f64 * ns / 1e9;
+    crate::pipeline::CpuSeconds {
+        typical: s(typical),
+        low: s(low),
+        high: s(high),
+        basis: format!(
+            "{typical} ns a slot (tables' 10-90%: {low}-{high}), measured over the {measured}-piece set on a 2-core VM, 2026-11-27"
+        ),
+    }
+}
+
 impl Planner for Chess {
     fn name(&self) -> &'static str {
         "chess"
@@ -71,6 +102,7 @@ impl Planner for Chess {
             memory_bytes: (2 * slots + slots / 8).saturating_add(inputs),
             work: slots,
             work_unit: "slots (positions x sides to move)".into(),
+            cpu_seconds: Some(expected_cpu(m.pieces(), slots)),
         })
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
@@ -126,20 +158,19 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
         "first pass (blocks of 2^24 slots)",
         (2 * layout.positions).div_ceil(solve::INIT_BLOCK as u64),
     ));
-    let next = |name: &str, total: u64| {
-        stage
-            .replace(ctx.progress.stage(ctx.id, name, total))
-            .finish()
-    };
+    let next = |s: crate::pipeline::Stage| stage.replace(s).finish();
+    // How many plies a table needs is known only when it is done (up to
+    // 254 for the longest 5-piece loss): the plies are counted, with no
+    // percentage or ETA (a bar "of <= 255" showed 27 min for 2).
     let solved = solve::solve(&layout, &probe, &|step| match step {
         solve::Step::FirstPassBlock { done, of } => {
             stage.borrow().inc(1);
             if done == of {
-                next("retrograde, plies (of <= 255)", 255);
+                next(ctx.progress.counter(ctx.id, "retrograde plies"));
             }
         }
         solve::Step::Ply { .. } => stage.borrow().inc(1),
-        solve::Step::Plies => next("statistics", 1),
+        solve::Step::Plies => next(ctx.progress.stage(ctx.id, "statistics", 1)),
     })?;
     stage.into_inner().finish();
     write_ranked(

@@ -98,6 +98,7 @@ impl Planner for Gops {
             memory_bytes: states.saturating_add(below).saturating_mul(8),
             work: states.saturating_mul(p.k as u64),
             work_unit: format!("matrix games of {k} x {k}", k = p.k),
+            cpu_seconds: None,
         })
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {

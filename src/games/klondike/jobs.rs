@@ -88,6 +88,7 @@ impl Planner for Klondike {
             memory_bytes: budget.saturating_mul(25) / 2,
             work: deals,
             work_unit: format!("deals searched, at most {budget} classes each"),
+            cpu_seconds: None,
         })
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {

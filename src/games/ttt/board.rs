@@ -29,7 +29,7 @@ impl Geometry {
     /// The board of `rows` × `cols` cells (at most `MAX_CELLS`) where `k` in a row wins.
     pub fn new(rows: usize, cols: usize, k: usize) -> Result<Geometry> {
         ensure!(
-            rows >= 1 && cols >= 1 && rows * cols <= MAX_CELLS,
+            rows >= 1 && cols >= 1 && rows.checked_mul(cols).is_some_and(|n| n <= MAX_CELLS),
             "board {rows}x{cols} is out of range (at most {MAX_CELLS} cells)"
         );
         ensure!(
