@@ -18,9 +18,11 @@
 # (with -2, -3, … when a run of the same day has that name)
 # (deal, our verdict, our CPU s, lonelybot's verdict, its CPU s, its max RSS
 # KiB) and prints the totals. Our CPU per deal is the solving thread's CPU
-# clock; lonelybot's is its process's user + system time (/usr/bin/time),
-# which includes starting the process (about 1 ms): both totals are also
-# printed as whole-run CPU.
+# clock; lonelybot's is its process's user + system time at microsecond
+# resolution (scripts/lib/measure.py, getrusage: GNU time's hundredths lost
+# 25-45% of lonelybot's ~10 ms deals and overstated our ratio, 1.46x where
+# 1.04x was right), which includes starting the process (about 1 ms): both
+# totals are also printed as whole-run CPU.
 #
 # OURS_CSV=FILE takes our side from an earlier run's per-deal CSV (the
 # bench's or `scripts/klondike_sweep.sh`'s chunks concatenated: deal,
@@ -63,8 +65,10 @@ if [ -n "${OURS_CSV:-}" ]; then
     || { echo "OURS_CSV=$OURS_CSV: does not hold exactly deals $first..$last" >&2; exit 2; }
   awk -F, 'NR > 1 { t += $4 } END { printf "%f 0 0\n", t }' "$tmp/ours.csv" > "$tmp/ours.time"
 else
-  /usr/bin/time -f "%U %S %M" -o "$tmp/ours.time" \
+  scripts/lib/measure.py "$tmp/m.time" -- \
     "$bench" "$draw/unlimited" "$first" "$last" "$budget" --numbering "$numbering" --csv "$tmp/ours.csv" > "$tmp/ours.txt"
+  read -r _ _ u s m _ < "$tmp/m.time"
+  echo "$u $s $m" > "$tmp/ours.time"
 fi
 
 if [ "$numbering" = ours ]; then
@@ -77,12 +81,13 @@ fi
 : > "$tmp/theirs.csv"
 start=$(date +%s.%N)
 while read -r deal seed; do
-  /usr/bin/time -f "%U %S %M" -o "$tmp/one.time" ${LONE_TIMEOUT:+timeout "$LONE_TIMEOUT"} "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
+  scripts/lib/measure.py "$tmp/one.time" -- ${LONE_TIMEOUT:+timeout "$LONE_TIMEOUT"} "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
   if grep -q '^Solvable' "$tmp/one.txt"; then v=won
   elif grep -q '^Impossible' "$tmp/one.txt"; then v=lost
   else v=unknown; fi
-  read -r u s m < <(tail -1 "$tmp/one.time")
-  echo "$deal,$v,$(echo "$u + $s" | bc -l),$m" >> "$tmp/theirs.csv"
+  [ -s "$tmp/one.time" ] || { echo "deal $deal: lonelybot was not measured" >&2; exit 1; }
+  read -r _ cpu _ _ m _ < "$tmp/one.time"
+  echo "$deal,$v,$cpu,$m" >> "$tmp/theirs.csv"
 done < "$tmp/seeds"
 
 python3 - "$tmp/ours.csv" "$tmp/theirs.csv" "$tmp/ours.time" "$out" "$(hostname -s) $(nproc) cores" "$draw" <<'PY'
@@ -97,7 +102,7 @@ with open(sys.argv[4], "w") as f:
     f.write("deal,our_verdict,our_cpu_s,our_classes,lonelybot_verdict,lonelybot_cpu_s,lonelybot_max_rss_kib\n")
     for d in sorted(ours):
         o, t = ours[d], theirs[d]
-        f.write(f"{d},{o['verdict']},{o['cpu_s']},{o['classes']},{t[0]},{t[1]:.3f},{t[2]}\n")
+        f.write(f"{d},{o['verdict']},{o['cpu_s']},{o['classes']},{t[0]},{t[1]:.6f},{t[2]}\n")
 both = [d for d in ours if "unknown" not in (ours[d]["verdict"], theirs[d][0])]
 disagree = [d for d in both if ours[d]["verdict"] != theirs[d][0]]
 count = lambda xs, v: sum(1 for x in xs if x == v)

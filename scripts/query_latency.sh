@@ -2,32 +2,47 @@
 # Cold and warm wall time of single CLI queries (process start included).
 # Cold: the data directory's table files are evicted from the page cache
 # (posix_fadvise DONTNEED) before every run. Prints the median of RUNS.
+# Every query's exit code and answer are checked: a query that fails (a
+# missing table, say) stops the script with its error instead of being
+# timed as a fast answer.
 # Usage: scripts/query_latency.sh [NIMROD_BINARY] [DATA_DIR] [RUNS]
 set -euo pipefail
 bin=${1:-target/release/nimrod}
 data=${2:-data}
 runs=${3:-21}
-evict() {
-  python3 - "$data" <<'PY'
-import os, sys
-for root, _, files in os.walk(sys.argv[1]):
-    for f in files:
-        fd = os.open(os.path.join(root, f), os.O_RDONLY)
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        os.close(fd)
+[[ -x $bin ]] || { echo "query_latency: no nimrod binary at $bin" >&2; exit 1; }
+[[ -d $data ]] || { echo "query_latency: no data directory $data" >&2; exit 1; }
+(( runs >= 1 && runs <= 1000 )) || { echo "query_latency: RUNS must be 1..1000" >&2; exit 1; }
+python3 - "$bin" "$data" "$runs" <<'PY'
+import os, statistics, subprocess, sys, time
+binary, data, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+queries = [
+    ["grundy", "1000000"],
+    ["chess", "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1"],
+    ["ttt", "--size", "4x4", "--k", "4", "x..............."],
+    ["gops", "--cards", "10", "--mine", "2,5,9", "--theirs", "1,7,8", "--prizes", "3,4,10"],
+]
+
+def evict():
+    for root, _, files in os.walk(data):
+        for f in files:
+            fd = os.open(os.path.join(root, f), os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+
+def once(q):
+    start = time.perf_counter()
+    p = subprocess.run([binary, "query", *q, "--data", data], capture_output=True, text=True)
+    ms = (time.perf_counter() - start) * 1000
+    if p.returncode != 0 or not p.stdout.strip():
+        sys.exit(f"query_latency: query {' '.join(q)} failed (exit {p.returncode}): {p.stderr.strip()}")
+    return ms
+
+for q in queries:
+    warm = statistics.median(once(q) for _ in range(runs))
+    cold = []
+    for _ in range(runs):
+        evict()
+        cold.append(once(q))
+    print(f"{'query ' + ' '.join(q):<62} warm {warm:8.2f} ms   cold {statistics.median(cold):8.2f} ms")
 PY
-}
-median_ms() { sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'; }
-time_one() { # prints ms
-  local s e
-  s=$(date +%s%N); "$bin" query "$@" --data "$data" >/dev/null; e=$(date +%s%N)
-  echo "scale=3; ($e - $s) / 1000000" | bc
-}
-for q in "grundy 1000000" "chess 8/8/8/8/2r5/8/2k5/K6Q_w_-_-_0_1" "ttt --size 4x4 --k 4 x..............." "gops --cards 10 --mine 2,5,9 --theirs 1,7,8 --prizes 3,4,10"; do
-  # shellcheck disable=SC2206
-  args=(${q})
-  args=("${args[@]//_/ }")
-  warm=$(for _ in $(seq "$runs"); do time_one "${args[@]}"; done | median_ms)
-  cold=$(for _ in $(seq "$runs"); do evict; time_one "${args[@]}"; done | median_ms)
-  printf '%-62s warm %8s ms   cold %8s ms\n' "query $q" "$warm" "$cold"
-done

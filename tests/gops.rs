@@ -500,7 +500,29 @@ fn win_objective_queries() {
         "--objective",
         "win",
     ]);
-    assert!(e.contains("win_cards"), "{e}");
+    // The default config builds the win levels to N = 8: the hint is its
+    // command (with the data directory), not an edit of a config.
+    assert!(
+        e.contains(&format!(
+            "to build it: nimrod build --only gops/win-n08/k06 --data {d}"
+        )),
+        "{e}"
+    );
+    let e = fails(&[
+        "query",
+        "gops",
+        "--data",
+        d,
+        "--cards",
+        "9",
+        "--first-move",
+        "--objective",
+        "win",
+    ]);
+    assert!(
+        e.contains("--config config/big.toml --only gops/win-n11/k09"),
+        "{e}"
+    );
     let e = fails(&[
         "query",
         "gops",

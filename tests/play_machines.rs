@@ -177,8 +177,13 @@ fn ttt_menace_plays_first_after_its_training() {
         .collect();
     assert_eq!(n[0], 50, "{line}");
     assert_eq!(n[1] + n[2] + n[3], 50, "{line}");
-    let (ok, _, err) = play(&["ttt", "--machine", "menace"], "");
-    assert!(!ok && err.contains("MENACE plays X only"), "{err}");
+    // MENACE plays X only: it moves first without being told (it used to
+    // refuse to start without --machine-first).
+    let (ok, out, err) = play(
+        &["ttt", "--machine", "menace", "--menace-games", "50"],
+        "quit\n",
+    );
+    assert!(ok && out.contains("you play O"), "{out}{err}");
     let (ok, _, err) = play(
         &[
             "ttt",
