@@ -605,6 +605,8 @@ fn frictions_of_the_command_line_are_errors_that_name_the_problem() {
         "query", "chess", "--sample", "0", "--table", "KQvK", "--data", dd,
     ]);
     assert!(e.contains("--sample 0"), "{e}");
+    let e = fails(&["query", "guessit", "--tables", "0", "--data", dd]);
+    assert!(e.contains("--tables 0"), "{e}");
     // An empty NIMROD_DATA is named, not --data.
     let o = nimrod()
         .args(["query", "grundy", "5"])

@@ -121,12 +121,12 @@ fn shown_exact(exact: &str) -> String {
 }
 
 pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
+    ensure!(
+        q.tables != Some(0),
+        "query guessit: --tables 0 asks for no table (1 ..= the table's max_hand)"
+    );
     let t = open_table(&ctx.data_dir, "guessit/values")?;
     if let Some(size) = q.tables {
-        ensure!(
-            size >= 1,
-            "query guessit: --tables 0 asks for no table (1 ..= the table's max_hand)"
-        );
         // Checked before the header row is laid out for `size` columns.
         row(&t, size, size)?;
         // Rows = opponent's cards, columns = own cards. Bluffing is the
