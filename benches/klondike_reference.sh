@@ -24,6 +24,8 @@
 # 1.04x was right), which includes starting the process (about 1 ms): both
 # totals are also printed as whole-run CPU.
 #
+# The two alternate by chunks of CHUNK=N deals (default 100), ours then
+# lonelybot on the same deals.
 # OURS_CSV=FILE takes our side from an earlier run's per-deal CSV (the
 # bench's or `scripts/klondike_sweep.sh`'s chunks concatenated: deal,
 # verdict, classes, cpu_s, one header) instead of solving again, for a
@@ -64,11 +66,6 @@ if [ -n "${OURS_CSV:-}" ]; then
   [ "$(($(wc -l < "$tmp/ours.csv") - 1))" -eq $((last - first)) ] \
     || { echo "OURS_CSV=$OURS_CSV: does not hold exactly deals $first..$last" >&2; exit 2; }
   awk -F, 'NR > 1 { t += $4 } END { printf "%f 0 0\n", t }' "$tmp/ours.csv" > "$tmp/ours.time"
-else
-  scripts/lib/measure.py "$tmp/m.time" -- \
-    "$bench" "$draw/unlimited" "$first" "$last" "$budget" --numbering "$numbering" --csv "$tmp/ours.csv" > "$tmp/ours.txt"
-  read -r _ _ u s m _ < "$tmp/m.time"
-  echo "$u $s $m" > "$tmp/ours.time"
 fi
 
 if [ "$numbering" = ours ]; then
@@ -79,16 +76,41 @@ else
   kind=solvitaire
 fi
 : > "$tmp/theirs.csv"
-start=$(date +%s.%N)
-while read -r deal seed; do
-  scripts/lib/measure.py "$tmp/one.time" -- ${LONE_TIMEOUT:+timeout "$LONE_TIMEOUT"} "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
-  if grep -q '^Solvable' "$tmp/one.txt"; then v=won
-  elif grep -q '^Impossible' "$tmp/one.txt"; then v=lost
-  else v=unknown; fi
-  [ -s "$tmp/one.time" ] || { echo "deal $deal: lonelybot was not measured" >&2; exit 1; }
-  read -r _ cpu _ _ m _ < "$tmp/one.time"
-  echo "$deal,$v,$cpu,$m" >> "$tmp/theirs.csv"
-done < "$tmp/seeds"
+# lonelybot on the deals a..b (b excluded), one process a deal.
+lonelybot_on() {
+  awk -v a="$1" -v b="$2" '$1 >= a && $1 < b' "$tmp/seeds" | while read -r deal seed; do
+    scripts/lib/measure.py "$tmp/one.time" -- ${LONE_TIMEOUT:+timeout "$LONE_TIMEOUT"} "$lonecli" solve "$kind" "$seed" "$draw" > "$tmp/one.txt" 2>&1 || true
+    if grep -q '^Solvable' "$tmp/one.txt"; then v=won
+    elif grep -q '^Impossible' "$tmp/one.txt"; then v=lost
+    else v=unknown; fi
+    [ -s "$tmp/one.time" ] || { echo "deal $deal: lonelybot was not measured" >&2; exit 1; }
+    read -r _ cpu _ _ m _ < "$tmp/one.time"
+    echo "$deal,$v,$cpu,$m" >> "$tmp/theirs.csv"
+    rm -f "$tmp/one.time"
+  done
+}
+if [ -n "${OURS_CSV:-}" ]; then
+  lonelybot_on "$first" "$last"
+else
+  # The two alternate by chunks of CHUNK deals (default 100): ours on a
+  # chunk, then lonelybot on the same deals, so that a change in the
+  # machine's speed during the run falls on both.
+  chunk=${CHUNK:-100}
+  [ "$chunk" -ge 1 ] 2>/dev/null || { echo "CHUNK must be a positive number" >&2; exit 2; }
+  echo "0 0 0" > "$tmp/ours.time"
+  for ((a = first; a < last; a += chunk)); do
+    b=$((a + chunk < last ? a + chunk : last))
+    scripts/lib/measure.py "$tmp/m.time" -- \
+      "$bench" "$draw/unlimited" "$a" "$b" "$budget" --numbering "$numbering" --csv "$tmp/chunk.csv" > "$tmp/ours.txt" \
+      || { echo "our bench failed on deals $a..$b" >&2; exit 1; }
+    if [ "$a" = "$first" ]; then cp "$tmp/chunk.csv" "$tmp/ours.csv"; else tail -n +2 "$tmp/chunk.csv" >> "$tmp/ours.csv"; fi
+    read -r _ _ u s m _ < "$tmp/m.time"
+    read -r tu ts tm < "$tmp/ours.time"
+    awk -v u="$u" -v s="$s" -v m="$m" -v tu="$tu" -v ts="$ts" -v tm="$tm" \
+      'BEGIN { printf "%f %f %d\n", tu + u, ts + s, (m > tm ? m : tm) }' > "$tmp/ours.time"
+    lonelybot_on "$a" "$b"
+  done
+fi
 
 python3 - "$tmp/ours.csv" "$tmp/theirs.csv" "$tmp/ours.time" "$out" "$(hostname -s) $(nproc) cores" "$draw" <<'PY'
 import csv, sys, statistics
