@@ -61,9 +61,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     // (the pipeline, knowing no game or config, could only list every id).
     let planned = nimrod::pipeline::plan(&config, &nimrod::games::planners())?;
     for o in &only {
-        let known = planned
-            .iter()
-            .any(|j| j.id == *o || j.id.split('/').next() == Some(o.as_str()));
+        let known = planned.iter().any(|j| j.is_selected_by(o));
         if !known {
             let hint = if o.contains('/') {
                 nimrod::games::query::build_hint(&data, o)

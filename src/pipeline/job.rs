@@ -106,6 +106,11 @@ pub struct Job {
 }
 
 impl Job {
+    /// Whether `build --only ONLY` names this job: its id, or its game.
+    pub fn is_selected_by(&self, only: &str) -> bool {
+        self.id == only || self.id.split('/').next() == Some(only)
+    }
+
     /// Where the job's table goes under `data_dir`.
     pub fn output(&self, data_dir: &Path) -> PathBuf {
         table_path(data_dir, &self.id)

@@ -219,7 +219,7 @@ fn select(jobs: Vec<Job>, only: &[String]) -> Result<(Vec<Job>, BTreeSet<String>
     for o in only {
         let matches: Vec<&str> = jobs
             .iter()
-            .filter(|j| j.id == *o || j.id.split('/').next() == Some(o.as_str()))
+            .filter(|j| j.is_selected_by(o))
             .map(|j| j.id.as_str())
             .collect();
         if matches.is_empty() {
@@ -349,14 +349,19 @@ pub fn run_build(
         .enumerate()
         .map(|(i, j)| (j.id.as_str(), i))
         .collect();
+    let deps: Vec<Vec<usize>> = jobs
+        .iter()
+        .map(|j| j.deps.iter().map(|d| index[d.as_str()]).collect())
+        .collect();
     let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); jobs.len()];
-    for (i, j) in jobs.iter().enumerate() {
-        for d in &j.deps {
-            dependents[index[d.as_str()]].push(i);
+    for (i, ds) in deps.iter().enumerate() {
+        for &d in ds {
+            dependents[d].push(i);
         }
     }
     let schedule = Schedule {
         jobs: &jobs,
+        deps: &deps,
         dependents: &dependents,
         waiting: jobs.iter().map(|j| AtomicUsize::new(j.deps.len())).collect(),
         outcomes: Mutex::new(vec![None; jobs.len()]),
@@ -408,6 +413,8 @@ pub fn run_build(
 /// The jobs of one build and what is known of them while it runs.
 struct Schedule<'a> {
     jobs: &'a [&'a Job],
+    /// Each job's dependencies, as positions in `jobs`.
+    deps: &'a [Vec<usize>],
     dependents: &'a [Vec<usize>],
     /// Dependencies of each job not yet finished.
     waiting: Vec<AtomicUsize>,
@@ -443,10 +450,9 @@ impl Schedule<'_> {
         // A kept table reads nothing: its dependencies were not visited.
         if !verified {
             let outcomes = self.outcomes.lock().expect("no job panics holding it");
-            let failed_dep = job.deps.iter().any(|d| {
-                let at = self.jobs.iter().position(|j| &j.id == d);
+            let failed_dep = self.deps[i].iter().any(|&d| {
                 !matches!(
-                    at.and_then(|at| outcomes[at].as_ref()),
+                    outcomes[d],
                     Some(JobOutcome::Built { .. } | JobOutcome::UpToDate)
                 )
             });
