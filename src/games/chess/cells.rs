@@ -125,6 +125,12 @@ impl Deref for Bytes {
     }
 }
 
+impl std::ops::DerefMut for Bytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

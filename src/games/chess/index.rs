@@ -95,7 +95,15 @@ impl KingPairs {
         }
     }
 
-    fn symmetries(&self, wk: u8, bk: u8) -> &[u8] {
+    /// The rank of a canonical pair, None for a pair outside the set.
+    pub(crate) fn rank(&self, wk: u8, bk: u8) -> Option<usize> {
+        let r = self.index[wk as usize * 64 + bk as usize];
+        (r != NO_PAIR).then_some(r as usize)
+    }
+
+    /// The symmetries (one, or two with both kings on a diagonal's axis)
+    /// that bring a raw pair into the canonical set.
+    pub(crate) fn symmetries(&self, wk: u8, bk: u8) -> &[u8] {
         let i = wk as usize * 64 + bk as usize;
         &self.syms[i][..self.sym_count[i].min(2) as usize]
     }

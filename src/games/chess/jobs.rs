@@ -4,7 +4,7 @@
 use super::index::{self, Layout};
 use super::material::Material;
 use super::probe::{table_id, Tablebase};
-use super::{solve, Chess, MAX_PIECES, SOLVER_VERSION};
+use super::{sweep, Chess, MAX_PIECES, SOLVER_VERSION};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -155,22 +155,13 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     // from the solving thread only, so a RefCell holds the current stage.
     let stage = std::cell::RefCell::new(ctx.progress.stage(
         ctx.id,
-        "first pass (blocks of 2^24 slots)",
-        (2 * layout.positions).div_ceil(solve::INIT_BLOCK as u64),
+        "retrograde sweeps (slices: placements of the pawns)",
+        sweep::slice_count(&layout) as u64,
     ));
     let next = |s: crate::pipeline::Stage| stage.replace(s).finish();
-    // How many plies a table needs is known only when it is done (up to
-    // 254 for the longest 5-piece loss): the plies are counted, with no
-    // percentage or ETA (a bar "of <= 255" showed 27 min for 2).
-    let solved = solve::solve(&layout, &probe, &|step| match step {
-        solve::Step::FirstPassBlock { done, of } => {
-            stage.borrow().inc(1);
-            if done == of {
-                next(ctx.progress.counter(ctx.id, "retrograde plies"));
-            }
-        }
-        solve::Step::Ply { .. } => stage.borrow().inc(1),
-        solve::Step::Plies => next(ctx.progress.stage(ctx.id, "statistics", 1)),
+    let solved = sweep::solve(&layout, &probe, &|step| match step {
+        sweep::Step::Slice { .. } => stage.borrow().inc(1),
+        sweep::Step::Slices => next(ctx.progress.stage(ctx.id, "statistics", 1)),
     })?;
     stage.into_inner().finish();
     write_ranked(

@@ -23,6 +23,7 @@ internal_mod!(probe);
 internal_mod!(query);
 mod san;
 internal_mod!(solve);
+internal_mod!(sweep);
 mod unmoves;
 internal_mod!(value);
 mod verify;

@@ -1,0 +1,875 @@
+//! Retrograde analysis by sweeps over a plain arithmetic index: the engine
+//! that builds the chess tables (values position for position those of
+//! the older count-down solver in `solve`, which stays as a cross-check).
+//!
+//! **Slices.** A table with pawns is cut by where its pawns stand: within
+//! a slice only the kings and pieces move, and a pawn push leads to a
+//! slice whose pawns are further up the board (white's) or down (black's).
+//! Slices are solved from the most advanced down, so a push is, like a
+//! capture or a promotion, a move whose value is already known: en passant
+//! is settled exactly where the double push is played, from the solved
+//! slice and the smaller table the capture leads to. A pawnless table is
+//! one slice.
+//!
+//! **Index.** Within a slice, `pair · 64^k + Σ square_j · 64^(k−1−j)`:
+//! the kings' pair (462 pairs up to symmetry without pawns; the raw 64 × 64
+//! with pawns, whose slice fixes the mirror), then each piece's square,
+//! like pieces one field each. Overlapping, illegal and duplicate
+//! placements keep their slots (a superset of the positions, not a
+//! ranking), so a predecessor's index is the index with one field
+//! replaced. A position whose kings sit on a diagonal's axis has two
+//! slots (its two canonical images); both are solved, and an update
+//! reaches both.
+//!
+//! **Plies.** One byte per position and side, in the table's own encoding
+//! (`value`), so the bytes are final as they are written. Ply `n` sweeps
+//! each side for the positions decided at `n`: a loss makes every
+//! predecessor a win at `n + 1` unless it wins sooner; a win marks each
+//! undecided predecessor as a candidate, and a second sweep checks each
+//! candidate once by its moves (every move leads to a win for the
+//! opponent in at most `n` plies, or to a conversion the opponent wins),
+//! which decides it lost one ply after the slowest of them. Writes of a
+//! phase go to one side and reads to the other, and every write is
+//! idempotent, so the bytes are the same for any thread count.
+
+use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
+use super::board::{Board, Color, Move, Role};
+use super::cells::{Bytes, Cells};
+use super::index::{KingPairs, Layout};
+use super::probe::{after_move, Tablebase};
+use super::solve::{statistics, Solved};
+use super::value::{Value, DRAW};
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+const SIDES: [Color; 2] = [Color::White, Color::Black];
+/// Pieces other than kings and pawns a table may hold (six pieces).
+const MAX_FIELDS: usize = 4;
+/// The a↔h mirror among `transform`'s symmetries.
+const MIRROR: u8 = 1;
+
+/// Progress of a solve, for the build's progress lines.
+pub enum Step {
+    /// A slice (one placement of the pawns; the whole table without them) is done.
+    Slice {
+        /// Slices done.
+        done: u64,
+        /// Slices in all.
+        of: u64,
+    },
+    /// Every slice is solved; the statistics are next.
+    Slices,
+}
+
+/// A position within a slice: the kings and each piece's square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Squares {
+    wk: u8,
+    bk: u8,
+    sq: [u8; MAX_FIELDS],
+}
+
+/// The index of one table's slices.
+struct Geometry {
+    pawns: bool,
+    /// The pieces other than kings and pawns, in the layout's group order.
+    fields: Vec<(Color, Role)>,
+    kings: &'static KingPairs,
+    /// King pairs: 462 without pawns, 4096 (raw) with them.
+    pairs: usize,
+    /// Slots per side of a slice.
+    size: usize,
+}
+
+impl Geometry {
+    fn new(layout: &Layout) -> Result<Geometry> {
+        let m = &layout.material;
+        let pawns = m.has_pawns();
+        let mut fields = Vec::new();
+        for color in SIDES {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                for _ in 0..m.counts[color.index()][role as usize] {
+                    fields.push((color, role));
+                }
+            }
+        }
+        if fields.len() > MAX_FIELDS {
+            bail!("{m}: {} pieces besides kings and pawns (at most {MAX_FIELDS})", fields.len());
+        }
+        let kings = KingPairs::get(false);
+        let pairs = if pawns { 4096 } else { kings.pairs.len() };
+        Ok(Geometry {
+            pawns,
+            size: pairs << (6 * fields.len()),
+            fields,
+            kings,
+            pairs,
+        })
+    }
+
+    fn shift(&self, j: usize) -> u32 {
+        6 * (self.fields.len() - 1 - j) as u32
+    }
+
+    fn decode(&self, i: usize) -> Squares {
+        let k = self.fields.len();
+        let pair = i >> (6 * k);
+        let (wk, bk) = if self.pawns {
+            ((pair >> 6) as u8, (pair & 63) as u8)
+        } else {
+            self.kings.pairs[pair]
+        };
+        let mut sq = [0; MAX_FIELDS];
+        for (j, s) in sq.iter_mut().enumerate().take(k) {
+            *s = ((i >> self.shift(j)) & 63) as u8;
+        }
+        Squares { wk, bk, sq }
+    }
+
+    /// Calls `f` with the slot of each stored image of a legal placement:
+    /// one, or two when a pawnless position's kings are on a diagonal's axis.
+    #[inline]
+    fn images(&self, s: &Squares, mut f: impl FnMut(usize)) {
+        let k = self.fields.len();
+        if self.pawns {
+            let mut i = (s.wk as usize) << 6 | s.bk as usize;
+            for &q in &s.sq[..k] {
+                i = i << 6 | q as usize;
+            }
+            f(i);
+            return;
+        }
+        for &sym in self.kings.symmetries(s.wk, s.bk) {
+            let Some(mut i) = self
+                .kings
+                .rank(transform(sym, s.wk), transform(sym, s.bk))
+            else {
+                continue;
+            };
+            for &q in &s.sq[..k] {
+                i = i << 6 | transform(sym, q) as usize;
+            }
+            f(i);
+        }
+    }
+
+    fn first_image(&self, s: &Squares) -> usize {
+        let mut first = usize::MAX;
+        self.images(s, |i| first = first.min(i));
+        first
+    }
+
+    /// The squares of a board of this table (its pawns in the slice's
+    /// frame), like pieces taken lowest square first.
+    fn squares_of(&self, b: &Board) -> Squares {
+        let mut sq = [0; MAX_FIELDS];
+        let mut taken: Bitboard = 0;
+        for (j, &(color, role)) in self.fields.iter().enumerate() {
+            let s = (b.pieces(color, role) & !taken).trailing_zeros() as u8;
+            taken |= bit(s);
+            sq[j] = s;
+        }
+        Squares {
+            wk: b.king(Color::White),
+            bk: b.king(Color::Black),
+            sq,
+        }
+    }
+}
+
+/// One placement of the pawns (none for a pawnless table), in the frame
+/// that makes it canonical (see [`canonical`]).
+#[derive(Clone, Copy, Debug)]
+struct Slice {
+    white_pawns: Bitboard,
+    black_pawns: Bitboard,
+    /// White pawns' ranks plus black pawns' distances from their last
+    /// rank: every push raises it, so slices are solved highest first.
+    advancement: u32,
+}
+
+/// Whether a placement of pawns is in its canonical frame: not above its
+/// a↔h mirror image. A placement equal to its mirror image holds both
+/// mirror images of each position (both are solved).
+fn canonical(white: Bitboard, black: Bitboard) -> bool {
+    (white, black) <= (transform_bb(MIRROR, white), transform_bb(MIRROR, black))
+}
+
+fn advancement(white: Bitboard, black: Bitboard) -> u32 {
+    squares(white).map(|s| rank_of(s) as u32).sum::<u32>()
+        + squares(black).map(|s| 7 - rank_of(s) as u32).sum::<u32>()
+}
+
+/// Every set of `count` squares among the pawns' 48 (ranks 2 to 7).
+fn pawn_sets(count: u32) -> Vec<Bitboard> {
+    let mut sets = vec![0u64];
+    for _ in 0..count {
+        let mut next = Vec::new();
+        for &s in &sets {
+            // Squares above the set's highest, so each set comes once.
+            let from = if s == 0 { 8 } else { 64 - s.leading_zeros() as u8 };
+            for q in from.max(8)..56 {
+                next.push(s | bit(q));
+            }
+        }
+        sets = next;
+    }
+    sets
+}
+
+/// How many slices a table is solved in.
+pub fn slice_count(layout: &Layout) -> usize {
+    slices_of(layout).len()
+}
+
+fn slices_of(layout: &Layout) -> Vec<Slice> {
+    let m = &layout.material;
+    let (w, b) = (
+        m.counts[0][Role::Pawn as usize] as u32,
+        m.counts[1][Role::Pawn as usize] as u32,
+    );
+    let mut out = Vec::new();
+    for &white in &pawn_sets(w) {
+        for &black in &pawn_sets(b) {
+            if white & black == 0 && canonical(white, black) {
+                out.push(Slice {
+                    white_pawns: white,
+                    black_pawns: black,
+                    advancement: advancement(white, black),
+                });
+            }
+        }
+    }
+    // Most advanced first; within a level, in a fixed order.
+    out.sort_by_key(|s| (std::cmp::Reverse(s.advancement), s.white_pawns, s.black_pawns));
+    out
+}
+
+/// The table being built and what its slices share.
+struct Engine<'a> {
+    layout: &'a Layout,
+    geo: Geometry,
+    probe: &'a Tablebase,
+    slices: Vec<Slice>,
+    by_pawns: HashMap<(Bitboard, Bitboard), usize>,
+}
+
+/// A move that stays in its slice: no capture, no promotion, no pawn.
+#[inline]
+fn stays(m: &Move) -> bool {
+    m.role != Role::Pawn && m.capture.is_none()
+}
+
+impl Engine<'_> {
+    /// The board of a placement, None when two pieces share a square.
+    fn board(&self, slice: &Slice, s: &Squares, turn: Color) -> Option<Board> {
+        let mut b = Board::empty(turn);
+        let mut used = slice.white_pawns | slice.black_pawns;
+        let mut put = |color: Color, role: Role, sq: u8| {
+            if used & bit(sq) != 0 {
+                return false;
+            }
+            used |= bit(sq);
+            b.put(color, role, sq);
+            true
+        };
+        if !put(Color::White, Role::King, s.wk) || !put(Color::Black, Role::King, s.bk) {
+            return None;
+        }
+        for (j, &(color, role)) in self.geo.fields.iter().enumerate() {
+            if !put(color, role, s.sq[j]) {
+                return None;
+            }
+        }
+        b.by_color[0] |= slice.white_pawns;
+        b.by_color[1] |= slice.black_pawns;
+        b.by_role[Role::Pawn as usize] |= slice.white_pawns | slice.black_pawns;
+        Some(b)
+    }
+}
+
+/// One slice's solve.
+struct Work<'a> {
+    engine: &'a Engine<'a>,
+    slice: &'a Slice,
+    /// The final bytes of the slices solved before (None once let go, or
+    /// not yet solved).
+    solved: &'a [Option<Bytes>],
+    /// White to move, then black to move.
+    cells: Cells,
+    /// A bit per slot: a legal position.
+    legal: Vec<AtomicU64>,
+    /// A bit per slot of one side: a candidate loss of the current ply.
+    candidates: Vec<AtomicU64>,
+    horizon: AtomicU32,
+    error: Mutex<Option<String>>,
+}
+
+const CHUNK: usize = 1 << 12;
+
+impl Work<'_> {
+    fn fail(&self, msg: String) {
+        let mut e = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if e.is_none() {
+            *e = Some(msg);
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.engine.geo.size
+    }
+
+    fn extend_horizon(&self, plies: u32) {
+        if plies > self.horizon.load(Relaxed) {
+            self.horizon.fetch_max(plies, Relaxed);
+        }
+    }
+
+    fn encode(&self, v: Value, b: &Board) -> u8 {
+        if let Some(p) = v.plies() {
+            self.extend_horizon(p);
+        }
+        v.encode().unwrap_or_else(|| {
+            self.fail(format!(
+                "{}: distance to mate beyond the one-byte range in {}",
+                self.engine.layout.material,
+                b.fen()
+            ));
+            DRAW
+        })
+    }
+
+    fn table_value(&self, b: &Board) -> Value {
+        self.engine.probe.value(b).unwrap_or_else(|e| {
+            self.fail(format!("{}: {e}", self.engine.layout.material));
+            Value::Draw
+        })
+    }
+
+    /// The value of a position of this table in a slice solved before
+    /// (reached by a pawn push), without an en passant right.
+    fn pushed(&self, child: &Board) -> Value {
+        let e = self.engine;
+        let (w, b) = (
+            child.pieces(Color::White, Role::Pawn),
+            child.pieces(Color::Black, Role::Pawn),
+        );
+        let (board, key) = if canonical(w, b) {
+            (*child, (w, b))
+        } else {
+            (
+                child.transformed(MIRROR),
+                (transform_bb(MIRROR, w), transform_bb(MIRROR, b)),
+            )
+        };
+        let solved = e
+            .by_pawns
+            .get(&key)
+            .and_then(|&id| self.solved[id].as_ref());
+        let Some(bytes) = solved else {
+            self.fail(format!(
+                "{}: the slice of {} is not solved",
+                e.layout.material,
+                child.fen()
+            ));
+            return Value::Draw;
+        };
+        let i = e.geo.first_image(&e.geo.squares_of(&board));
+        Value::decode(bytes[board.turn.index() * e.geo.size + i])
+    }
+
+    /// The value, for the side to move in the position reached, of a move
+    /// that leaves the slice.
+    fn outside(&self, b: &Board, m: &Move) -> Value {
+        let child = b.play(m);
+        if m.capture.is_some() || m.promotion.is_some() {
+            return self.table_value(&child);
+        }
+        let stored = self.pushed(&child);
+        after_move(&child, m, stored, &mut |c| self.table_value(c))
+    }
+
+    /// The first byte of a legal position: mated, stalemate, the best
+    /// conversion's win (the final value unless a move within the slice
+    /// wins sooner), the exact value when every move leaves the slice, or
+    /// undecided (0).
+    fn initial(&self, b: &Board, moves: &mut Vec<Move>) -> u8 {
+        moves.clear();
+        b.legal_moves(moves);
+        if moves.is_empty() {
+            return if b.in_check(b.turn) {
+                self.encode(Value::Loss(0), b)
+            } else {
+                DRAW
+            };
+        }
+        let (mut best_win, mut slowest_loss, mut draw, mut within) = (None, 0, false, false);
+        for m in moves.iter() {
+            if stays(m) {
+                within = true;
+                continue;
+            }
+            match self.outside(b, m).before_move() {
+                Value::Win(w) => best_win = Some(best_win.map_or(w, |x: u32| x.min(w))),
+                Value::Loss(l) => slowest_loss = slowest_loss.max(l),
+                Value::Draw => draw = true,
+            }
+        }
+        match best_win {
+            Some(w) => self.encode(Value::Win(w), b),
+            None if !within && !draw => self.encode(Value::Loss(slowest_loss), b),
+            None => DRAW,
+        }
+    }
+
+    fn first_pass(&self) {
+        let (n, e) = (self.size(), self.engine);
+        (0..(2 * n).div_ceil(64))
+            .into_par_iter()
+            .with_min_len(1 << 6)
+            .for_each_init(Vec::new, |moves, word| {
+                let (first, end) = (word * 64, (word * 64 + 64).min(2 * n));
+                let mut bytes = [DRAW; 64];
+                let mut legal = 0u64;
+                for slot in first..end {
+                    let side = slot / n;
+                    let s = e.geo.decode(slot % n);
+                    let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
+                        continue;
+                    };
+                    if b.in_check(SIDES[side].other()) {
+                        continue;
+                    }
+                    legal |= 1 << (slot - first);
+                    bytes[slot - first] = self.initial(&b, moves);
+                }
+                for (chunk, w) in bytes.chunks_exact(8).zip(first / 8..end.div_ceil(8)) {
+                    self.cells.store_word(w, chunk.try_into().expect("8 bytes"));
+                }
+                self.legal[word].store(legal, Relaxed);
+            });
+    }
+
+    /// The slots before each unmove of `b` (at `s`) that stays in the slice.
+    fn predecessors(&self, b: &Board, s: &Squares, out: &mut Vec<usize>) {
+        let geo = &self.engine.geo;
+        let mover = b.turn.other();
+        out.clear();
+        b.each_unmove(|role, from, to| {
+            if role == Role::Pawn {
+                return;
+            }
+            let mut q = *s;
+            if role == Role::King {
+                if mover == Color::White {
+                    q.wk = from;
+                } else {
+                    q.bk = from;
+                }
+            } else if let Some(j) = q.sq[..geo.fields.len()].iter().position(|&x| x == to) {
+                q.sq[j] = from;
+            }
+            geo.images(&q, |i| out.push(i));
+        });
+    }
+
+    /// Calls `f(index, board, squares)` for each position of `side` whose
+    /// byte is `target`; returns how many.
+    fn sweep(
+        &self,
+        side: usize,
+        target: u8,
+        f: impl Fn(&Board, &Squares, &mut Vec<usize>) + Sync,
+    ) -> u64 {
+        let (n, e) = (self.size(), self.engine);
+        (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map_init(Vec::new, |scratch, chunk| {
+                let mut found = 0;
+                let first = side * n + chunk * CHUNK;
+                let last = (first + CHUNK).min((side + 1) * n);
+                self.cells.scan(first..last, target, |slot| {
+                    let i = slot - side * n;
+                    if self.legal[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 0 {
+                        return;
+                    }
+                    found += 1;
+                    let s = e.geo.decode(i);
+                    let b = e.board(self.slice, &s, SIDES[side]).expect("a legal slot");
+                    f(&b, &s, scratch);
+                });
+                found
+            })
+            .sum()
+    }
+
+    /// Offers slot `q` of `side` a win in `moves` unless it already wins
+    /// sooner (or is lost: then it cannot have reached a lost position).
+    fn offer_win(&self, side: usize, q: usize, moves: u32) {
+        self.extend_horizon(2 * moves - 1);
+        let slot = side * self.size() + q;
+        let improves = |cur: u8| match Value::decode(cur) {
+            Value::Draw => true,
+            Value::Win(w) => w > moves,
+            Value::Loss(_) => false,
+        };
+        if !improves(self.cells.load(slot)) {
+            return;
+        }
+        let Some(win) = Value::Win(moves).encode() else {
+            let at = self.engine.geo.decode(q);
+            let fen = self
+                .engine
+                .board(self.slice, &at, SIDES[side])
+                .map_or_else(|| format!("slot {q}"), |b| b.fen());
+            self.fail(format!(
+                "{}: distance to mate beyond the one-byte range in {fen}",
+                self.engine.layout.material
+            ));
+            return;
+        };
+        self.cells.update(slot, |cur| improves(cur).then_some(win));
+    }
+
+    /// Decides candidate `q` (side `side`, undecided) lost if every move
+    /// leads to a win for the opponent, known by ply `ply`.
+    fn verify(&self, side: usize, q: usize, ply: u32) {
+        let e = self.engine;
+        let n = self.size();
+        let s = e.geo.decode(q);
+        let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
+            return;
+        };
+        let mut slowest = 0;
+        let all_lose = b.all_legal_moves(|m| {
+            let v = if stays(m) {
+                let mut c = s;
+                if m.role == Role::King {
+                    if side == 0 {
+                        c.wk = m.to;
+                    } else {
+                        c.bk = m.to;
+                    }
+                } else if let Some(j) = c.sq[..e.geo.fields.len()].iter().position(|&x| x == m.from) {
+                    c.sq[j] = m.to;
+                }
+                let i = e.geo.first_image(&c);
+                match Value::decode(self.cells.load((1 - side) * n + i)) {
+                    Value::Win(w) if 2 * w - 1 <= ply => Some(2 * w - 1),
+                    _ => None,
+                }
+            } else {
+                match self.outside(&b, m) {
+                    Value::Win(w) => Some(2 * w - 1),
+                    _ => None,
+                }
+            };
+            match v {
+                Some(p) => {
+                    slowest = slowest.max(p);
+                    true
+                }
+                None => false,
+            }
+        });
+        if all_lose {
+            let byte = self.encode(Value::Loss(slowest.div_ceil(2)), &b);
+            self.cells.store(side * n + q, byte);
+        }
+    }
+
+    /// Processes the positions of both sides decided at `ply`; returns how many.
+    fn ply(&self, ply: u32) -> u64 {
+        let n = self.size();
+        let mut found = 0;
+        for side in 0..2 {
+            let other = 1 - side;
+            if ply.is_multiple_of(2) {
+                let Some(target) = Value::Loss(ply / 2).encode() else {
+                    continue;
+                };
+                found += self.sweep(side, target, |b, s, preds| {
+                    self.predecessors(b, s, preds);
+                    for &q in preds.iter() {
+                        self.offer_win(other, q, ply / 2 + 1);
+                    }
+                });
+            } else {
+                let Some(target) = Value::Win(ply.div_ceil(2)).encode() else {
+                    continue;
+                };
+                found += self.sweep(side, target, |b, s, preds| {
+                    self.predecessors(b, s, preds);
+                    for &q in preds.iter() {
+                        if self.cells.load(other * n + q) == DRAW {
+                            self.candidates[q / 64].fetch_or(1 << (q % 64), Relaxed);
+                        }
+                    }
+                });
+                self.candidates.par_iter().enumerate().for_each(|(w, word)| {
+                    let bits = word.swap(0, Relaxed);
+                    for k in squares(bits) {
+                        let q = w * 64 + k as usize;
+                        if self.cells.load(other * n + q) == DRAW {
+                            self.verify(other, q, ply);
+                        }
+                    }
+                });
+            }
+        }
+        found
+    }
+}
+
+/// A solved slice: its bytes (white to move, then black), legal bits and
+/// the plies it ran.
+struct SolvedSlice {
+    bytes: Bytes,
+    legal: Vec<u64>,
+    plies: u32,
+}
+
+impl<'a> Engine<'a> {
+    fn solve_slice(&'a self, slice: &'a Slice, solved: &'a [Option<Bytes>]) -> Result<SolvedSlice> {
+        let n = self.geo.size;
+        let work = Work {
+            engine: self,
+            slice,
+            solved,
+            cells: Cells::new(2 * n, DRAW),
+            legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            candidates: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            horizon: AtomicU32::new(0),
+            error: Mutex::new(None),
+        };
+        work.first_pass();
+        if slice.advancement == 0 && !self.layout.material.has_pawns() {
+            // Conversions probe the smaller tables all over; let their
+            // pages go before the plies.
+            self.probe.release_resident_pages();
+        }
+        let mut ply = 0;
+        loop {
+            let found = work.ply(ply);
+            if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                bail!(e);
+            }
+            if found == 0 && ply >= work.horizon.load(Relaxed) {
+                break;
+            }
+            ply += 1;
+        }
+        Ok(SolvedSlice {
+            bytes: work.cells.into_bytes(),
+            legal: work.legal.into_iter().map(AtomicU64::into_inner).collect(),
+            plies: ply,
+        })
+    }
+
+    /// Whether the slots are the layout's own (no pawns, no like pieces):
+    /// then the solved slice is the table, once the duplicate images are
+    /// cleared.
+    fn is_layout(&self) -> bool {
+        !self.geo.pawns && self.layout.positions as usize == self.geo.size
+    }
+
+    /// Copies a solved slice into the table's layout (`out`, `out_legal`).
+    fn transcribe(&self, slice: &Slice, s: &SolvedSlice, out: &Cells, out_legal: &[AtomicU64]) {
+        let n = self.geo.size;
+        let positions = self.layout.positions as usize;
+        let symmetric = self.geo.pawns
+            && transform_bb(MIRROR, slice.white_pawns) == slice.white_pawns
+            && transform_bb(MIRROR, slice.black_pawns) == slice.black_pawns;
+        s.legal.par_iter().enumerate().for_each(|(w, &bits)| {
+            for k in squares(bits) {
+                let slot = w * 64 + k as usize;
+                let (side, i) = (slot / n, slot % n);
+                let sq = self.geo.decode(i);
+                if symmetric && file_of(sq.wk) > 3 {
+                    // The mirror image, which the slice holds too.
+                    continue;
+                }
+                let b = self.board(slice, &sq, SIDES[side]).expect("a legal slot");
+                let o = side * positions + self.layout.index(&b) as usize;
+                out.store(o, s.bytes[slot]);
+                out_legal[o / 64].fetch_or(1 << (o % 64), Relaxed);
+            }
+        });
+    }
+}
+
+/// Solves `layout` given the tables of every capture and promotion.
+pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Result<Solved> {
+    let geo = Geometry::new(layout)?;
+    let slices = slices_of(layout);
+    let by_pawns = slices
+        .iter()
+        .enumerate()
+        .map(|(i, s)| ((s.white_pawns, s.black_pawns), i))
+        .collect();
+    let engine = Engine {
+        layout,
+        geo,
+        probe,
+        slices,
+        by_pawns,
+    };
+    let total = engine.slices.len() as u64;
+    if engine.is_layout() {
+        let solved = engine.solve_slice(&engine.slices[0], &[])?;
+        on_step(Step::Slice { done: 1, of: 1 });
+        on_step(Step::Slices);
+        return Ok(finish_in_place(&engine, solved));
+    }
+    let positions = layout.positions as usize;
+    let out = Cells::new(2 * positions, DRAW);
+    let out_legal: Vec<AtomicU64> = (0..(2 * positions).div_ceil(64))
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let mut solved: Vec<Option<Bytes>> = (0..engine.slices.len()).map(|_| None).collect();
+    let mut plies = 0;
+    let mut done = 0;
+    let mut start = 0;
+    while start < engine.slices.len() {
+        let level = engine.slices[start].advancement;
+        let end = start
+            + engine.slices[start..]
+                .iter()
+                .take_while(|s| s.advancement == level)
+                .count();
+        // Pushes reach at most two levels up: the rest are let go.
+        for (s, bytes) in engine.slices.iter().zip(solved.iter_mut()) {
+            if s.advancement > level + 2 {
+                *bytes = None;
+            }
+        }
+        let results: Vec<Result<SolvedSlice>> = (start..end)
+            .into_par_iter()
+            .map(|id| engine.solve_slice(&engine.slices[id], &solved))
+            .collect();
+        for (id, r) in (start..end).zip(results) {
+            let r = r?;
+            engine.transcribe(&engine.slices[id], &r, &out, &out_legal);
+            plies = plies.max(r.plies);
+            solved[id] = Some(r.bytes);
+            done += 1;
+            on_step(Step::Slice { done, of: total });
+        }
+        probe.release_resident_pages();
+        start = end;
+    }
+    drop(solved);
+    on_step(Step::Slices);
+    let values = out.into_bytes();
+    let legal: Vec<u64> = out_legal.into_iter().map(AtomicU64::into_inner).collect();
+    let stats = statistics(layout, &values, &legal, plies);
+    Ok(Solved { values, stats })
+}
+
+/// A pawnless table without like pieces: the slice is the table once each
+/// position's second image (kings on a diagonal's axis) is cleared.
+fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
+    let SolvedSlice {
+        mut bytes,
+        mut legal,
+        plies,
+    } = s;
+    let (layout, n) = (engine.layout, engine.geo.size);
+    let per_pair = n / engine.geo.pairs;
+    for pair in 0..engine.geo.pairs {
+        if !layout.kings_have_a_second_canonical_image((pair * per_pair) as u64) {
+            continue;
+        }
+        for side in 0..2 {
+            for i in pair * per_pair..(pair + 1) * per_pair {
+                let slot = side * n + i;
+                if legal[slot / 64] >> (slot % 64) & 1 == 1
+                    && layout.board(i as u64, SIDES[side]).is_none()
+                {
+                    bytes[slot] = DRAW;
+                    legal[slot / 64] &= !(1 << (slot % 64));
+                }
+            }
+        }
+    }
+    let stats = statistics(layout, &bytes, &legal, plies);
+    Solved {
+        values: bytes,
+        stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::material::Material;
+
+    #[test]
+    fn pawn_sets_are_every_subset_once() {
+        assert_eq!(pawn_sets(1).len(), 48);
+        assert_eq!(pawn_sets(2).len(), 48 * 47 / 2);
+        let mut sets = pawn_sets(3);
+        let all = sets.len();
+        sets.sort_unstable();
+        sets.dedup();
+        assert_eq!((sets.len(), all), (48 * 47 * 46 / 6, 48 * 47 * 46 / 6));
+        assert!(sets.iter().all(|s| s.count_ones() == 3 && s & 0xff00_0000_0000_00ff == 0));
+    }
+
+    /// Every slot of a slice decodes to squares whose first image is the
+    /// slot itself, or (kings on a diagonal's axis) its twin; every legal
+    /// board of the layout has a slot in its slice.
+    #[test]
+    fn every_slot_walks_back_to_itself() {
+        for name in ["KQvK", "KRvKN", "KPvK", "KBNvK", "KPvKP", "KRRvK"] {
+            let layout = Layout::new(Material::parse(name).unwrap().canonical());
+            let geo = Geometry::new(&layout).unwrap();
+            let mut twins = 0;
+            for i in 0..geo.size {
+                let s = geo.decode(i);
+                let mut images = Vec::new();
+                geo.images(&s, |x| images.push(x));
+                if s.wk == s.bk || (!geo.pawns && images.is_empty()) {
+                    continue;
+                }
+                assert!(images.contains(&i), "{name} slot {i}: {images:?}");
+                twins += (images.len() == 2) as u64;
+            }
+            assert_eq!(twins > 0, !geo.pawns, "{name}");
+        }
+    }
+
+    #[test]
+    fn slices_cover_every_placement_of_the_pawns_once_up_to_the_mirror() {
+        for name in ["KPvK", "KPvKP", "KPPvK", "KPPvKP"] {
+            let layout = Layout::new(Material::parse(name).unwrap().canonical());
+            let slices = slices_of(&layout);
+            let m = &layout.material;
+            let (w, b) = (m.counts[0][Role::Pawn as usize] as u32, m.counts[1][Role::Pawn as usize] as u32);
+            let mut raw = 0;
+            for &white in &pawn_sets(w) {
+                for &black in &pawn_sets(b) {
+                    if white & black != 0 {
+                        continue;
+                    }
+                    raw += 1;
+                    let key = if canonical(white, black) {
+                        (white, black)
+                    } else {
+                        (transform_bb(MIRROR, white), transform_bb(MIRROR, black))
+                    };
+                    assert!(slices.iter().any(|s| (s.white_pawns, s.black_pawns) == key));
+                }
+            }
+            let symmetric = slices
+                .iter()
+                .filter(|s| transform_bb(MIRROR, s.white_pawns) == s.white_pawns && transform_bb(MIRROR, s.black_pawns) == s.black_pawns)
+                .count();
+            assert_eq!(2 * slices.len() - symmetric, raw, "{name}");
+            assert!(slices.windows(2).all(|p| p[0].advancement >= p[1].advancement));
+        }
+    }
+}
