@@ -219,6 +219,101 @@ impl Board {
         (n, doubles)
     }
 
+    /// Whether the side to move is in check (as `pins` found it).
+    pub fn checked(p: &Pins) -> bool {
+        p.in_check
+    }
+
+    /// The squares a quiet move of the side to move must reach to be
+    /// legal, pins aside: any empty square, only the squares between the
+    /// king and its one checker in check, none in double check.
+    pub fn quiet_targets(&self, p: &Pins) -> Bitboard {
+        let occ = self.occupied();
+        if !p.in_check {
+            return !occ;
+        }
+        let checkers = self.attackers(p.king, self.turn.other(), occ);
+        if checkers.count_ones() > 1 {
+            return 0;
+        }
+        between(p.king, checkers.trailing_zeros() as u8)
+    }
+
+    /// Where the piece on `from` (not a king) may legally go without
+    /// capturing, given `quiet_targets`.
+    #[inline]
+    pub fn quiet_piece_targets(
+        &self,
+        p: &Pins,
+        allowed: Bitboard,
+        role: Role,
+        from: u8,
+    ) -> Bitboard {
+        let t = piece_attacks(role, from, self.occupied()) & allowed;
+        if p.pinned & bit(from) != 0 {
+            t & line(p.king, from)
+        } else {
+            t
+        }
+    }
+
+    /// The squares the king of the side to move may step to without
+    /// capturing.
+    pub fn quiet_king_targets(&self, p: &Pins) -> Bitboard {
+        let occ = self.occupied();
+        let attacked = self.attacked_by(self.turn.other(), occ ^ bit(p.king));
+        KING[p.king as usize] & !occ & !attacked
+    }
+
+    /// Whether the side to move has a legal move that neither captures
+    /// nor moves a pawn (pieces first: the king's test needs every attack).
+    pub fn has_piece_move(&self, p: &Pins) -> bool {
+        let us = self.turn;
+        let allowed = self.quiet_targets(p);
+        if allowed != 0 {
+            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                for from in squares(self.pieces(us, role)) {
+                    if self.quiet_piece_targets(p, allowed, role, from) != 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        self.quiet_king_targets(p) != 0
+    }
+
+    /// Calls `f` with every legal pawn move that neither captures nor
+    /// promotes (single and double pushes).
+    pub fn each_legal_push(&self, p: &Pins, mut f: impl FnMut(Move) -> bool) -> bool {
+        let us = self.turn;
+        let occ = self.occupied();
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        let start_rank = if us == Color::White { 1 } else { 6 };
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        for from in squares(self.pieces(us, Role::Pawn)) {
+            let one = (from as i8 + forward) as u8;
+            if occ & bit(one) != 0 || rank_of(one) == last_rank {
+                continue;
+            }
+            let two = (one as i8 + forward) as u8;
+            let double = rank_of(from) == start_rank && occ & bit(two) == 0;
+            for to in [Some(one), double.then_some(two)].into_iter().flatten() {
+                let m = Move {
+                    role: Role::Pawn,
+                    from,
+                    to,
+                    capture: None,
+                    promotion: None,
+                    en_passant: false,
+                };
+                if self.is_legal_with(&m, p) && !f(m) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Calls `f` with every pseudo-legal move (filter with `is_legal_with`)
     /// until it breaks.
     pub fn each_pseudo_move(&self, f: &mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {

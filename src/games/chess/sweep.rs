@@ -33,7 +33,8 @@
 //! idempotent, so the bytes are the same for any thread count.
 
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
-use super::board::{Board, Color, Move, Role};
+use super::bitboard::KING;
+use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{Bytes, Cells};
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
@@ -42,6 +43,7 @@ use super::value::{Value, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -257,10 +259,24 @@ struct Engine<'a> {
     by_pawns: HashMap<(Bitboard, Bitboard), usize>,
 }
 
-/// A move that stays in its slice: no capture, no promotion, no pawn.
-#[inline]
-fn stays(m: &Move) -> bool {
-    m.role != Role::Pawn && m.capture.is_none()
+/// The best of the moves that leave the slice, for the side to move.
+#[derive(Default)]
+struct Best {
+    any: bool,
+    win: Option<u32>,
+    slowest_loss: u32,
+    draw: bool,
+}
+
+impl Best {
+    fn note(&mut self, v: Value) {
+        self.any = true;
+        match v {
+            Value::Win(w) => self.win = Some(self.win.map_or(w, |x| x.min(w))),
+            Value::Loss(l) => self.slowest_loss = self.slowest_loss.max(l),
+            Value::Draw => self.draw = true,
+        }
+    }
 }
 
 impl Engine<'_> {
@@ -396,31 +412,30 @@ impl Work<'_> {
     /// conversion's win (the final value unless a move within the slice
     /// wins sooner), the exact value when every move leaves the slice, or
     /// undecided (0).
-    fn initial(&self, b: &Board, moves: &mut Vec<Move>) -> u8 {
-        moves.clear();
-        b.legal_moves(moves);
-        if moves.is_empty() {
-            return if b.in_check(b.turn) {
+    fn initial(&self, b: &Board) -> u8 {
+        let pins = b.pins();
+        let mut best = Best::default();
+        let _ = b.each_conversion(&mut |m| {
+            if b.is_legal_with(&m, &pins) {
+                best.note(self.outside(b, &m).before_move());
+            }
+            ControlFlow::Continue(())
+        });
+        b.each_legal_push(&pins, |m| {
+            best.note(self.outside(b, &m).before_move());
+            true
+        });
+        let within = b.has_piece_move(&pins);
+        if !best.any && !within {
+            return if Board::checked(&pins) {
                 self.encode(Value::Loss(0), b)
             } else {
                 DRAW
             };
         }
-        let (mut best_win, mut slowest_loss, mut draw, mut within) = (None, 0, false, false);
-        for m in moves.iter() {
-            if stays(m) {
-                within = true;
-                continue;
-            }
-            match self.outside(b, m).before_move() {
-                Value::Win(w) => best_win = Some(best_win.map_or(w, |x: u32| x.min(w))),
-                Value::Loss(l) => slowest_loss = slowest_loss.max(l),
-                Value::Draw => draw = true,
-            }
-        }
-        match best_win {
+        match best.win {
             Some(w) => self.encode(Value::Win(w), b),
-            None if !within && !draw => self.encode(Value::Loss(slowest_loss), b),
+            None if !within && !best.draw => self.encode(Value::Loss(best.slowest_loss), b),
             None => DRAW,
         }
     }
@@ -430,7 +445,7 @@ impl Work<'_> {
         (0..(2 * n).div_ceil(64))
             .into_par_iter()
             .with_min_len(1 << 6)
-            .for_each_init(Vec::new, |moves, word| {
+            .for_each(|word| {
                 let (first, end) = (word * 64, (word * 64 + 64).min(2 * n));
                 let mut bytes = [DRAW; 64];
                 let mut legal = 0u64;
@@ -444,7 +459,7 @@ impl Work<'_> {
                         continue;
                     }
                     legal |= 1 << (slot - first);
-                    bytes[slot - first] = self.initial(&b, moves);
+                    bytes[slot - first] = self.initial(&b);
                 }
                 for (chunk, w) in bytes.chunks_exact(8).zip(first / 8..end.div_ceil(8)) {
                     self.cells.store_word(w, chunk.try_into().expect("8 bytes"));
@@ -453,36 +468,62 @@ impl Work<'_> {
             });
     }
 
-    /// The slots before each unmove of `b` (at `s`) that stays in the slice.
-    fn predecessors(&self, b: &Board, s: &Squares, out: &mut Vec<usize>) {
+    /// The slots before each unmove that stays in the slice, of the
+    /// position at slot `i` of `side` (squares `s`): every square a piece
+    /// of the side that just moved could have come from, with no board
+    /// built and no legality test (the caller drops slots that hold no
+    /// legal position, by their legal bit).
+    fn predecessors(&self, side: usize, i: usize, s: &Squares, out: &mut Vec<usize>) {
         let geo = &self.engine.geo;
-        let mover = b.turn.other();
+        let mover = SIDES[1 - side];
+        let k = geo.fields.len();
+        let mut occ = bit(s.wk) | bit(s.bk) | self.slice.white_pawns | self.slice.black_pawns;
+        for &q in &s.sq[..k] {
+            occ |= bit(q);
+        }
+        let empty = !occ;
         out.clear();
-        b.each_unmove(|role, from, to| {
-            if role == Role::Pawn {
-                return;
+        // With the kings on a diagonal's axis a position has two slots.
+        let twin = !geo.pawns && geo.kings.symmetries(s.wk, s.bk).len() > 1;
+        for (j, &(color, role)) in geo.fields.iter().enumerate() {
+            if color != mover {
+                continue;
             }
-            let mut q = *s;
-            if role == Role::King {
-                if mover == Color::White {
-                    q.wk = from;
+            let (to, shift) = (s.sq[j], geo.shift(j));
+            let base = i - ((to as usize) << shift);
+            for from in squares(piece_attacks(role, to, occ) & empty) {
+                if twin {
+                    let mut q = *s;
+                    q.sq[j] = from;
+                    geo.images(&q, |x| out.push(x));
                 } else {
-                    q.bk = from;
+                    out.push(base + ((from as usize) << shift));
                 }
-            } else if let Some(j) = q.sq[..geo.fields.len()].iter().position(|&x| x == to) {
-                q.sq[j] = from;
             }
-            geo.images(&q, |i| out.push(i));
-        });
+        }
+        let king = if mover == Color::White { s.wk } else { s.bk };
+        for from in squares(KING[king as usize] & empty) {
+            let mut q = *s;
+            if mover == Color::White {
+                q.wk = from;
+            } else {
+                q.bk = from;
+            }
+            geo.images(&q, |x| out.push(x));
+        }
     }
 
-    /// Calls `f(index, board, squares)` for each position of `side` whose
+    fn is_legal(&self, slot: usize) -> bool {
+        self.legal[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 1
+    }
+
+    /// Calls `f(index, squares)` for each legal position of `side` whose
     /// byte is `target`; returns how many.
     fn sweep(
         &self,
         side: usize,
         target: u8,
-        f: impl Fn(&Board, &Squares, &mut Vec<usize>) + Sync,
+        f: impl Fn(usize, &Squares, &mut Vec<usize>) + Sync,
     ) -> u64 {
         let (n, e) = (self.size(), self.engine);
         (0..n.div_ceil(CHUNK))
@@ -492,14 +533,12 @@ impl Work<'_> {
                 let first = side * n + chunk * CHUNK;
                 let last = (first + CHUNK).min((side + 1) * n);
                 self.cells.scan(first..last, target, |slot| {
-                    let i = slot - side * n;
-                    if self.legal[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 0 {
+                    if !self.is_legal(slot) {
                         return;
                     }
                     found += 1;
-                    let s = e.geo.decode(i);
-                    let b = e.board(self.slice, &s, SIDES[side]).expect("a legal slot");
-                    f(&b, &s, scratch);
+                    let i = slot - side * n;
+                    f(i, &e.geo.decode(i), scratch);
                 });
                 found
             })
@@ -535,7 +574,9 @@ impl Work<'_> {
     }
 
     /// Decides candidate `q` (side `side`, undecided) lost if every move
-    /// leads to a win for the opponent, known by ply `ply`.
+    /// leads to a win for the opponent, known by ply `ply`: moves within
+    /// the slice first (a table lookup each, and the likeliest to fail),
+    /// then pushes and conversions (probes).
     fn verify(&self, side: usize, q: usize, ply: u32) {
         let e = self.engine;
         let n = self.size();
@@ -543,39 +584,64 @@ impl Work<'_> {
         let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
             return;
         };
+        let pins = b.pins();
+        let replies = (1 - side) * n;
         let mut slowest = 0;
-        let all_lose = b.all_legal_moves(|m| {
-            let v = if stays(m) {
-                let mut c = s;
-                if m.role == Role::King {
-                    if side == 0 {
-                        c.wk = m.to;
-                    } else {
-                        c.bk = m.to;
-                    }
-                } else if let Some(j) = c.sq[..e.geo.fields.len()].iter().position(|&x| x == m.from) {
-                    c.sq[j] = m.to;
-                }
-                let i = e.geo.first_image(&c);
-                match Value::decode(self.cells.load((1 - side) * n + i)) {
-                    Value::Win(w) if 2 * w - 1 <= ply => Some(2 * w - 1),
-                    _ => None,
-                }
-            } else {
-                match self.outside(&b, m) {
-                    Value::Win(w) => Some(2 * w - 1),
-                    _ => None,
-                }
-            };
-            match v {
-                Some(p) => {
-                    slowest = slowest.max(p);
-                    true
-                }
-                None => false,
+        let mut won = |i: usize| match Value::decode(self.cells.load(replies + i)) {
+            Value::Win(w) if 2 * w - 1 <= ply => {
+                slowest = slowest.max(2 * w - 1);
+                true
             }
-        });
-        if all_lose {
+            _ => false,
+        };
+        let allowed = b.quiet_targets(&pins);
+        if allowed != 0 {
+            for (j, &(color, role)) in e.geo.fields.iter().enumerate() {
+                if color != SIDES[side] {
+                    continue;
+                }
+                let (from, shift) = (s.sq[j], e.geo.shift(j));
+                // The identity image: with the kings on a diagonal's axis
+                // the table holds both, so either serves.
+                let base = q - ((from as usize) << shift);
+                for to in squares(b.quiet_piece_targets(&pins, allowed, role, from)) {
+                    if !won(base + ((to as usize) << shift)) {
+                        return;
+                    }
+                }
+            }
+        }
+        for to in squares(b.quiet_king_targets(&pins)) {
+            let mut c = s;
+            if side == 0 {
+                c.wk = to;
+            } else {
+                c.bk = to;
+            }
+            if !won(e.geo.first_image(&c)) {
+                return;
+            }
+        }
+        let mut lose = |v: Value| match v {
+            Value::Win(w) => {
+                slowest = slowest.max(2 * w - 1);
+                true
+            }
+            _ => false,
+        };
+        if !b.each_legal_push(&pins, |m| lose(self.outside(&b, &m))) {
+            return;
+        }
+        let converts_lose = b
+            .each_conversion(&mut |m| {
+                if !b.is_legal_with(&m, &pins) || lose(self.outside(&b, &m)) {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })
+            .is_continue();
+        if converts_lose {
             let byte = self.encode(Value::Loss(slowest.div_ceil(2)), &b);
             self.cells.store(side * n + q, byte);
         }
@@ -591,20 +657,22 @@ impl Work<'_> {
                 let Some(target) = Value::Loss(ply / 2).encode() else {
                     continue;
                 };
-                found += self.sweep(side, target, |b, s, preds| {
-                    self.predecessors(b, s, preds);
+                found += self.sweep(side, target, |i, s, preds| {
+                    self.predecessors(side, i, s, preds);
                     for &q in preds.iter() {
-                        self.offer_win(other, q, ply / 2 + 1);
+                        if self.is_legal(other * n + q) {
+                            self.offer_win(other, q, ply / 2 + 1);
+                        }
                     }
                 });
             } else {
                 let Some(target) = Value::Win(ply.div_ceil(2)).encode() else {
                     continue;
                 };
-                found += self.sweep(side, target, |b, s, preds| {
-                    self.predecessors(b, s, preds);
+                found += self.sweep(side, target, |i, s, preds| {
+                    self.predecessors(side, i, s, preds);
                     for &q in preds.iter() {
-                        if self.cells.load(other * n + q) == DRAW {
+                        if self.is_legal(other * n + q) && self.cells.load(other * n + q) == DRAW {
                             self.candidates[q / 64].fetch_or(1 << (q % 64), Relaxed);
                         }
                     }
@@ -645,7 +713,12 @@ impl<'a> Engine<'a> {
             horizon: AtomicU32::new(0),
             error: Mutex::new(None),
         };
+        let trace = std::env::var_os("NIMROD_SWEEP_TRACE").is_some();
+        let t0 = std::time::Instant::now();
         work.first_pass();
+        if trace {
+            eprintln!("first pass {:?}", t0.elapsed());
+        }
         if slice.advancement == 0 && !self.layout.material.has_pawns() {
             // Conversions probe the smaller tables all over; let their
             // pages go before the plies.
@@ -653,7 +726,11 @@ impl<'a> Engine<'a> {
         }
         let mut ply = 0;
         loop {
+            let t = std::time::Instant::now();
             let found = work.ply(ply);
+            if trace {
+                eprintln!("ply {ply}: {found} in {:?}", t.elapsed());
+            }
             if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
                 bail!(e);
             }
@@ -783,11 +860,11 @@ fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
         if !layout.kings_have_a_second_canonical_image((pair * per_pair) as u64) {
             continue;
         }
-        for side in 0..2 {
+        for (side, &turn) in SIDES.iter().enumerate() {
             for i in pair * per_pair..(pair + 1) * per_pair {
                 let slot = side * n + i;
                 if legal[slot / 64] >> (slot % 64) & 1 == 1
-                    && layout.board(i as u64, SIDES[side]).is_none()
+                    && layout.board(i as u64, turn).is_none()
                 {
                     bytes[slot] = DRAW;
                     legal[slot / 64] &= !(1 << (slot % 64));
