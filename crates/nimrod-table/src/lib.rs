@@ -24,6 +24,8 @@ pub mod pack;
 pub mod rank;
 /// [`Table`]: opening, checking and reading a table.
 pub mod reader;
+/// Bytes shared between threads while a table is computed.
+pub mod shared;
 /// Where a table's bytes come from (memory, a map, a packed file).
 pub mod source;
 /// [`TableWriter`] and [`writer::write_ranked`]: writing a table atomically.

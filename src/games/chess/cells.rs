@@ -31,7 +31,7 @@ fn shift(k: usize) -> u32 {
 
 /// Memory-order positions (0..8) of the bytes of `word` equal to `byte`.
 #[inline]
-fn matches(word: u64, byte: u8) -> impl Iterator<Item = usize> {
+pub(crate) fn matches(word: u64, byte: u8) -> impl Iterator<Item = usize> {
     let x = word ^ (byte as u64 * 0x0101_0101_0101_0101);
     // High bit of each byte set when that byte of x is non-zero; no carry
     // crosses a byte, so the answer is exact per byte.
@@ -104,7 +104,7 @@ impl Cells {
     }
 
     pub fn into_bytes(self) -> Bytes {
-        Bytes {
+        Bytes::Words {
             // Same size and alignment: collected in place.
             words: self.words.into_iter().map(AtomicU64::into_inner).collect(),
             len: self.len,
@@ -112,22 +112,42 @@ impl Cells {
     }
 }
 
-/// The finished bytes, still in their words (no copy at the peak).
-pub struct Bytes {
-    words: Vec<u64>,
-    len: usize,
+/// The finished bytes: still in their words (no copy at the peak), or a
+/// plain vector.
+pub enum Bytes {
+    /// The words of a `Cells`, the first `len` bytes in memory order.
+    Words {
+        /// The words.
+        words: Vec<u64>,
+        /// Bytes in use.
+        len: usize,
+    },
+    /// A vector of bytes.
+    Plain(Vec<u8>),
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(v: Vec<u8>) -> Bytes {
+        Bytes::Plain(v)
+    }
 }
 
 impl Deref for Bytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.words)[..self.len]
+        match self {
+            Bytes::Words { words, len } => &bytemuck::cast_slice(words)[..*len],
+            Bytes::Plain(v) => v,
+        }
     }
 }
 
 impl std::ops::DerefMut for Bytes {
     fn deref_mut(&mut self) -> &mut [u8] {
-        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
+        match self {
+            Bytes::Words { words, len } => &mut bytemuck::cast_slice_mut(words)[..*len],
+            Bytes::Plain(v) => v,
+        }
     }
 }
 

@@ -35,7 +35,7 @@
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
 use super::bitboard::KING;
 use super::board::{piece_attacks, Board, Color, Move, Role};
-use super::cells::{Bytes, Cells};
+use super::cells::{matches, Bytes, Cells};
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
 use super::solve::{statistics, Solved};
@@ -44,7 +44,8 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use nimrod_table::shared::atomic_bytes;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 const SIDES: [Color; 2] = [Color::White, Color::Black];
@@ -314,9 +315,9 @@ struct Work<'a> {
     /// The final bytes of the slices solved before (None once let go, or
     /// not yet solved).
     solved: &'a [Option<Bytes>],
-    /// White to move, then black to move.
-    cells: Cells,
-    /// A bit per slot: a legal position.
+    /// A bit per slot (white to move, then black): a legal position.
+    /// The bytes themselves are passed to each phase, split by side (see
+    /// [`Work::ply`]).
     legal: Vec<AtomicU64>,
     /// A bit per slot of one side: a candidate loss of the current ply.
     candidates: Vec<AtomicU64>,
@@ -440,14 +441,15 @@ impl Work<'_> {
         }
     }
 
-    fn first_pass(&self) {
+    fn first_pass(&self, cells: &mut [u8]) {
         let (n, e) = (self.size(), self.engine);
-        (0..(2 * n).div_ceil(64))
-            .into_par_iter()
+        cells
+            .par_chunks_mut(64)
+            .enumerate()
             .with_min_len(1 << 6)
-            .for_each(|word| {
-                let (first, end) = (word * 64, (word * 64 + 64).min(2 * n));
-                let mut bytes = [DRAW; 64];
+            .for_each(|(word, bytes)| {
+                let first = word * 64;
+                let end = first + bytes.len();
                 let mut legal = 0u64;
                 for slot in first..end {
                     let side = slot / n;
@@ -460,9 +462,6 @@ impl Work<'_> {
                     }
                     legal |= 1 << (slot - first);
                     bytes[slot - first] = self.initial(&b);
-                }
-                for (chunk, w) in bytes.chunks_exact(8).zip(first / 8..end.div_ceil(8)) {
-                    self.cells.store_word(w, chunk.try_into().expect("8 bytes"));
                 }
                 self.legal[word].store(legal, Relaxed);
             });
@@ -517,29 +516,42 @@ impl Work<'_> {
         self.legal[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 1
     }
 
-    /// Calls `f(index, squares)` for each legal position of `side` whose
-    /// byte is `target`; returns how many.
+    /// Calls `f(index, squares)` for each legal position of `side` (its
+    /// bytes `read`) whose byte is `target`; returns how many. Eight bytes
+    /// are compared at a time.
     fn sweep(
         &self,
         side: usize,
+        read: &[u8],
         target: u8,
         f: impl Fn(usize, &Squares, &mut Vec<usize>) + Sync,
     ) -> u64 {
         let (n, e) = (self.size(), self.engine);
-        (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map_init(Vec::new, |scratch, chunk| {
+        read.par_chunks(CHUNK)
+            .enumerate()
+            .map_init(Vec::new, |scratch, (chunk, bytes)| {
                 let mut found = 0;
-                let first = side * n + chunk * CHUNK;
-                let last = (first + CHUNK).min((side + 1) * n);
-                self.cells.scan(first..last, target, |slot| {
-                    if !self.is_legal(slot) {
-                        return;
+                let mut visit = |i: usize| {
+                    if self.is_legal(side * n + i) {
+                        found += 1;
+                        f(i, &e.geo.decode(i), scratch);
                     }
-                    found += 1;
-                    let i = slot - side * n;
-                    f(i, &e.geo.decode(i), scratch);
-                });
+                };
+                let base = chunk * CHUNK;
+                let words = bytes.chunks_exact(8);
+                let tail = words.remainder();
+                for (w, word) in words.enumerate() {
+                    let word = u64::from_ne_bytes(word.try_into().expect("8 bytes"));
+                    for k in matches(word, target) {
+                        visit(base + 8 * w + k);
+                    }
+                }
+                let tail_base = base + bytes.len() - tail.len();
+                for (k, &b) in tail.iter().enumerate() {
+                    if b == target {
+                        visit(tail_base + k);
+                    }
+                }
                 found
             })
             .sum()
@@ -547,15 +559,18 @@ impl Work<'_> {
 
     /// Offers slot `q` of `side` a win in `moves` unless it already wins
     /// sooner (or is lost: then it cannot have reached a lost position).
-    fn offer_win(&self, side: usize, q: usize, moves: u32) {
+    ///
+    /// Every offer of a phase is the same win, and nothing else writes that
+    /// side in the phase, so a plain load and store decide it whatever the
+    /// order of the threads.
+    fn offer_win(&self, side: usize, write: &[AtomicU8], q: usize, moves: u32) {
         self.extend_horizon(2 * moves - 1);
-        let slot = side * self.size() + q;
         let improves = |cur: u8| match Value::decode(cur) {
             Value::Draw => true,
             Value::Win(w) => w > moves,
             Value::Loss(_) => false,
         };
-        if !improves(self.cells.load(slot)) {
+        if !improves(write[q].load(Relaxed)) {
             return;
         }
         let Some(win) = Value::Win(moves).encode() else {
@@ -570,24 +585,22 @@ impl Work<'_> {
             ));
             return;
         };
-        self.cells.update(slot, |cur| improves(cur).then_some(win));
+        write[q].store(win, Relaxed);
     }
 
     /// Decides candidate `q` (side `side`, undecided) lost if every move
     /// leads to a win for the opponent, known by ply `ply`: moves within
     /// the slice first (a table lookup each, and the likeliest to fail),
     /// then pushes and conversions (probes).
-    fn verify(&self, side: usize, q: usize, ply: u32) {
+    fn verify(&self, side: usize, read: &[u8], write: &[AtomicU8], q: usize, ply: u32) {
         let e = self.engine;
-        let n = self.size();
         let s = e.geo.decode(q);
         let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
             return;
         };
         let pins = b.pins();
-        let replies = (1 - side) * n;
         let mut slowest = 0;
-        let mut won = |i: usize| match Value::decode(self.cells.load(replies + i)) {
+        let mut won = |i: usize| match Value::decode(read[i]) {
             Value::Win(w) if 2 * w - 1 <= ply => {
                 slowest = slowest.max(2 * w - 1);
                 true
@@ -643,46 +656,70 @@ impl Work<'_> {
             .is_continue();
         if converts_lose {
             let byte = self.encode(Value::Loss(slowest.div_ceil(2)), &b);
-            self.cells.store(side * n + q, byte);
+            write[q].store(byte, Relaxed);
         }
     }
 
-    /// Processes the positions of both sides decided at `ply`; returns how many.
-    fn ply(&self, ply: u32) -> u64 {
+    /// Processes the positions of both sides decided at `ply` (`cells`:
+    /// white to move, then black); returns how many. Each phase reads one
+    /// side (plain bytes) and writes the other (atomic bytes).
+    fn ply(&self, cells: &mut [u8], ply: u32) -> u64 {
         let n = self.size();
         let mut found = 0;
         for side in 0..2 {
             let other = 1 - side;
+            let (white, black) = cells.split_at_mut(n);
+            let (read, write) = if side == 0 {
+                (&*white, atomic_bytes(black))
+            } else {
+                (&*black, atomic_bytes(white))
+            };
             if ply.is_multiple_of(2) {
                 let Some(target) = Value::Loss(ply / 2).encode() else {
                     continue;
                 };
-                found += self.sweep(side, target, |i, s, preds| {
+                found += self.sweep(side, read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
+                    // Loads first, all together, so that their cache
+                    // misses overlap; then the few offers that improve.
+                    let mut seen = 0u8;
                     for &q in preds.iter() {
-                        if self.is_legal(other * n + q) {
-                            self.offer_win(other, q, ply / 2 + 1);
-                        }
+                        seen ^= write[q].load(Relaxed);
+                    }
+                    std::hint::black_box(seen);
+                    for &q in preds.iter() {
+                        self.offer_win(other, write, q, ply / 2 + 1);
                     }
                 });
             } else {
                 let Some(target) = Value::Win(ply.div_ceil(2)).encode() else {
                     continue;
                 };
-                found += self.sweep(side, target, |i, s, preds| {
+                found += self.sweep(side, read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
+                    let mut seen = 0u8;
                     for &q in preds.iter() {
-                        if self.is_legal(other * n + q) && self.cells.load(other * n + q) == DRAW {
-                            self.candidates[q / 64].fetch_or(1 << (q % 64), Relaxed);
+                        seen ^= write[q].load(Relaxed);
+                    }
+                    std::hint::black_box(seen);
+                    for &q in preds.iter() {
+                        if write[q].load(Relaxed) == DRAW {
+                            let (w, b) = (&self.candidates[q / 64], 1u64 << (q % 64));
+                            if w.load(Relaxed) & b == 0 {
+                                w.fetch_or(b, Relaxed);
+                            }
                         }
                     }
                 });
                 self.candidates.par_iter().enumerate().for_each(|(w, word)| {
+                    if word.load(Relaxed) == 0 {
+                        return;
+                    }
                     let bits = word.swap(0, Relaxed);
                     for k in squares(bits) {
                         let q = w * 64 + k as usize;
-                        if self.cells.load(other * n + q) == DRAW {
-                            self.verify(other, q, ply);
+                        if self.is_legal(other * n + q) && write[q].load(Relaxed) == DRAW {
+                            self.verify(other, read, write, q, ply);
                         }
                     }
                 });
@@ -703,11 +740,11 @@ struct SolvedSlice {
 impl<'a> Engine<'a> {
     fn solve_slice(&'a self, slice: &'a Slice, solved: &'a [Option<Bytes>]) -> Result<SolvedSlice> {
         let n = self.geo.size;
+        let mut cells = vec![DRAW; 2 * n];
         let work = Work {
             engine: self,
             slice,
             solved,
-            cells: Cells::new(2 * n, DRAW),
             legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             candidates: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             horizon: AtomicU32::new(0),
@@ -715,7 +752,7 @@ impl<'a> Engine<'a> {
         };
         let trace = std::env::var_os("NIMROD_SWEEP_TRACE").is_some();
         let t0 = std::time::Instant::now();
-        work.first_pass();
+        work.first_pass(&mut cells);
         if trace {
             eprintln!("first pass {:?}", t0.elapsed());
         }
@@ -727,7 +764,7 @@ impl<'a> Engine<'a> {
         let mut ply = 0;
         loop {
             let t = std::time::Instant::now();
-            let found = work.ply(ply);
+            let found = work.ply(&mut cells, ply);
             if trace {
                 eprintln!("ply {ply}: {found} in {:?}", t.elapsed());
             }
@@ -740,7 +777,7 @@ impl<'a> Engine<'a> {
             ply += 1;
         }
         Ok(SolvedSlice {
-            bytes: work.cells.into_bytes(),
+            bytes: cells.into(),
             legal: work.legal.into_iter().map(AtomicU64::into_inner).collect(),
             plies: ply,
         })
@@ -855,6 +892,15 @@ fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
         plies,
     } = s;
     let (layout, n) = (engine.layout, engine.geo.size);
+    // Offers reach illegal slots too (predecessors are not tested for
+    // legality): they hold no position, so 0.
+    bytes.par_chunks_mut(64).zip(&legal).for_each(|(chunk, &bits)| {
+        for (k, b) in chunk.iter_mut().enumerate() {
+            if bits >> k & 1 == 0 {
+                *b = DRAW;
+            }
+        }
+    });
     let per_pair = n / engine.geo.pairs;
     for pair in 0..engine.geo.pairs {
         if !layout.kings_have_a_second_canonical_image((pair * per_pair) as u64) {
