@@ -49,7 +49,10 @@ for name in sorted(f for f in os.listdir(folder) if f.endswith((".nmt", ".nmt.zs
     s = info["meta"]["stats"]
     w, b = s["white_to_move"], s["black_to_move"]
     t = times.get(table, {})
-    parts = [t.get(k) for k in ("first pass", "retrograde", "statistics")]
+    # The sweep engine (pawnless tables since issue 55) reports its first
+    # pass inside "retrograde sweeps": no separate stage, counted there.
+    first = t.get("first pass", 0.0 if "retrograde" in t else None)
+    parts = [first, t.get("retrograde"), t.get("statistics")]
     total = sum(parts) if all(p is not None for p in parts) else None
     pieces = sum(c.isupper() for c in table)
     fmt = lambda x: "" if x is None else f"{x:.2f}"
