@@ -13,6 +13,24 @@ pub struct Pins {
     pinned: Bitboard,
     in_check: bool,
 }
+
+impl Pins {
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// `targets` of the piece on `from`, kept to the line through the king
+    /// when that piece is pinned.
+    #[inline]
+    fn along_pin(&self, from: u8, targets: Bitboard) -> Bitboard {
+        if self.pinned & bit(from) != 0 {
+            targets & line(self.king, from)
+        } else {
+            targets
+        }
+    }
+}
 impl Board {
     /// Square of the piece `m` captures (differs from `to` en passant).
     fn captured_square(m: &Move) -> u8 {
@@ -166,62 +184,44 @@ impl Board {
     /// en passant right, may not be the position reached).
     pub fn quiet_moves_and_double_pushes(&self, p: &Pins) -> (u32, u32) {
         let us = self.turn;
-        let occ = self.occupied();
-        let empty = !occ;
-        let king = p.king;
-        let mut doubles = 0;
-        // A king step is legal when its square is not attacked with the
-        // king gone from its own (a slider's ray through it reaches on);
-        // whether the target is occupied changes no attack on it.
-        let attacked = self.attacked_by(us.other(), occ ^ bit(king));
-        let mut n = (KING[king as usize] & empty & !attacked).count_ones();
-        // In check, a quiet move of another piece must block the one
-        // checker (a leaper's check cannot be blocked, nor a double check).
-        let allowed = if p.in_check {
-            let checkers = self.attackers(king, us.other(), occ);
-            if checkers.count_ones() > 1 {
-                return (n, 0);
-            }
-            between(king, checkers.trailing_zeros() as u8)
-        } else {
-            !0
-        };
-        let targets = |from: u8, t: Bitboard| {
-            let t = t & empty & allowed;
-            if p.pinned & bit(from) != 0 {
-                t & line(king, from)
-            } else {
-                t
-            }
-        };
+        let mut n = self.quiet_king_targets(p).count_ones();
+        let allowed = self.quiet_targets(p);
+        if allowed == 0 {
+            return (n, 0);
+        }
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             for from in squares(self.pieces(us, role)) {
-                n += targets(from, piece_attacks(role, from, occ)).count_ones();
+                n += self
+                    .quiet_piece_targets(p, allowed, role, from)
+                    .count_ones();
             }
         }
-        let forward: i8 = if us == Color::White { 8 } else { -8 };
-        let start_rank = if us == Color::White { 1 } else { 6 };
-        let last_rank = if us == Color::White { 7 } else { 0 };
+        let mut doubles = 0;
         for from in squares(self.pieces(us, Role::Pawn)) {
-            let one = (from as i8 + forward) as u8;
-            if occ & bit(one) != 0 || rank_of(one) == last_rank {
-                continue;
-            }
-            let mut t = bit(one);
-            let two = (one as i8 + forward) as u8;
-            if rank_of(from) == start_rank && occ & bit(two) == 0 {
-                t |= bit(two);
-            }
-            let t = targets(from, t);
+            let (single, double) = self.quiet_pushes(from);
+            let t = p.along_pin(from, (single | double) & allowed);
             n += t.count_ones();
-            doubles += (t & bit(two) != 0) as u32;
+            doubles += (t & double != 0) as u32;
         }
         (n, doubles)
     }
 
-    /// Whether the side to move is in check (as `pins` found it).
-    pub fn checked(p: &Pins) -> bool {
-        p.in_check
+    /// The squares a pawn on `from` may push to without promoting, pins and
+    /// check aside: one step ahead if empty (not onto the last rank), and
+    /// two steps from its first rank if both are empty.
+    fn quiet_pushes(&self, from: u8) -> (Bitboard, Bitboard) {
+        let us = self.turn;
+        let occ = self.occupied();
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        let start_rank = if us == Color::White { 1 } else { 6 };
+        let last_rank = if us == Color::White { 7 } else { 0 };
+        let one = (from as i8 + forward) as u8;
+        if occ & bit(one) != 0 || rank_of(one) == last_rank {
+            return (0, 0);
+        }
+        let two = (one as i8 + forward) as u8;
+        let double = rank_of(from) == start_rank && occ & bit(two) == 0;
+        (bit(one), if double { bit(two) } else { 0 })
     }
 
     /// The squares a quiet move of the side to move must reach to be
@@ -285,19 +285,9 @@ impl Board {
     /// Calls `f` with every legal pawn move that neither captures nor
     /// promotes (single and double pushes).
     pub fn each_legal_push(&self, p: &Pins, mut f: impl FnMut(Move) -> bool) -> bool {
-        let us = self.turn;
-        let occ = self.occupied();
-        let forward: i8 = if us == Color::White { 8 } else { -8 };
-        let start_rank = if us == Color::White { 1 } else { 6 };
-        let last_rank = if us == Color::White { 7 } else { 0 };
-        for from in squares(self.pieces(us, Role::Pawn)) {
-            let one = (from as i8 + forward) as u8;
-            if occ & bit(one) != 0 || rank_of(one) == last_rank {
-                continue;
-            }
-            let two = (one as i8 + forward) as u8;
-            let double = rank_of(from) == start_rank && occ & bit(two) == 0;
-            for to in [Some(one), double.then_some(two)].into_iter().flatten() {
+        for from in squares(self.pieces(self.turn, Role::Pawn)) {
+            let (single, double) = self.quiet_pushes(from);
+            for to in squares(single | double) {
                 let m = Move {
                     role: Role::Pawn,
                     from,

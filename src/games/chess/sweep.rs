@@ -402,7 +402,7 @@ impl Work<'_> {
     /// that leaves the slice.
     fn outside(&self, b: &Board, m: &Move) -> Value {
         let child = b.play(m);
-        if m.capture.is_some() || m.promotion.is_some() {
+        if m.converts() {
             return self.table_value(&child);
         }
         let stored = self.pushed(&child);
@@ -428,7 +428,7 @@ impl Work<'_> {
         });
         let within = b.has_piece_move(&pins);
         if !best.any && !within {
-            return if Board::checked(&pins) {
+            return if pins.in_check() {
                 self.encode(Value::Loss(0), b)
             } else {
                 DRAW
@@ -680,13 +680,7 @@ impl Work<'_> {
                 };
                 found += self.sweep(side, read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
-                    // Loads first, all together, so that their cache
-                    // misses overlap; then the few offers that improve.
-                    let mut seen = 0u8;
-                    for &q in preds.iter() {
-                        seen ^= write[q].load(Relaxed);
-                    }
-                    std::hint::black_box(seen);
+                    load_together(write, preds);
                     for &q in preds.iter() {
                         self.offer_win(other, write, q, ply / 2 + 1);
                     }
@@ -697,11 +691,7 @@ impl Work<'_> {
                 };
                 found += self.sweep(side, read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
-                    let mut seen = 0u8;
-                    for &q in preds.iter() {
-                        seen ^= write[q].load(Relaxed);
-                    }
-                    std::hint::black_box(seen);
+                    load_together(write, preds);
                     for &q in preds.iter() {
                         if write[q].load(Relaxed) == DRAW {
                             let (w, b) = (&self.candidates[q / 64], 1u64 << (q % 64));
@@ -727,6 +717,16 @@ impl Work<'_> {
         }
         found
     }
+}
+
+/// Loads the bytes of `slots` in one tight loop before they are acted on,
+/// so that their cache misses (slots scattered over the table) overlap.
+fn load_together(bytes: &[AtomicU8], slots: &[usize]) {
+    let mut seen = 0u8;
+    for &q in slots {
+        seen ^= bytes[q].load(Relaxed);
+    }
+    std::hint::black_box(seen);
 }
 
 /// A solved slice: its bytes (white to move, then black), legal bits and
