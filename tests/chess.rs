@@ -10,7 +10,8 @@ use nimrod::games::chess::index::Layout;
 use nimrod::games::chess::material::Material;
 use nimrod::games::chess::probe::Tablebase;
 use nimrod::games::chess::query::position_value;
-use nimrod::games::chess::value::Value;
+use nimrod::games::chess::sweep;
+use nimrod::games::chess::value::{Value, Values};
 use nimrod::rng::SplitMix64;
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
@@ -472,25 +473,77 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
         .collect();
     names.dedup();
     assert_eq!(names.len(), 35);
+    let mut wide_tables = 0;
     for m in names {
         let layout = Layout::new(m);
         let tb = Tablebase::open_closure(tables(), m).unwrap();
         let t = &tb.get(&m).unwrap().table;
         let built = t.read_range::<u8>(0, t.len()).unwrap();
         let old = nimrod::games::chess::solve::solve(&layout, &tb, &|_| {}).unwrap();
-        let new = nimrod::games::chess::sweep::solve(&layout, &tb, &|_| {}).unwrap();
-        for (engine, values) in [("count-down", &old.values[..]), ("sweeps", &new.values[..])] {
+        let new = sweep::solve(&layout, &tb, &|_| {}).unwrap();
+        // A window of 8 moves on every few plies: the values of positions
+        // decided before go aside and come back at the end.
+        let windowed = sweep::solve_with(
+            &layout,
+            &tb,
+            &|_| {},
+            sweep::Options {
+                window: 8,
+                narrow: true,
+            },
+        )
+        .unwrap();
+        for (engine, values) in [
+            ("count-down", &old.values),
+            ("sweeps", &new.values),
+            ("sweeps, window 8", &windowed.values),
+        ] {
+            let Values::Narrow(values) = values else {
+                panic!("{m} {engine}: every 3-4 piece distance fits a byte")
+            };
             assert_eq!(built.len(), values.len(), "{m} {engine}");
-            let first = built.iter().zip(values).position(|(a, b)| a != b);
+            let first = built.iter().zip(values.iter()).position(|(a, b)| a != b);
             assert_eq!(first, None, "{m} {engine}: the first slot that differs");
         }
         assert_eq!(old.stats, new.stats, "{m}: statistics");
+        assert_eq!(old.stats, windowed.stats, "{m}: statistics, window 8");
+        // The same, kept two bytes wide: the two-byte output path (pawnless
+        // tables: with pawns the engine keeps one byte so far).
+        if !m.has_pawns() {
+            let wide = sweep::solve_with(
+                &layout,
+                &tb,
+                &|_| {},
+                sweep::Options {
+                    window: 8,
+                    narrow: false,
+                },
+            )
+            .unwrap();
+            if let Values::Wide(w) = &wide.values {
+                assert_eq!(w.len(), built.len(), "{m} two bytes wide");
+                let first =
+                    (0..w.len()).position(|i| Value::decode_wide(w[i]) != Value::decode(built[i]));
+                assert_eq!(
+                    first, None,
+                    "{m} two bytes wide: the first slot that differs"
+                );
+                assert_eq!(old.stats, wide.stats, "{m}: statistics, two bytes wide");
+                wide_tables += 1;
+            }
+        }
         assert_eq!(
             t.meta().stats,
             serde_json::to_value(&old.stats).unwrap(),
             "{m}"
         );
     }
+    // Every pawnless table whose plies pass a window of 8 moves on (KRvK,
+    // 16 moves; KQvKR, 35; ...) comes out two bytes wide.
+    assert!(
+        wide_tables >= 10,
+        "{wide_tables} tables took the two-byte path"
+    );
 }
 
 #[test]
@@ -500,7 +553,7 @@ fn every_stored_value_follows_from_its_moves() {
         let layout = Layout::new(m);
         let tb = Tablebase::open_closure(tables(), m).unwrap();
         let t = &tb.get(&m).unwrap().table;
-        let values = t.read_range::<u8>(0, t.len()).unwrap();
+        let values = Values::Narrow(t.read_range::<u8>(0, t.len()).unwrap().into());
         nimrod::games::chess::solve::check(&layout, &values, &tb).unwrap();
     }
 }
@@ -532,7 +585,7 @@ fn a_changed_value_is_found_by_the_check_at_its_slot() {
         }
         .encode()
         .unwrap();
-        match nimrod::games::chess::solve::check(&layout, &bad, &tb) {
+        match nimrod::games::chess::solve::check(&layout, &Values::Narrow(bad.into()), &tb) {
             Err(nimrod::games::chess::solve::CheckError::Mismatch { slot: s, .. }) => {
                 assert_eq!(s, slot, "the first disagreement is the changed slot")
             }
@@ -653,7 +706,8 @@ fn query_rejects_bad_positions_with_one_line() {
         ("8/8/8/8/8/2k5/1R6/K7 w K - 0 1", "castling"),
         ("8/8/8/8/8/1k6/1R6/K7 w - - 0 1", "in check"),
         ("8/8/8/8/8/2k5/1R6/K7", "side to move"),
-        ("7k/8/8/8/8/8/QRRR4/K7 w - - 0 1", "6 pieces"),
+        ("7k/8/8/8/8/8/QRRRB3/K7 w - - 0 1", "7 pieces"),
+        ("7k/8/8/8/8/8/QRRR4/K7 w - - 0 1", "chess/KQRRRvK not found"),
         ("8/8/8/8/8/2k5/8/K4RNN w - - 0 1", "chess/KRNNvK"),
     ] {
         let e = fails(&["query", "chess", fen, "--data", data]);
@@ -835,6 +889,180 @@ fn outcome_counts_match_probing_every_placement() {
                     "{name} {key}"
                 );
             }
+        }
+    }
+}
+
+/// Copies KQvKR and the tables it probes into a fresh data directory, the
+/// KQvKR table rewritten: its values two bytes each (`wide`), its metadata
+/// changed by `edit` (the header's parameter hash follows the edit).
+fn kqvkr_rewritten(
+    wide: bool,
+    edit: impl Fn(&mut nimrod::table::TableMeta),
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let chess = dir.path().join("chess");
+    std::fs::create_dir(&chess).unwrap();
+    for name in ["KQvK", "KRvK"] {
+        std::fs::copy(
+            tables().join(format!("chess/{name}.nmt")),
+            chess.join(format!("{name}.nmt")),
+        )
+        .unwrap();
+    }
+    let t = nimrod::table::Table::open(&tables().join("chess/KQvKR.nmt")).unwrap();
+    let mut meta = t.meta().clone();
+    edit(&mut meta);
+    let target = chess.join("KQvKR.nmt");
+    let bytes = t.read_range::<u8>(0, t.len()).unwrap();
+    let job = meta.job.as_ref().unwrap();
+    let hash = nimrod::table::job::param_hash(&job.id, &job.params);
+    if wide {
+        meta.entry = nimrod::games::chess::value::WIDE_DESCRIPTION.into();
+        let wide: Vec<u16> = bytes
+            .iter()
+            .map(|&b| Value::decode(b).encode_wide().unwrap())
+            .collect();
+        nimrod::table::writer::write_ranked(&target, &wide, &meta, hash).unwrap();
+    } else {
+        nimrod::table::writer::write_ranked(&target, &bytes, &meta, hash).unwrap();
+    }
+    (dir, target)
+}
+
+#[test]
+fn a_table_of_two_byte_values_answers_and_verifies_like_its_one_byte_twin() {
+    let (dir, target) = kqvkr_rewritten(true, |_| {});
+    let m = Material::parse("KQvKR").unwrap();
+    let narrow = Tablebase::open_closure(tables(), m).unwrap();
+    let wide = Tablebase::open_closure(dir.path(), m).unwrap();
+    assert!(wide.get(&m).unwrap().wide && !narrow.get(&m).unwrap().wide);
+    let (a, b) = (narrow.get(&m).unwrap(), wide.get(&m).unwrap());
+    assert_eq!(a.table.len(), b.table.len());
+    let mut rng = SplitMix64::new(11);
+    let mut decided = 0;
+    for _ in 0..20_000 {
+        let slot = rng.below(a.table.len());
+        let v = a.value_at(slot).unwrap();
+        assert_eq!(b.value_at(slot).unwrap(), v, "slot {slot}");
+        decided += usize::from(v != Value::Draw);
+    }
+    assert!(
+        decided > 1000,
+        "the sample holds decided positions ({decided})"
+    );
+    let dd = dir.path().to_str().unwrap();
+    let fen = "8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1";
+    assert_eq!(
+        ok(&["query", "chess", fen, "--data", dd, "--json"]),
+        ok(&[
+            "query",
+            "chess",
+            fen,
+            "--data",
+            tables().to_str().unwrap(),
+            "--json"
+        ])
+    );
+    let out = ok(&[
+        "verify",
+        "--all-entries",
+        target.to_str().unwrap(),
+        "--data",
+        dd,
+    ]);
+    assert!(out.contains("1 of 1 tables verified"), "{out}");
+    // A wrong value two bytes wide is found like a one-byte one.
+    let t = nimrod::table::Table::open(&target).unwrap();
+    let mut values = t.read_range::<u16>(0, t.len()).unwrap();
+    let layout = Layout::new(m);
+    let slot = (0..values.len())
+        .find(|&s| matches!(Value::decode_wide(values[s]), Value::Win(_)))
+        .unwrap();
+    values[slot] += 1;
+    match nimrod::games::chess::solve::check(&layout, &Values::Wide(values), &wide) {
+        Err(nimrod::games::chess::solve::CheckError::Mismatch { slot: s, .. }) => {
+            assert_eq!(s, slot)
+        }
+        other => panic!("slot {slot} changed, check gave {other:?}"),
+    }
+    let _ = layout;
+}
+
+#[test]
+fn a_table_of_the_old_value_format_is_refused_with_how_to_rebuild_it() {
+    // As a build before value format 2 wrote it: no "values" parameter.
+    let (dir, target) = kqvkr_rewritten(false, |meta| {
+        meta.params.as_object_mut().unwrap().remove("values");
+        let job = meta.job.as_mut().unwrap();
+        job.params.as_object_mut().unwrap().remove("values");
+    });
+    let dd = dir.path().to_str().unwrap();
+    let err = fails(&[
+        "query",
+        "chess",
+        "8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        err.contains("value format 1") && err.contains("nimrod build --only chess/KQvKR"),
+        "{err}"
+    );
+    let o = run(&[
+        "verify",
+        "--all-entries",
+        target.to_str().unwrap(),
+        "--data",
+        dd,
+    ]);
+    assert!(!o.status.success());
+    assert!(stdout(&o).contains("value format 1") || stderr(&o).contains("value format 1"));
+    // A one-byte table that calls its entries two bytes wide is refused too.
+    let (dir, _) = kqvkr_rewritten(false, |meta| {
+        meta.entry = nimrod::games::chess::value::WIDE_DESCRIPTION.into();
+    });
+    let err = fails(&[
+        "query",
+        "chess",
+        "8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1",
+        "--data",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(err.contains("describes its entries"), "{err}");
+}
+
+#[test]
+fn the_sweep_engine_writes_the_same_bytes_with_one_two_and_three_threads() {
+    for (name, window) in [("KQvKR", 127), ("KRvKN", 8), ("KBNvK", 127)] {
+        let m = Material::parse(name).unwrap();
+        let layout = Layout::new(m);
+        let tb = Tablebase::open_closure(tables(), m).unwrap();
+        let solve = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let options = sweep::Options {
+                window,
+                narrow: true,
+            };
+            let s = pool
+                .install(|| sweep::solve_with(&layout, &tb, &|_| {}, options))
+                .unwrap();
+            let Values::Narrow(bytes) = s.values else {
+                panic!("{name}: fits a byte")
+            };
+            (bytes.to_vec(), s.stats)
+        };
+        let one = solve(1);
+        for threads in [2, 3] {
+            let other = solve(threads);
+            assert!(
+                one.0 == other.0,
+                "{name}: bytes differ with {threads} threads"
+            );
+            assert_eq!(one.1, other.1, "{name}: statistics with {threads} threads");
         }
     }
 }

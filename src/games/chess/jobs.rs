@@ -4,6 +4,7 @@
 use super::index::{self, Layout};
 use super::material::Material;
 use super::probe::{table_id, Tablebase};
+use super::value::{Values, VALUE_FORMAT};
 use super::{solve, sweep, Chess, MAX_PIECES, SOLVER_VERSION};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -45,6 +46,14 @@ pub fn closure(wanted: &[Material]) -> Vec<Material> {
 pub(super) struct TableJob {
     pub(super) material: String,
     pub(super) solver: u32,
+    /// The value format (`value::VALUE_FORMAT`); tables written before it
+    /// was recorded are format 1.
+    #[serde(default = "format_one")]
+    pub(super) values: u32,
+}
+
+fn format_one() -> u32 {
+    1
 }
 
 /// One core's time per slot of a whole build, in nanoseconds, by piece
@@ -73,7 +82,12 @@ fn expected_cpu(pieces: u32, slots: u64) -> crate::pipeline::CpuSeconds {
         low: s(low),
         high: s(high),
         basis: format!(
-            "{typical} ns a slot (tables' 10-90%: {low}-{high}), measured over the {measured}-piece set on a 2-core VM, 2026-11-27"
+            "{typical} ns a slot (tables' 10-90%: {low}-{high}), measured over the {measured}-piece set on a 2-core VM, 2026-11-27{}",
+            if measured == pieces {
+                String::new()
+            } else {
+                format!(" (not measured for {pieces} pieces: the {measured}-piece cost taken as is)")
+            }
         ),
     }
 }
@@ -94,12 +108,15 @@ impl Planner for Chess {
             .iter()
             .map(|s| 2 * index::Layout::new(*s).positions)
             .sum();
+        // Pawnless tables: the sweep engine's slice (see
+        // `sweep::memory_bytes`); with pawns, the count-down solver's
+        // cells, a move count per slot and a legality bit per slot. The
+        // inputs on top.
+        let working = sweep::memory_bytes(&index::Layout::new(m)).unwrap_or(2 * slots + slots / 8);
         Some(crate::pipeline::Estimate {
             entries: slots,
             output_bytes: slots,
-            // The cells, a move count per slot, a legality bit per slot
-            // and the inputs.
-            memory_bytes: (2 * slots + slots / 8).saturating_add(inputs),
+            memory_bytes: working.saturating_add(inputs),
             work: slots,
             work_unit: "slots (positions x sides to move)".into(),
             cpu_seconds: Some(expected_cpu(m.pieces(), slots)),
@@ -134,6 +151,7 @@ impl Planner for Chess {
                     params: serde_json::to_value(TableJob {
                         material: m.name(),
                         solver: SOLVER_VERSION,
+                        values: VALUE_FORMAT,
                     })
                     .expect("plain struct"),
                     run: Box::new(move |ctx| build(ctx, m)),
@@ -156,29 +174,34 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     } else {
         solve_by_sweeps(ctx, &layout, &probe)?
     };
-    write_ranked(
-        &ctx.output,
-        &solved.values,
-        &TableMeta::new(
-            "chess",
-            &m.name(),
-            ctx.params.clone(),
-            &format!(
-                "side * {} + index; side 0 = white to move; index = {}",
-                layout.positions,
-                layout.description()
-            ),
-            // Known wrong: 255 is a loss in 127 moves (KPPvKP holds 14), and
-            // slots with no position store 0. The string is in every chess
-            // table's metadata, so correcting it moves every chess table's
-            // bytes (golden tables, the default build's digest, the kept
-            // 5-piece set): left for the next change that moves them anyway.
-            super::value::STORED_ENTRY_DESCRIPTION,
-            serde_json::to_value(&solved.stats)?,
-        )
-        .stamped(ctx.stamp()),
-        ctx.param_hash,
-    )?;
+    let meta = TableMeta::new(
+        "chess",
+        &m.name(),
+        ctx.params.clone(),
+        &format!(
+            "side * {} + index; side 0 = white to move; index = {}",
+            layout.positions,
+            layout.description()
+        ),
+        solved.values.description(),
+        serde_json::to_value(&solved.stats)?,
+    )
+    .stamped(ctx.stamp());
+    write_values(&ctx.output, &solved.values, &meta, ctx.param_hash)?;
+    Ok(())
+}
+
+/// Writes a chess table's values, one byte or two each.
+pub(super) fn write_values(
+    path: &std::path::Path,
+    values: &Values,
+    meta: &TableMeta,
+    param_hash: u64,
+) -> Result<()> {
+    match values {
+        Values::Narrow(b) => write_ranked(path, &b[..], meta, param_hash)?,
+        Values::Wide(w) => write_ranked(path, &w[..], meta, param_hash)?,
+    }
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Chess endgame tables by retrograde analysis: every position of a material
-//! signature with both sides to move, exact distance to mate, one byte each.
+//! signature with both sides to move, exact distance to mate, one byte each
+//! (two where a table's distances need it; see `value`).
 //! No castling and no en passant (as in the public tablebases).
 //!
 //! The folder: `jobs` (parameters, plan, building a table), `query`,
@@ -42,7 +43,7 @@ pub use value::Value;
 
 const SOLVER_VERSION: u32 = 2;
 /// The most pieces (kings included) a table may have.
-pub const MAX_PIECES: u32 = 5;
+pub const MAX_PIECES: u32 = 6;
 
 /// Chess endgames (the registry's `chess`).
 pub struct Chess;
@@ -54,15 +55,6 @@ impl Game for Chess {
 
     fn verify(&self, table: &Table) -> Result<()> {
         verify::verify_table(table)
-    }
-
-    fn entry_description(&self, table: &Table) -> String {
-        let stored = &table.meta().entry;
-        if stored == value::STORED_ENTRY_DESCRIPTION {
-            value::ENTRY_DESCRIPTION.to_string()
-        } else {
-            stored.clone()
-        }
     }
 }
 

@@ -5,10 +5,11 @@
 use super::board::{Board, Color, Move};
 use super::index::Layout;
 use super::material::Material;
-use super::value::Value;
-use crate::games::query::open_table;
-use crate::table::Table;
-use anyhow::{anyhow, ensure, Result};
+use super::jobs::TableJob;
+use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
+use crate::games::query::{open_table, table_params};
+use crate::table::{EntryKind, Table};
+use anyhow::{anyhow, bail, ensure, Result};
 use std::path::Path;
 
 /// One opened table and its ranking.
@@ -17,20 +18,66 @@ pub struct Loaded {
     pub layout: Layout,
     /// The table.
     pub table: Table,
+    /// Two-byte values.
+    pub wide: bool,
 }
 
 impl Loaded {
-    /// The stored byte of a slot (see `value`).
-    pub fn byte(&self, slot: u64) -> Result<u8> {
-        Ok(self.table.get::<u8>(slot)?)
+    /// The stored value of a slot (one byte or two, see `value`).
+    pub fn value_at(&self, slot: u64) -> Result<Value> {
+        Ok(if self.wide {
+            Value::decode_wide(self.table.get::<u16>(slot)?)
+        } else {
+            Value::decode(self.table.get::<u8>(slot)?)
+        })
     }
 
     /// Value of a board of exactly this table's material and colours.
     pub fn value_oriented(&self, b: &Board) -> Result<Value> {
         let side = if b.turn == Color::White { 0 } else { 1 };
         let slot = side * self.layout.positions + self.layout.index(b);
-        Ok(Value::decode(self.byte(slot)?))
+        self.value_at(slot)
     }
+}
+
+/// All of a chess table's values, read whole, once its format is checked.
+pub fn read_values(table: &Table) -> Result<Values> {
+    Ok(if value_format(table)? {
+        Values::Wide(table.read_range::<u16>(0, table.len())?)
+    } else {
+        Values::Narrow(table.read_range::<u8>(0, table.len())?.into())
+    })
+}
+
+/// Whether a chess table is of the value format this build reads, and
+/// whether its values are two bytes: an error saying how to rebuild it
+/// otherwise.
+pub fn value_format(table: &Table) -> Result<bool> {
+    let job: TableJob = table_params(table)?;
+    let name = &job.material;
+    ensure!(
+        job.values == VALUE_FORMAT,
+        "{}: a chess table in value format {} (written before nimrod could store distances past one byte); this nimrod reads format {VALUE_FORMAT}. Rebuild it: `nimrod build --only chess/{name}` with the config that made it (its parameters changed, so the pipeline rebuilds it and, first, any of its dependencies that are old too)",
+        table.path().display(),
+        job.values
+    );
+    let (wide, description) = match table.header().entry_kind {
+        EntryKind::U8 => (false, NARROW_DESCRIPTION),
+        EntryKind::U16 => (true, WIDE_DESCRIPTION),
+        other => bail!(
+            "{}: chess table {name} stores {} entries; chess values are u8 or u16",
+            table.path().display(),
+            other.name()
+        ),
+    };
+    ensure!(
+        table.meta().entry == description,
+        "{}: chess table {name} describes its entries as \"{}\", not as its {} entries should be",
+        table.path().display(),
+        table.meta().entry,
+        table.header().entry_kind.name()
+    );
+    Ok(wide)
 }
 
 /// A handful of tables, found by linear search over their material keys
@@ -76,6 +123,7 @@ impl Tablebase {
                 continue;
             }
             let table = open(&table_id(&m))?;
+            let wide = value_format(&table)?;
             let layout = Layout::new(m);
             ensure!(
                 table.len() == 2 * layout.positions,
@@ -86,7 +134,11 @@ impl Tablebase {
                 m
             );
             tb.keys.push(m.key());
-            tb.tables.push(Loaded { layout, table });
+            tb.tables.push(Loaded {
+                layout,
+                table,
+                wide,
+            });
         }
         Ok(tb)
     }

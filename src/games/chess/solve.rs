@@ -24,10 +24,10 @@
 
 use super::bitboard::transform;
 use super::board::{Board, Color, Move, Role};
-use super::cells::{Bytes, Cells};
+use super::cells::Cells;
 use super::index::Layout;
 use super::probe::{after_move, en_passant_option, Tablebase};
-use super::value::{Value, DRAW};
+use super::value::{Value, Values, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -100,7 +100,7 @@ pub struct TableStats {
 /// A solved table: its values and statistics.
 pub struct Solved {
     /// White to move for every index, then black to move.
-    pub values: Bytes,
+    pub values: Values,
     /// Its statistics.
     pub stats: TableStats,
 }
@@ -616,7 +616,7 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     on_step(Step::Plies);
     drop(work.counts);
     let legal: Vec<u64> = work.legal.into_iter().map(AtomicU64::into_inner).collect();
-    let values = work.cells.into_bytes();
+    let values = Values::Narrow(work.cells.into_bytes());
     let stats = statistics(layout, &values, &legal, ply);
     Ok(Solved { values, stats })
 }
@@ -641,7 +641,7 @@ pub(crate) fn images(layout: &Layout, b: &Board) -> u64 {
 /// none fixes the board, and the weight is the group's size (8 without
 /// pawns, 2 with them). So a board is decoded only for those king pairs
 /// (the kings on the long diagonal), not for every slot.
-pub fn statistics(layout: &Layout, values: &[u8], legal: &[u64], plies: u32) -> TableStats {
+pub fn statistics(layout: &Layout, values: &Values, legal: &[u64], plies: u32) -> TableStats {
     let n = layout.positions as usize;
     let is_legal = |slot: usize| legal[slot / 64] >> (slot % 64) & 1 == 1;
     let group: u64 = if layout.material.has_pawns() { 2 } else { 8 };
@@ -671,7 +671,7 @@ pub fn statistics(layout: &Layout, values: &[u8], legal: &[u64], plies: u32) -> 
                     if !legal[side] {
                         continue;
                     }
-                    value[side] = Value::decode(values[side * n + i]);
+                    value[side] = values.get(side * n + i);
                     s.stored += 1;
                     s.legal += w;
                     match value[side] {
@@ -771,7 +771,7 @@ pub enum CheckError {
 
 /// Re-derives every stored value from its moves one ply down (the table's
 /// own values and the smaller tables'): the first disagreement, if any.
-pub fn check(layout: &Layout, values: &[u8], probe: &Tablebase) -> Result<(), CheckError> {
+pub fn check(layout: &Layout, values: &Values, probe: &Tablebase) -> Result<(), CheckError> {
     let n = layout.positions as usize;
     // Chunks of slots in order, each walked with a cursor; the first
     // chunk with a disagreement gives the first one.
@@ -815,7 +815,7 @@ fn legal_boards(
 /// The disagreement at one slot, if any (see [`check`]).
 fn check_slot(
     layout: &Layout,
-    values: &[u8],
+    values: &Values,
     probe: &Tablebase,
     moves: &mut Vec<Move>,
     slot: usize,
@@ -823,7 +823,7 @@ fn check_slot(
     board: Option<Board>,
 ) -> Option<CheckError> {
     let n = layout.positions as usize;
-    let stored = Value::decode(values[slot]);
+    let stored = values.get(slot);
     let expect = match board {
         None => Value::Draw,
         Some(b) => {
@@ -845,9 +845,7 @@ fn check_slot(
                             Err(e) => return Some(CheckError::Probe(e.to_string())),
                         }
                     } else {
-                        let stored = Value::decode(
-                            values[(1 - side) * n + layout.index(&c) as usize],
-                        );
+                        let stored = values.get((1 - side) * n + layout.index(&c) as usize);
                         after_move(&c, m, stored, &mut |x| {
                             probe.value(x).unwrap_or(Value::Draw)
                         })

@@ -22,7 +22,10 @@
 //! reaches both.
 //!
 //! **Plies.** One byte per position and side, in the table's own encoding
-//! (`value`), so the bytes are final as they are written. Ply `n` sweeps
+//! (`value`) while the plies fit it, so the bytes are final as they are
+//! written. Past 126 moves a [`Window`] moves the byte's origin: positions
+//! decided before the current ply keep only "won" or "lost" in the byte,
+//! their exact value moving to a two-byte array. Ply `n` sweeps
 //! each side for the positions decided at `n`: a loss makes every
 //! predecessor a win at `n + 1` unless it wins sooner; a win marks each
 //! undecided predecessor as a candidate, and a second sweep checks each
@@ -39,13 +42,13 @@ use super::cells::{matches, Bytes, Cells};
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
 use super::solve::{statistics, Solved};
-use super::value::{Value, DRAW};
+use super::value::{Value, Values, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use nimrod_table::shared::atomic_bytes;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 const SIDES: [Color; 2] = [Color::White, Color::Black];
@@ -53,6 +56,73 @@ const SIDES: [Color; 2] = [Color::White, Color::Black];
 const MAX_FIELDS: usize = 4;
 /// The a↔h mirror among `transform`'s symmetries.
 const MIRROR: u8 = 1;
+
+/// The highest code of a window a ply may need before the window moves on
+/// (the one-byte encoding's own limit: a window is moved only when a
+/// table's distances pass it).
+pub const WINDOW: u32 = 127;
+
+/// What a byte means during a solve: the table's encoding shifted by
+/// `wins` moves for wins and `losses` for losses. Once shifted, code 1
+/// stands for every win decided before the current ply and code 128 for
+/// every such loss (their exact values are kept aside); the sweeps never
+/// look for either again, and for every other use ("won within the
+/// plies done", "already wins sooner than this offer") they compare like
+/// the values they stand for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Window {
+    wins: u32,
+    losses: u32,
+}
+
+impl Window {
+    #[inline]
+    fn decode(self, c: u8) -> Value {
+        match c {
+            DRAW => Value::Draw,
+            1..=127 => Value::Win(self.wins + c as u32),
+            _ => Value::Loss(self.losses + (c - 128) as u32),
+        }
+    }
+
+    #[inline]
+    fn encode(self, v: Value) -> Option<u8> {
+        // A shifted window keeps its lowest codes for decided positions.
+        let (low_win, low_loss) = (1 + u32::from(self.wins > 0), u32::from(self.losses > 0));
+        match v {
+            Value::Draw => Some(DRAW),
+            Value::Win(m) => {
+                let c = m.checked_sub(self.wins)?;
+                (low_win..=127).contains(&c).then_some(c as u8)
+            }
+            Value::Loss(m) => {
+                let c = m.checked_sub(self.losses)?;
+                (low_loss..=127).contains(&c).then_some(128 + c as u8)
+            }
+        }
+    }
+
+    /// Whether `c` is a shifted window's "decided before" code.
+    #[inline]
+    fn is_past(self, c: u8) -> bool {
+        (c == 1 && self.wins > 0) || (c == 128 && self.losses > 0)
+    }
+
+    /// Whether ply `ply` or the next may need a code past `limit`.
+    fn is_full(self, ply: u32, limit: u32) -> bool {
+        ply / 2 + 2 > self.wins + limit || ply / 2 + 1 > self.losses + limit
+    }
+
+    /// The window from ply `ply` on: wins and losses decided before it
+    /// (wins in at most ⌊ply/2⌋ moves, losses in at most ⌊(ply−1)/2⌋) take
+    /// the codes 1 and 128.
+    fn at(ply: u32) -> Window {
+        Window {
+            wins: (ply / 2).saturating_sub(1),
+            losses: ply.saturating_sub(1) / 2,
+        }
+    }
+}
 
 /// Progress of a solve, for the build's progress lines.
 pub enum Step {
@@ -258,6 +328,7 @@ struct Engine<'a> {
     probe: &'a Tablebase,
     slices: Vec<Slice>,
     by_pawns: HashMap<(Bitboard, Bitboard), usize>,
+    options: Options,
 }
 
 /// The best of the moves that leave the slice, for the side to move.
@@ -321,6 +392,8 @@ struct Work<'a> {
     legal: Vec<AtomicU64>,
     /// A bit per slot of one side: a candidate loss of the current ply.
     candidates: Vec<AtomicU64>,
+    /// What the bytes mean in the current ply.
+    window: Window,
     horizon: AtomicU32,
     error: Mutex<Option<String>>,
 }
@@ -349,11 +422,12 @@ impl Work<'_> {
         if let Some(p) = v.plies() {
             self.extend_horizon(p);
         }
-        v.encode().unwrap_or_else(|| {
+        self.window.encode(v).unwrap_or_else(|| {
             self.fail(format!(
-                "{}: distance to mate beyond the one-byte range in {}",
+                "{}: {v:?} in {} is outside the solve's window {:?}",
                 self.engine.layout.material,
-                b.fen()
+                b.fen(),
+                self.window
             ));
             DRAW
         })
@@ -565,7 +639,7 @@ impl Work<'_> {
     /// order of the threads.
     fn offer_win(&self, side: usize, write: &[AtomicU8], q: usize, moves: u32) {
         self.extend_horizon(2 * moves - 1);
-        let improves = |cur: u8| match Value::decode(cur) {
+        let improves = |cur: u8| match self.window.decode(cur) {
             Value::Draw => true,
             Value::Win(w) => w > moves,
             Value::Loss(_) => false,
@@ -573,15 +647,15 @@ impl Work<'_> {
         if !improves(write[q].load(Relaxed)) {
             return;
         }
-        let Some(win) = Value::Win(moves).encode() else {
+        let Some(win) = self.window.encode(Value::Win(moves)) else {
             let at = self.engine.geo.decode(q);
             let fen = self
                 .engine
                 .board(self.slice, &at, SIDES[side])
                 .map_or_else(|| format!("slot {q}"), |b| b.fen());
             self.fail(format!(
-                "{}: distance to mate beyond the one-byte range in {fen}",
-                self.engine.layout.material
+                "{}: a win in {moves} in {fen} is outside the solve's window {:?}",
+                self.engine.layout.material, self.window
             ));
             return;
         };
@@ -600,7 +674,8 @@ impl Work<'_> {
         };
         let pins = b.pins();
         let mut slowest = 0;
-        let mut won = |i: usize| match Value::decode(read[i]) {
+        let window = self.window;
+        let mut won = |i: usize| match window.decode(read[i]) {
             Value::Win(w) if 2 * w - 1 <= ply => {
                 slowest = slowest.max(2 * w - 1);
                 true
@@ -675,7 +750,8 @@ impl Work<'_> {
                 (&*black, atomic_bytes(white))
             };
             if ply.is_multiple_of(2) {
-                let Some(target) = Value::Loss(ply / 2).encode() else {
+                let Some(target) = self.window.encode(Value::Loss(ply / 2)) else {
+                    self.fail(format!("ply {ply} outside the window {:?}", self.window));
                     continue;
                 };
                 found += self.sweep(side, read, target, |i, s, preds| {
@@ -686,7 +762,8 @@ impl Work<'_> {
                     }
                 });
             } else {
-                let Some(target) = Value::Win(ply.div_ceil(2)).encode() else {
+                let Some(target) = self.window.encode(Value::Win(ply.div_ceil(2))) else {
+                    self.fail(format!("ply {ply} outside the window {:?}", self.window));
                     continue;
                 };
                 found += self.sweep(side, read, target, |i, s, preds| {
@@ -729,24 +806,81 @@ fn load_together(bytes: &[AtomicU8], slots: &[usize]) {
     std::hint::black_box(seen);
 }
 
-/// A solved slice: its bytes (white to move, then black), legal bits and
+/// A solved slice: its values (white to move, then black), legal bits and
 /// the plies it ran.
 struct SolvedSlice {
-    bytes: Bytes,
+    values: Values,
     legal: Vec<u64>,
     plies: u32,
+}
+
+/// Moves the window on at ply `ply`: the values of positions decided
+/// before it go to `exact` (two bytes a slot, made at the first move), and
+/// their bytes to the new window's "decided" codes.
+fn shift_window(cells: &mut [u8], exact: &mut Option<Vec<u16>>, from: Window, ply: u32) -> Window {
+    let to = Window::at(ply);
+    debug_assert!(to.wins > 0 && to.losses > 0, "a window moves from ply 14 on");
+    let exact = exact.get_or_insert_with(|| vec![0; cells.len()]);
+    cells
+        .par_chunks_mut(CHUNK)
+        .zip(exact.par_chunks_mut(CHUNK))
+        .for_each(|(codes, exact)| {
+            for (c, x) in codes.iter_mut().zip(exact) {
+                if *c == DRAW {
+                    continue;
+                }
+                if from.is_past(*c) {
+                    // Decided in an earlier window: its value is kept.
+                    continue;
+                }
+                let v = from.decode(*c);
+                *c = match v {
+                    Value::Win(m) if 2 * m - 1 < ply => 1,
+                    Value::Loss(m) if 2 * m < ply => 128,
+                    _ => to.encode(v).expect("a narrower window holds what is still to come"),
+                };
+                if to.is_past(*c) {
+                    *x = v.encode_wide().expect("within a solve's plies");
+                }
+            }
+        });
+    to
+}
+
+/// The exact values of a solve whose window moved: the kept ones where the
+/// byte says "decided before", the byte's own elsewhere.
+fn exact_values(cells: Vec<u8>, mut exact: Vec<u16>, window: Window, narrow: bool) -> Values {
+    cells
+        .par_chunks(CHUNK)
+        .zip(exact.par_chunks_mut(CHUNK))
+        .for_each(|(codes, exact)| {
+            for (&c, x) in codes.iter().zip(exact) {
+                if !window.is_past(c) {
+                    *x = window
+                        .decode(c)
+                        .encode_wide()
+                        .expect("within a solve's plies");
+                }
+            }
+        });
+    if narrow {
+        Values::Wide(exact).narrowed()
+    } else {
+        Values::Wide(exact)
+    }
 }
 
 impl<'a> Engine<'a> {
     fn solve_slice(&'a self, slice: &'a Slice, solved: &'a [Option<Bytes>]) -> Result<SolvedSlice> {
         let n = self.geo.size;
         let mut cells = vec![DRAW; 2 * n];
-        let work = Work {
+        let mut work = Work {
             engine: self,
             slice,
             solved,
             legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             candidates: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            window: Window::default(),
             horizon: AtomicU32::new(0),
             error: Mutex::new(None),
         };
@@ -761,8 +895,15 @@ impl<'a> Engine<'a> {
             // pages go before the plies.
             self.probe.release_resident_pages();
         }
+        let mut exact = None;
         let mut ply = 0;
         loop {
+            if work.window.is_full(ply, self.options.window) {
+                work.window = shift_window(&mut cells, &mut exact, work.window, ply);
+                if trace {
+                    eprintln!("ply {ply}: window {:?}", work.window);
+                }
+            }
             let t = std::time::Instant::now();
             let found = work.ply(&mut cells, ply);
             if trace {
@@ -776,8 +917,12 @@ impl<'a> Engine<'a> {
             }
             ply += 1;
         }
+        let values = match exact {
+            None => Values::Narrow(cells.into()),
+            Some(exact) => exact_values(cells, exact, work.window, self.options.narrow),
+        };
         Ok(SolvedSlice {
-            bytes: cells.into(),
+            values,
             legal: work.legal.into_iter().map(AtomicU64::into_inner).collect(),
             plies: ply,
         })
@@ -790,8 +935,16 @@ impl<'a> Engine<'a> {
         !self.geo.pawns && self.layout.positions as usize == self.geo.size
     }
 
-    /// Copies a solved slice into the table's layout (`out`, `out_legal`).
-    fn transcribe(&self, slice: &Slice, s: &SolvedSlice, out: &Cells, out_legal: &[AtomicU64]) {
+    /// Copies a solved slice into the table's layout: `put(o, slot)` for
+    /// each legal slot, `o` its place in the layout (`out_legal` gets its
+    /// bit).
+    fn transcribe(
+        &self,
+        slice: &Slice,
+        s: &SolvedSlice,
+        out_legal: &[AtomicU64],
+        put: &(dyn Fn(usize, usize) + Sync),
+    ) {
         let n = self.geo.size;
         let positions = self.layout.positions as usize;
         let symmetric = self.geo.pawns
@@ -808,15 +961,70 @@ impl<'a> Engine<'a> {
                 }
                 let b = self.board(slice, &sq, SIDES[side]).expect("a legal slot");
                 let o = side * positions + self.layout.index(&b) as usize;
-                out.store(o, s.bytes[slot]);
+                put(o, slot);
                 out_legal[o / 64].fetch_or(1 << (o % 64), Relaxed);
             }
         });
     }
 }
 
+/// The bytes the solve of a pawnless table holds at its peak: the slice's
+/// bytes and legal bits with the candidates bitmap while it solves, and
+/// with the layout's bytes and bits while it transcribes (tables with like
+/// pieces). A table whose window moves (distances past 126 moves) holds
+/// two bytes a slot more. None for tables with pawns or too many pieces.
+pub fn memory_bytes(layout: &Layout) -> Option<u64> {
+    let geo = Geometry::new(layout).ok()?;
+    if geo.pawns {
+        return None;
+    }
+    let size = geo.size as u64;
+    let slice = 2 * size + 2 * size / 8;
+    let solving = slice + size / 8;
+    let transcribing = if layout.positions == size {
+        0
+    } else {
+        slice + 2 * layout.positions + 2 * layout.positions / 8
+    };
+    Some(solving.max(transcribing))
+}
+
+/// How a solve counts past one byte.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The window moves on whenever a ply may need a code past this
+    /// (8..=[`WINDOW`]; tests pass a small one to move it often).
+    pub window: u32,
+    /// Values come out one byte wide when every distance fits (false: two
+    /// bytes whenever the window moved, for tests of the two-byte path).
+    pub narrow: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            window: WINDOW,
+            narrow: true,
+        }
+    }
+}
+
 /// Solves `layout` given the tables of every capture and promotion.
 pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Result<Solved> {
+    solve_with(layout, probe, on_step, Options::default())
+}
+
+/// [`solve`] with its window chosen.
+pub fn solve_with(
+    layout: &Layout,
+    probe: &Tablebase,
+    on_step: &dyn Fn(Step),
+    options: Options,
+) -> Result<Solved> {
+    let window = options.window;
+    if !(8..=WINDOW).contains(&window) {
+        bail!("sweep window {window} is outside 8..={WINDOW}");
+    }
     let geo = Geometry::new(layout)?;
     let slices = slices_of(layout);
     let by_pawns = slices
@@ -830,19 +1038,46 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
         probe,
         slices,
         by_pawns,
+        options,
     };
     let total = engine.slices.len() as u64;
-    if engine.is_layout() {
+    let positions = layout.positions as usize;
+    let new_legal = || -> Vec<AtomicU64> {
+        (0..(2 * positions).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect()
+    };
+    if !engine.geo.pawns {
         let solved = engine.solve_slice(&engine.slices[0], &[])?;
         on_step(Step::Slice { done: 1, of: 1 });
         on_step(Step::Slices);
-        return Ok(finish_in_place(&engine, solved));
+        if engine.is_layout() {
+            return Ok(finish_in_place(&engine, solved));
+        }
+        // Like pieces: the layout ranks each set of them once.
+        let out_legal = new_legal();
+        let values = match &solved.values {
+            Values::Narrow(bytes) => {
+                let out = Cells::new(2 * positions, DRAW);
+                engine.transcribe(&engine.slices[0], &solved, &out_legal, &|o, slot| {
+                    out.store(o, bytes[slot])
+                });
+                Values::Narrow(out.into_bytes())
+            }
+            Values::Wide(wide) => {
+                let out: Vec<AtomicU16> = (0..2 * positions).map(|_| AtomicU16::new(0)).collect();
+                engine.transcribe(&engine.slices[0], &solved, &out_legal, &|o, slot| {
+                    out[o].store(wide[slot], Relaxed)
+                });
+                Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
+            }
+        };
+        let legal: Vec<u64> = out_legal.into_iter().map(AtomicU64::into_inner).collect();
+        let stats = statistics(layout, &values, &legal, solved.plies);
+        return Ok(Solved { values, stats });
     }
-    let positions = layout.positions as usize;
     let out = Cells::new(2 * positions, DRAW);
-    let out_legal: Vec<AtomicU64> = (0..(2 * positions).div_ceil(64))
-        .map(|_| AtomicU64::new(0))
-        .collect();
+    let out_legal = new_legal();
     let mut solved: Vec<Option<Bytes>> = (0..engine.slices.len()).map(|_| None).collect();
     let mut plies = 0;
     let mut done = 0;
@@ -865,10 +1100,19 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
             .map(|id| engine.solve_slice(&engine.slices[id], &solved))
             .collect();
         for (id, r) in (start..end).zip(results) {
-            let r = r?;
-            engine.transcribe(&engine.slices[id], &r, &out, &out_legal);
+            let mut r = r?;
+            let Values::Narrow(bytes) = std::mem::replace(&mut r.values, Values::Wide(Vec::new()))
+            else {
+                bail!(
+                    "{}: distances past one byte in a table with pawns; the sweep engine keeps those to one byte so far",
+                    layout.material
+                );
+            };
+            engine.transcribe(&engine.slices[id], &r, &out_legal, &|o, slot| {
+                out.store(o, bytes[slot])
+            });
             plies = plies.max(r.plies);
-            solved[id] = Some(r.bytes);
+            solved[id] = Some(bytes);
             done += 1;
             on_step(Step::Slice { done, of: total });
         }
@@ -877,27 +1121,21 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     }
     drop(solved);
     on_step(Step::Slices);
-    let values = out.into_bytes();
+    let values = Values::Narrow(out.into_bytes());
     let legal: Vec<u64> = out_legal.into_iter().map(AtomicU64::into_inner).collect();
     let stats = statistics(layout, &values, &legal, plies);
     Ok(Solved { values, stats })
 }
 
-/// A pawnless table without like pieces: the slice is the table once each
-/// position's second image (kings on a diagonal's axis) is cleared.
-fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
-    let SolvedSlice {
-        mut bytes,
-        mut legal,
-        plies,
-    } = s;
+/// Sets every slot that holds no position to 0 (draw): illegal slots
+/// (offers reach them, predecessors not being tested for legality) and
+/// the second image of a position whose kings sit on a diagonal's axis.
+fn clear_unheld<T: Copy + Default + Send>(engine: &Engine, values: &mut [T], legal: &mut [u64]) {
     let (layout, n) = (engine.layout, engine.geo.size);
-    // Offers reach illegal slots too (predecessors are not tested for
-    // legality): they hold no position, so 0.
-    bytes.par_chunks_mut(64).zip(&legal).for_each(|(chunk, &bits)| {
+    values.par_chunks_mut(64).zip(&*legal).for_each(|(chunk, &bits)| {
         for (k, b) in chunk.iter_mut().enumerate() {
             if bits >> k & 1 == 0 {
-                *b = DRAW;
+                *b = T::default();
             }
         }
     });
@@ -912,17 +1150,28 @@ fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
                 if legal[slot / 64] >> (slot % 64) & 1 == 1
                     && layout.board(i as u64, turn).is_none()
                 {
-                    bytes[slot] = DRAW;
+                    values[slot] = T::default();
                     legal[slot / 64] &= !(1 << (slot % 64));
                 }
             }
         }
     }
-    let stats = statistics(layout, &bytes, &legal, plies);
-    Solved {
-        values: bytes,
-        stats,
+}
+
+/// A pawnless table without like pieces: the slice is the table once each
+/// position's second image (kings on a diagonal's axis) is cleared.
+fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
+    let SolvedSlice {
+        mut values,
+        mut legal,
+        plies,
+    } = s;
+    match &mut values {
+        Values::Narrow(bytes) => clear_unheld(engine, bytes, &mut legal),
+        Values::Wide(wide) => clear_unheld(engine, wide, &mut legal),
     }
+    let stats = statistics(engine.layout, &values, &legal, plies);
+    Solved { values, stats }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::index::Layout;
 use super::jobs::TableJob;
 use super::material::Material;
-use super::probe::Tablebase;
+use super::probe::{read_values, Tablebase};
 use super::solve;
 use crate::games::query::{open_table_unpacked, table_params};
 use crate::table::Table;
@@ -13,6 +13,7 @@ use anyhow::{anyhow, Result};
 /// table's own values and the smaller tables' it probes).
 pub(super) fn verify_table(table: &Table) -> Result<()> {
     let job: TableJob = table_params(table)?;
+    let values = read_values(table)?;
     let m = Material::parse(&job.material)?;
     let layout = Layout::new(m);
     let data_dir = table
@@ -28,6 +29,5 @@ pub(super) fn verify_table(table: &Table) -> Result<()> {
     // Probed all over: packed inputs are decompressed whole once rather than
     // a frame per probe (zstd took an eighth of KPvKP's check).
     let probe = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(data_dir, id))?;
-    let values = table.read_range::<u8>(0, table.len())?;
     Ok(solve::check(&layout, &values, &probe)?)
 }
