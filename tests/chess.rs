@@ -986,7 +986,6 @@ fn a_table_of_two_byte_values_answers_and_verifies_like_its_one_byte_twin() {
         }
         other => panic!("slot {slot} changed, check gave {other:?}"),
     }
-    let _ = layout;
 }
 
 #[test]

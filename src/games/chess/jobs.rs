@@ -192,7 +192,7 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
 }
 
 /// Writes a chess table's values, one byte or two each.
-pub(super) fn write_values(
+fn write_values(
     path: &std::path::Path,
     values: &Values,
     meta: &TableMeta,

@@ -740,6 +740,17 @@ impl Work<'_> {
     /// side (plain bytes) and writes the other (atomic bytes).
     fn ply(&self, cells: &mut [u8], ply: u32) -> u64 {
         let n = self.size();
+        // The positions decided at this ply: losses at even plies, wins at
+        // odd ones.
+        let decided = if ply.is_multiple_of(2) {
+            Value::Loss(ply / 2)
+        } else {
+            Value::Win(ply.div_ceil(2))
+        };
+        let Some(target) = self.window.encode(decided) else {
+            self.fail(format!("ply {ply} outside the window {:?}", self.window));
+            return 0;
+        };
         let mut found = 0;
         for side in 0..2 {
             let other = 1 - side;
@@ -750,10 +761,6 @@ impl Work<'_> {
                 (&*black, atomic_bytes(white))
             };
             if ply.is_multiple_of(2) {
-                let Some(target) = self.window.encode(Value::Loss(ply / 2)) else {
-                    self.fail(format!("ply {ply} outside the window {:?}", self.window));
-                    continue;
-                };
                 found += self.sweep(side, read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
                     load_together(write, preds);
@@ -762,10 +769,6 @@ impl Work<'_> {
                     }
                 });
             } else {
-                let Some(target) = self.window.encode(Value::Win(ply.div_ceil(2))) else {
-                    self.fail(format!("ply {ply} outside the window {:?}", self.window));
-                    continue;
-                };
                 found += self.sweep(side, read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
                     load_together(write, preds);
@@ -1072,9 +1075,7 @@ pub fn solve_with(
                 Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
             }
         };
-        let legal: Vec<u64> = out_legal.into_iter().map(AtomicU64::into_inner).collect();
-        let stats = statistics(layout, &values, &legal, solved.plies);
-        return Ok(Solved { values, stats });
+        return Ok(with_statistics(layout, values, out_legal, solved.plies));
     }
     let out = Cells::new(2 * positions, DRAW);
     let out_legal = new_legal();
@@ -1122,9 +1123,14 @@ pub fn solve_with(
     drop(solved);
     on_step(Step::Slices);
     let values = Values::Narrow(out.into_bytes());
-    let legal: Vec<u64> = out_legal.into_iter().map(AtomicU64::into_inner).collect();
+    Ok(with_statistics(layout, values, out_legal, plies))
+}
+
+/// A table transcribed into its layout, with its statistics.
+fn with_statistics(layout: &Layout, values: Values, legal: Vec<AtomicU64>, plies: u32) -> Solved {
+    let legal: Vec<u64> = legal.into_iter().map(AtomicU64::into_inner).collect();
     let stats = statistics(layout, &values, &legal, plies);
-    Ok(Solved { values, stats })
+    Solved { values, stats }
 }
 
 /// Sets every slot that holds no position to 0 (draw): illegal slots
