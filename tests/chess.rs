@@ -490,6 +490,7 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
             sweep::Options {
                 window: 8,
                 narrow: true,
+                ..Default::default()
             },
         )
         .unwrap();
@@ -517,6 +518,7 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
                 sweep::Options {
                     window: 8,
                     narrow: false,
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -1045,6 +1047,7 @@ fn the_sweep_engine_writes_the_same_bytes_with_one_two_and_three_threads() {
             let options = sweep::Options {
                 window,
                 narrow: true,
+                ..Default::default()
             };
             let s = pool
                 .install(|| sweep::solve_with(&layout, &tb, &|_| {}, options))
@@ -1062,6 +1065,108 @@ fn the_sweep_engine_writes_the_same_bytes_with_one_two_and_three_threads() {
                 "{name}: bytes differ with {threads} threads"
             );
             assert_eq!(one.1, other.1, "{name}: statistics with {threads} threads");
+        }
+    }
+}
+
+/// A solve stopped right after a checkpoint (as a killed build would be)
+/// resumes from it at that ply and writes the bytes of a solve never
+/// stopped; a checkpoint that is damaged, cut short or another job's is
+/// refused with why, and the solve starts over to the same bytes.
+#[test]
+fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, window, stops) in [("KRvKN", 8, [0, 17, 31]), ("KQvKR", 127, [0, 9, 40])] {
+        let m = Material::parse(name).unwrap();
+        let layout = Layout::new(m);
+        let tb = Tablebase::open_closure(tables(), m).unwrap();
+        let path = dir.path().join(format!("{name}.checkpoint"));
+        let steps = std::sync::Mutex::new(Vec::new());
+        let note = |s: sweep::Step| {
+            let line = match s {
+                sweep::Step::Saved { ply, .. } => format!("saved {ply}"),
+                sweep::Step::Resumed { ply } => format!("resumed {ply}"),
+                sweep::Step::Refused { why } => format!("refused {why}"),
+                _ => return,
+            };
+            steps.lock().unwrap().push(line);
+        };
+        // Saves at every ply for the first solve, then only where it stops.
+        let every = std::sync::atomic::AtomicBool::new(true);
+        let solve = |key: u64, stop_before: Option<u32>| {
+            let options = sweep::Options {
+                window,
+                narrow: true,
+                checkpoint: Some(sweep::Checkpoint {
+                    path: path.clone(),
+                    key,
+                    every: if every.swap(false, std::sync::atomic::Ordering::Relaxed) {
+                        std::time::Duration::ZERO
+                    } else {
+                        std::time::Duration::from_secs(3600)
+                    },
+                    stop_before,
+                }),
+            };
+            sweep::solve_with(&layout, &tb, &note, options)
+        };
+        let whole = solve(7, None).unwrap();
+        assert!(
+            !path.exists(),
+            "{name}: the checkpoint outlives a finished solve"
+        );
+        let saves = steps.lock().unwrap().len();
+        assert!(saves > 40, "{name}: {saves} saves, one a ply");
+        let same = |s: &nimrod::games::chess::solve::Solved, what: &str| {
+            let (Values::Narrow(a), Values::Narrow(b)) = (&whole.values, &s.values) else {
+                panic!("{name}: fits a byte")
+            };
+            assert!(a[..] == b[..], "{name} {what}: bytes differ");
+            assert_eq!(whole.stats, s.stats, "{name} {what}: statistics");
+        };
+        for stop in stops {
+            steps.lock().unwrap().clear();
+            let err = solve(7, Some(stop)).err().expect("stopped").to_string();
+            assert!(err.contains(&format!("before ply {stop}")), "{err}");
+            assert!(path.exists(), "{name}: no checkpoint at ply {stop}");
+            assert_eq!(
+                steps.lock().unwrap().len(),
+                1,
+                "{name}: one save, at the stop"
+            );
+            steps.lock().unwrap().clear();
+            let resumed = solve(7, None).unwrap();
+            same(&resumed, &format!("resumed at ply {stop}"));
+            let log = steps.lock().unwrap().clone();
+            assert_eq!(log[0], format!("resumed {stop}"), "{name}: {log:?}");
+        }
+        // Damaged, cut short, another job's: refused, and solved again.
+        let bytes_at = |stop: u32| {
+            solve(7, Some(stop)).err().expect("stopped");
+            std::fs::read(&path).unwrap()
+        };
+        let saved = bytes_at(17);
+        let mut flipped = saved.clone();
+        flipped[saved.len() / 2] ^= 0x20;
+        for (what, bytes, key, why) in [
+            ("damaged", flipped, 7, "checksum mismatch"),
+            (
+                "cut short",
+                saved[..saved.len() - 9].to_vec(),
+                7,
+                "cut short",
+            ),
+            ("another job's", saved.clone(), 8, "other parameters"),
+        ] {
+            std::fs::write(&path, bytes).unwrap();
+            steps.lock().unwrap().clear();
+            let again = solve(key, None).unwrap();
+            same(&again, what);
+            let log = steps.lock().unwrap().clone();
+            assert!(
+                log[0].starts_with("refused") && log[0].contains(why),
+                "{name} {what}: {log:?}"
+            );
         }
     }
 }

@@ -6,12 +6,14 @@
 //! The folder: `jobs` (parameters, plan, building a table), `query`,
 //! `play`, `verify`, the rules (`bitboard`, `board`, `moves`, `unmoves`,
 //! `fen`, `san`, `full` for castling and en passant), the tables
-//! (`material`, `index`, `value`, `cells`, `solve`, `probe`) and `engine`
+//! (`material`, `index`, `value`, `cells`, `solve`, `sweep` and its
+//! `checkpoint`, `probe`) and `engine`
 //! (search beyond the tables).
 
 internal_mod!(bitboard);
 internal_mod!(board);
 mod cells;
+mod checkpoint;
 internal_mod!(engine);
 mod fen;
 internal_mod!(full);

@@ -39,6 +39,8 @@ use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, B
 use super::bitboard::KING;
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Bytes, Cells};
+use super::checkpoint::{self, Snapshot};
+pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
 use super::solve::{statistics, Solved};
@@ -135,6 +137,25 @@ pub enum Step {
     },
     /// Every slice is solved; the statistics are next.
     Slices,
+    /// The state was saved before ply `ply` (`bytes` on disk, in `seconds`).
+    Saved {
+        /// The ply a resumed solve runs next.
+        ply: u32,
+        /// The checkpoint's size.
+        bytes: u64,
+        /// How long the save took.
+        seconds: f64,
+    },
+    /// The solve resumed from a checkpoint, at ply `ply`.
+    Resumed {
+        /// The ply run next.
+        ply: u32,
+    },
+    /// A checkpoint was found but not used (why), and the solve starts over.
+    Refused {
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// A position within a slice: the kings and each piece's square.
@@ -410,6 +431,40 @@ impl Work<'_> {
 
     fn size(&self) -> usize {
         self.engine.geo.size
+    }
+
+    /// Saves the state before ply `ply` (see `checkpoint`); with the
+    /// checkpoint's test stop at that ply, stops as a killed build would.
+    fn save(
+        &self,
+        c: &Checkpoint,
+        report: &dyn Fn(Step),
+        cells: &[u8],
+        exact: Option<&[u16]>,
+        ply: u32,
+    ) -> Result<()> {
+        let t = std::time::Instant::now();
+        let bytes = checkpoint::save(
+            c,
+            self.size() as u64,
+            &Snapshot {
+                ply,
+                window: (self.window.wins, self.window.losses),
+                horizon: self.horizon.load(Relaxed),
+                cells,
+                legal: &self.legal,
+                exact,
+            },
+        )?;
+        report(Step::Saved {
+            ply,
+            bytes,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+        if c.stop_before == Some(ply) {
+            bail!("stopped after the checkpoint before ply {ply} (a test's stop)");
+        }
+        Ok(())
     }
 
     fn extend_horizon(&self, plies: u32) {
@@ -874,32 +929,82 @@ fn exact_values(cells: Vec<u8>, mut exact: Vec<u16>, window: Window, narrow: boo
 }
 
 impl<'a> Engine<'a> {
-    fn solve_slice(&'a self, slice: &'a Slice, solved: &'a [Option<Bytes>]) -> Result<SolvedSlice> {
+    /// Solves one slice; `report` (the pawnless table's one slice) turns
+    /// the options' checkpoint on, and hears of its saves.
+    fn solve_slice(
+        &'a self,
+        slice: &'a Slice,
+        solved: &'a [Option<Bytes>],
+        report: Option<&dyn Fn(Step)>,
+    ) -> Result<SolvedSlice> {
         let n = self.geo.size;
-        let mut cells = vec![DRAW; 2 * n];
+        let saving = report.zip(self.options.checkpoint.as_ref());
         let mut work = Work {
             engine: self,
             slice,
             solved,
-            legal: (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            legal: Vec::new(),
             candidates: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             window: Window::default(),
             horizon: AtomicU32::new(0),
             error: Mutex::new(None),
         };
+        let resumed = match saving {
+            Some((report, c)) => match checkpoint::load(c, n as u64) {
+                Ok(state) => state,
+                Err(e) => {
+                    report(Step::Refused {
+                        why: format!("{e:#}"),
+                    });
+                    None
+                }
+            },
+            None => None,
+        };
         let trace = std::env::var_os("NIMROD_SWEEP_TRACE").is_some();
-        let t0 = std::time::Instant::now();
-        work.first_pass(&mut cells);
-        if trace {
-            eprintln!("first pass {:?}", t0.elapsed());
+        let (mut cells, mut exact, mut ply);
+        let mut last_save = std::time::Instant::now();
+        match resumed {
+            Some(state) => {
+                cells = state.cells;
+                exact = state.exact;
+                ply = state.ply;
+                work.legal = state.legal.into_iter().map(AtomicU64::new).collect();
+                work.window = Window {
+                    wins: state.window.0,
+                    losses: state.window.1,
+                };
+                work.horizon = AtomicU32::new(state.horizon);
+                if let Some((report, _)) = saving {
+                    report(Step::Resumed { ply });
+                }
+            }
+            None => {
+                cells = vec![DRAW; 2 * n];
+                exact = None;
+                ply = 0;
+                work.legal = (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+                let t0 = std::time::Instant::now();
+                work.first_pass(&mut cells);
+                if trace {
+                    eprintln!("first pass {:?}", t0.elapsed());
+                }
+                if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    bail!(e);
+                }
+                if let Some((report, c)) = saving {
+                    if last_save.elapsed() >= c.every || c.stop_before == Some(0) {
+                        work.save(c, report, &cells, exact.as_deref(), ply)?;
+                        last_save = std::time::Instant::now();
+                    }
+                }
+            }
         }
         if slice.advancement == 0 && !self.layout.material.has_pawns() {
             // Conversions probe the smaller tables all over; let their
             // pages go before the plies.
             self.probe.release_resident_pages();
         }
-        let mut exact = None;
-        let mut ply = 0;
         loop {
             if work.window.is_full(ply, self.options.window) {
                 work.window = shift_window(&mut cells, &mut exact, work.window, ply);
@@ -919,6 +1024,12 @@ impl<'a> Engine<'a> {
                 break;
             }
             ply += 1;
+            if let Some((report, c)) = saving {
+                if last_save.elapsed() >= c.every || c.stop_before == Some(ply) {
+                    work.save(c, report, &cells, exact.as_deref(), ply)?;
+                    last_save = std::time::Instant::now();
+                }
+            }
         }
         let values = match exact {
             None => Values::Narrow(cells.into()),
@@ -992,8 +1103,8 @@ pub fn memory_bytes(layout: &Layout) -> Option<u64> {
     Some(solving.max(transcribing))
 }
 
-/// How a solve counts past one byte.
-#[derive(Clone, Copy, Debug)]
+/// How a solve counts past one byte, and where it saves its state.
+#[derive(Clone, Debug)]
 pub struct Options {
     /// The window moves on whenever a ply may need a code past this
     /// (8..=[`WINDOW`]; tests pass a small one to move it often).
@@ -1001,6 +1112,10 @@ pub struct Options {
     /// Values come out one byte wide when every distance fits (false: two
     /// bytes whenever the window moved, for tests of the two-byte path).
     pub narrow: bool,
+    /// Save the state between plies, and resume from it (pawnless tables:
+    /// the one slice is the whole table; a table with pawns resumes
+    /// table by table).
+    pub checkpoint: Option<Checkpoint>,
 }
 
 impl Default for Options {
@@ -1008,6 +1123,7 @@ impl Default for Options {
         Options {
             window: WINDOW,
             narrow: true,
+            checkpoint: None,
         }
     }
 }
@@ -1051,7 +1167,11 @@ pub fn solve_with(
             .collect()
     };
     if !engine.geo.pawns {
-        let solved = engine.solve_slice(&engine.slices[0], &[])?;
+        let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
+        if let Some(c) = &engine.options.checkpoint {
+            // The table is solved: the state is no longer needed.
+            let _ = std::fs::remove_file(&c.path);
+        }
         on_step(Step::Slice { done: 1, of: 1 });
         on_step(Step::Slices);
         if engine.is_layout() {
@@ -1098,7 +1218,7 @@ pub fn solve_with(
         }
         let results: Vec<Result<SolvedSlice>> = (start..end)
             .into_par_iter()
-            .map(|id| engine.solve_slice(&engine.slices[id], &solved))
+            .map(|id| engine.solve_slice(&engine.slices[id], &solved, None))
             .collect();
         for (id, r) in (start..end).zip(results) {
             let mut r = r?;

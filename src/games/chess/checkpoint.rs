@@ -1,0 +1,242 @@
+//! The sweep engine's state between two plies, saved to disk so that a
+//! killed build of a big pawnless table (six pieces: ~15.5 G slots, hours
+//! of CPU) resumes at the ply it had reached instead of from nothing.
+//!
+//! Between plies the state is the bytes (white to move, then black), the
+//! legal bits, the window and the two-byte values it moved aside, the
+//! horizon and the next ply; the candidates bitmap is empty there. Any
+//! correct solve of the same table has that same state at that ply, so a
+//! resumed solve writes the same bytes as one never stopped.
+//!
+//! File: a 64-byte header (magic, format, the job's parameter hash, slots
+//! per side, next ply, window, horizon, whether two-byte values follow),
+//! the bytes, the legal bits as little-endian words, the two-byte values
+//! if any, and an xxh3-64 of everything before it. Written to `PATH.tmp`,
+//! synced and renamed, so a kill leaves the previous checkpoint whole (the
+//! build's lock removes a stale `.tmp`). A file whose checksum, size or
+//! identity does not match is not used; the solve says why and starts over.
+
+use anyhow::{bail, Context, Result};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+use xxhash_rust::xxh3::Xxh3;
+
+const MAGIC: &[u8; 8] = b"NMSWEEP\0";
+/// Bumped whenever what a saved byte means changes (encoding, window).
+const FORMAT: u32 = 1;
+const HEADER: usize = 64;
+/// Bytes hashed and written or read at a time.
+const BLOCK: usize = 1 << 24;
+
+/// Where and how often a solve saves its state.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    /// The file (its `.tmp` sibling while it is written).
+    pub path: PathBuf,
+    /// What the state belongs to (the job's parameter hash): a checkpoint
+    /// of any other job or parameters is not used.
+    pub key: u64,
+    /// A save, between plies (the first pass counting as one), once this
+    /// long has passed since the last or since the solve began.
+    pub every: Duration,
+    /// Tests: stop the solve with an error right after the save made
+    /// before this ply, as a killed build would.
+    pub stop_before: Option<u32>,
+}
+
+/// What a checkpoint holds.
+pub(super) struct State {
+    /// The ply to run next.
+    pub ply: u32,
+    /// The window's shift, wins and losses.
+    pub window: (u32, u32),
+    pub horizon: u32,
+    pub cells: Vec<u8>,
+    pub legal: Vec<u64>,
+    pub exact: Option<Vec<u16>>,
+}
+
+/// The state to save, borrowed from the solve.
+pub(super) struct Snapshot<'a> {
+    pub ply: u32,
+    pub window: (u32, u32),
+    pub horizon: u32,
+    pub cells: &'a [u8],
+    pub legal: &'a [AtomicU64],
+    pub exact: Option<&'a [u16]>,
+}
+
+fn tmp_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".tmp");
+    PathBuf::from(p)
+}
+
+/// A writer that hashes what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hash: Xxh3,
+}
+
+impl<W: Write> Hashing<W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.hash.update(bytes);
+        self.inner.write_all(bytes)
+    }
+}
+
+/// A reader that hashes what it reads.
+struct Source<'a, R> {
+    inner: R,
+    hash: Xxh3,
+    name: &'a str,
+}
+
+impl<R: Read> Source<'_, R> {
+    fn take(&mut self, buf: &mut [u8]) -> Result<()> {
+        for block in buf.chunks_mut(BLOCK) {
+            self.inner
+                .read_exact(block)
+                .with_context(|| format!("{}: cut short", self.name))?;
+            self.hash.update(block);
+        }
+        Ok(())
+    }
+}
+
+/// Saves `s` (slots per side `size`) atomically; returns the bytes written.
+pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
+    let tmp = tmp_path(&c.path);
+    let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    let mut w = Hashing {
+        inner: BufWriter::with_capacity(BLOCK, file),
+        hash: Xxh3::new(),
+    };
+    let written = (|| -> std::io::Result<()> {
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(MAGIC);
+        let fields = [
+            u64::from(FORMAT),
+            c.key,
+            size,
+            u64::from(s.ply),
+            u64::from(s.window.0) | u64::from(s.window.1) << 32,
+            u64::from(s.horizon) | u64::from(s.exact.is_some()) << 32,
+        ];
+        for (k, f) in fields.iter().enumerate() {
+            header[8 + 8 * k..16 + 8 * k].copy_from_slice(&f.to_le_bytes());
+        }
+        w.put(&header)?;
+        for block in s.cells.chunks(BLOCK) {
+            w.put(block)?;
+        }
+        let mut buf = Vec::with_capacity(BLOCK);
+        for words in s.legal.chunks(BLOCK / 8) {
+            buf.clear();
+            buf.extend(words.iter().flat_map(|x| x.load(Relaxed).to_le_bytes()));
+            w.put(&buf)?;
+        }
+        if let Some(exact) = s.exact {
+            for values in exact.chunks(BLOCK / 2) {
+                buf.clear();
+                buf.extend(values.iter().flat_map(|x| x.to_le_bytes()));
+                w.put(&buf)?;
+            }
+        }
+        let sum = w.hash.digest();
+        w.inner.write_all(&sum.to_le_bytes())?;
+        let file = w.inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()
+    })();
+    written.with_context(|| format!("cannot write checkpoint {}", tmp.display()))?;
+    std::fs::rename(&tmp, &c.path)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), c.path.display()))?;
+    Ok(std::fs::metadata(&c.path).map(|m| m.len()).unwrap_or(0))
+}
+
+/// The state saved at `c.path` for a solve of `size` slots per side:
+/// `Ok(None)` when there is none, an error saying why when there is one
+/// that cannot be used (another job's, another size, damaged, cut short).
+pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
+    let file = match File::open(&c.path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot open {}", c.path.display())),
+    };
+    let name = c.path.display().to_string();
+    let mut r = Source {
+        inner: BufReader::with_capacity(BLOCK, file),
+        hash: Xxh3::new(),
+        name: &name,
+    };
+    let mut header = [0u8; HEADER];
+    r.take(&mut header)?;
+    let field = |k: usize| u64::from_le_bytes(header[8 + 8 * k..16 + 8 * k].try_into().expect("8"));
+    if &header[..8] != MAGIC {
+        bail!("{name}: not a sweep checkpoint");
+    }
+    if field(0) != u64::from(FORMAT) {
+        bail!(
+            "{name}: checkpoint format {}, this nimrod writes {FORMAT}",
+            field(0)
+        );
+    }
+    if field(1) != c.key {
+        bail!(
+            "{name}: saved by a job of other parameters (hash {:016x}, this one {:016x})",
+            field(1),
+            c.key
+        );
+    }
+    if field(2) != size {
+        bail!("{name}: {} slots a side, this table has {size}", field(2));
+    }
+    let (ply, window, horizon) = (field(3) as u32, field(4), field(5));
+    let slots = usize::try_from(2 * size).context("slots")?;
+    let mut cells = vec![0u8; slots];
+    r.take(&mut cells)?;
+    let mut legal = vec![0u64; slots.div_ceil(64)];
+    let mut buf = vec![0u8; BLOCK];
+    for words in legal.chunks_mut(BLOCK / 8) {
+        let bytes = &mut buf[..8 * words.len()];
+        r.take(bytes)?;
+        for (x, b) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *x = u64::from_le_bytes(b.try_into().expect("8"));
+        }
+    }
+    let exact = if horizon >> 32 == 1 {
+        let mut exact = vec![0u16; slots];
+        for values in exact.chunks_mut(BLOCK / 2) {
+            let bytes = &mut buf[..2 * values.len()];
+            r.take(bytes)?;
+            for (x, b) in values.iter_mut().zip(bytes.chunks_exact(2)) {
+                *x = u16::from_le_bytes([b[0], b[1]]);
+            }
+        }
+        Some(exact)
+    } else {
+        None
+    };
+    let sum = r.hash.digest();
+    let mut stored = [0u8; 8];
+    r.inner
+        .read_exact(&mut stored)
+        .with_context(|| format!("{name}: cut short"))?;
+    if u64::from_le_bytes(stored) != sum {
+        bail!("{name}: checksum mismatch (damaged)");
+    }
+    if r.inner.read(&mut [0u8; 1])? != 0 {
+        bail!("{name}: bytes after the checksum");
+    }
+    Ok(Some(State {
+        ply,
+        window: (window as u32, (window >> 32) as u32),
+        horizon: horizon as u32,
+        cells,
+        legal,
+        exact,
+    }))
+}
