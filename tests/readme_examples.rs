@@ -17,7 +17,55 @@ const NEEDS_DEFAULT: &[&str] = &[
     "nimrod query gops",
     "nimrod query chess",
     "nimrod query klondike --report",
+    "curl -s 'http://127.0.0.1:9000/standard",
+    "curl -s http://127.0.0.1:9000/health",
 ];
+
+/// The address the docs' `curl` examples name; the test serves the data
+/// on a free port and puts its address there.
+const SHOWN_ADDRESS: &str = "127.0.0.1:9000";
+
+/// A `nimrod serve` for the `curl` examples, started at the first one and
+/// stopped when dropped.
+#[derive(Default)]
+struct Served(Option<(std::process::Child, String)>);
+
+impl Served {
+    fn address(&mut self, data: &Path) -> String {
+        if let Some((_, addr)) = &self.0 {
+            return addr.clone();
+        }
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nimrod"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--data"])
+            .arg(data)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("nimrod serve said {line:?}"))
+            .to_string();
+        self.0 = Some((child, addr.clone()));
+        addr
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Some((child, _)) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
 
 struct Example {
     file: String,
@@ -126,7 +174,12 @@ fn shows(shown: &str, got: &str) -> bool {
     at <= end
 }
 
-fn run(e: &Example, data: &Path) -> String {
+fn run(e: &Example, data: &Path, served: &mut Served) -> String {
+    let command = if e.command.contains(SHOWN_ADDRESS) {
+        e.command.replace(SHOWN_ADDRESS, &served.address(data))
+    } else {
+        e.command.clone()
+    };
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_nimrod")).parent().unwrap();
     let path = format!(
         "{}:{}",
@@ -135,7 +188,7 @@ fn run(e: &Example, data: &Path) -> String {
     );
     let o = Command::new("sh")
         .arg("-c")
-        .arg(&e.command)
+        .arg(&command)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("PATH", path)
         .env("NIMROD_DATA", data)
@@ -180,6 +233,7 @@ fn readme_examples_show_real_output() {
         .join("../shared")
         .exists();
     let (mut ran, mut skipped, mut wrong) = (0, Vec::new(), Vec::new());
+    let mut served = Served::default();
     for e in &all {
         let default_only = NEEDS_DEFAULT.iter().any(|p| e.command.starts_with(p));
         if (default_only && !everything) || (e.command.contains("../shared/") && !shared) {
@@ -187,7 +241,7 @@ fn readme_examples_show_real_output() {
             continue;
         }
         ran += 1;
-        let got = run(e, &data);
+        let got = run(e, &data, &mut served);
         if !shows(&e.expected, &got) {
             wrong.push(format!(
                 "{}:{}: $ {}\n--- shown\n{}\n--- real\n{}\n",
@@ -236,7 +290,7 @@ fn a_changed_output_is_caught() {
         expected: "Nim 1 2 3 (normal play)\n  safe (P): the player to move loses".into(),
     };
     let data = tempfile::tempdir().unwrap();
-    assert_eq!(run(&e, data.path()), e.expected);
+    assert_eq!(run(&e, data.path(), &mut Served::default()), e.expected);
     let changed = e.expected.replace("loses", "wins");
-    assert_ne!(run(&e, data.path()), changed);
+    assert_ne!(run(&e, data.path(), &mut Served::default()), changed);
 }

@@ -1,6 +1,8 @@
 mod build;
+mod explorer;
 mod files;
 mod query;
+mod serve;
 mod slurm;
 
 use anyhow::Result;
@@ -133,6 +135,11 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Serve the tables over HTTP: chess in the lichess tablebase API's
+    /// shape (/standard, /standard/mainline), every game as `nimrod query
+    /// GAME ARGS --json` answers it (/api/GAME?args=ARGS), /health, and a
+    /// web explorer at / (see docs/serve.md).
+    Serve(serve::ServeArgs),
     /// Play against a stored strategy: nimrod play GAME ARGS… [--data DIR]
     /// (`nimrod play GAME --help` shows a game's arguments).
     #[command(disable_help_flag = true)]
@@ -202,6 +209,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Unpack { files, force, json } => files::unpack(&files, force, json),
         Command::Query { game, args } => query::run(game, args),
         Command::Play { game, args } => query::play(game, args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -145,7 +145,7 @@ pub mod ttt;
 use crate::pipeline::Planner;
 use crate::table::Table;
 use anyhow::Result;
-pub use query::{Answer, QueryContext, QueryError, Usage};
+pub use query::{Answer, QueryContext, QueryError, TableUnavailable, Usage};
 
 /// A game: its planner (`Planner::name` is the name used in configs
 /// (`[grundy]`), job ids and `nimrod query NAME`; `Planner::plan` expands its

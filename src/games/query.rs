@@ -163,29 +163,45 @@ pub fn open_table_unpacked(data_dir: &Path, id: &str) -> Result<Table> {
     open_table_with(data_dir, id, crate::table::open_job_table_unpacked)
 }
 
+/// A table a query needs could not be used: missing from the data
+/// directory, or damaged. The message says which table and what to do;
+/// a server tells the two apart (404 and 500) by `damaged`.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct TableUnavailable {
+    /// The table exists but is damaged or not the one asked for.
+    pub damaged: bool,
+    /// What happened and the command that builds or rebuilds it.
+    pub message: String,
+}
+
 fn open_table_with(
     data_dir: &Path,
     id: &str,
     open: fn(&Path, &str) -> Result<Table, crate::table::TableError>,
 ) -> Result<Table> {
     match open(data_dir, id) {
-        Err(e @ crate::table::TableError::Missing { .. }) => {
-            bail!("{e}; {}", missing_hint(data_dir, id))
+        Err(e @ crate::table::TableError::Missing { .. }) => Err(TableUnavailable {
+            damaged: false,
+            message: format!("{e}; {}", missing_hint(data_dir, id)),
         }
+        .into()),
         Err(
             e @ (crate::table::TableError::Corrupt { .. }
             | crate::table::TableError::Truncated { .. }
             | crate::table::TableError::Identity { .. }),
-        ) => {
-            bail!(
+        ) => Err(TableUnavailable {
+            damaged: true,
+            message: format!(
                 "{e}; rebuild it: nimrod build {}--force --only {id} --data {}",
                 shipped_config_of(id)
                     .flatten()
                     .map(|n| format!("--config {n} "))
                     .unwrap_or_default(),
                 data_dir.display()
-            )
+            ),
         }
+        .into()),
         other => Ok(other?),
     }
 }

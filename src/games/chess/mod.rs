@@ -19,6 +19,7 @@ mod fen;
 internal_mod!(full);
 internal_mod!(index);
 mod jobs;
+pub mod lichess;
 internal_mod!(material);
 mod moves;
 internal_mod!(play);

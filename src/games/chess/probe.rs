@@ -103,6 +103,16 @@ impl Tablebase {
         }
     }
 
+    /// How many tables are open.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// No table is open (bare kings still answer: a draw).
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
     /// Opens the tables of `materials` (canonical) from a data directory,
     /// raw or packed, and checks each holds what its name says.
     pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {

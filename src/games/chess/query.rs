@@ -146,10 +146,19 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
         Tablebase::default()
     } else {
         Tablebase::open_closure(&ctx.data_dir, canonical).map_err(|e| {
-            anyhow::anyhow!(
-                "{e:#} (the position needs table {} and those it converts to)",
-                table_id(&canonical),
-            )
+            let needs = format!(
+                "(the position needs table {} and those it converts to)",
+                table_id(&canonical)
+            );
+            match e.downcast_ref::<crate::games::TableUnavailable>() {
+                // Kept typed: a server answers 404 or 500 by it.
+                Some(t) => crate::games::TableUnavailable {
+                    damaged: t.damaged,
+                    message: format!("{} {needs}", t.message),
+                }
+                .into(),
+                None => anyhow::anyhow!("{e:#} {needs}"),
+            }
         })?
     };
     let value = position_value(&tb, &board, pushed)?;
