@@ -507,3 +507,38 @@ fn the_explorer_shows_the_moves_and_mainline_in_a_real_browser() {
     );
     eprintln!("screenshot: {}", shot.display());
 }
+
+/// The chess `curl` examples of README.md and docs/serve.md (which the
+/// examples test leaves to the default build) against this server: the
+/// line shown under each is the answer, or its start when it ends in " …".
+#[test]
+fn the_chess_curl_examples_in_the_docs_show_real_answers() {
+    let server = serve(data());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for file in ["README.md", "docs/serve.md"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let Some(url) = l
+                .strip_prefix("    $ curl -s 'http://127.0.0.1:9000")
+                .and_then(|r| r.strip_suffix('\''))
+            else {
+                continue;
+            };
+            if !url.starts_with("/standard") {
+                continue;
+            }
+            let (status, body) = get(&server, url);
+            assert_eq!(status, 200, "{file}:{}: {body}", i + 1);
+            let shown = lines[i + 1].trim_start();
+            let ok = match shown.strip_suffix(" …") {
+                Some(prefix) => body.starts_with(prefix),
+                None => body == shown,
+            };
+            assert!(ok, "{file}:{}: shown\n{shown}\nreal\n{body}", i + 1);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} chess curl examples found");
+}
