@@ -137,6 +137,7 @@ pub mod grundy;
 pub mod guessit;
 pub mod half;
 pub mod klondike;
+pub mod knight;
 pub mod nim;
 pub mod octal;
 pub mod query;
@@ -326,6 +327,7 @@ static REGISTRY: &[&dyn CommandLine] = &[
     &bridgit::Bridgit,
     &chess::Chess,
     &klondike::Klondike,
+    &knight::Knight,
 ];
 
 /// Every game, in the order `nimrod query list` shows them.
