@@ -119,3 +119,68 @@ fn bridgit_queries() {
     let e = fails(&["query", "bridgit", "--size", "1", "--data", dd]);
     assert!(e.contains("out of range"), "{e}");
 }
+
+/// The games chapter's machine (`--strategy text`): it opens with 1,
+/// answers by the text's remainder rule in the text's numbers, never
+/// loses, and does not notice when it has won: it answers on.
+#[test]
+fn the_text_machine_answers_by_its_numbers_and_plays_on_after_winning() {
+    // Size 5: the printed table's answers, e.g. 2 -> 6 and 10 -> 11.
+    let out = stdout(&run_with_input(
+        &["play", "bridgit", "--strategy", "text"],
+        "2\n10\nquit\n",
+    ));
+    assert!(out.contains("White opens with 1 ("), "{out}");
+    assert!(
+        out.contains("you take 2 (") && out.contains("White answers 6 ("),
+        "{out}"
+    );
+    assert!(
+        out.contains("you take 10 (") && out.contains("White answers 11 ("),
+        "{out}"
+    );
+    // Black taking the numbers from the top down lets White connect
+    // before the board is full; the machine then answers again.
+    for n in [3usize, 5] {
+        let last = n * n + (n - 1) * (n - 1);
+        let moves: String = (2..=last)
+            .rev()
+            .map(|k| format!("{k}\n"))
+            .collect::<String>()
+            + "quit\n";
+        let size = n.to_string();
+        let out = stdout(&run_with_input(
+            &["play", "bridgit", "--size", &size, "--strategy", "text"],
+            &moves,
+        ));
+        let won = out
+            .find("cannot tell")
+            .unwrap_or_else(|| panic!("n = {n}: {out}"));
+        assert!(
+            out[won..].contains("White answers"),
+            "n = {n}: no answer after winning"
+        );
+        assert!(!out.contains("you win"), "n = {n}: the machine lost");
+    }
+    // The query answers by the same rule, no table needed.
+    let dir = tempfile::tempdir().unwrap();
+    let q = json(&ok(&[
+        "query",
+        "bridgit",
+        "--size",
+        "4",
+        "--strategy",
+        "text",
+        "--moves",
+        "h1,1 h1,2",
+        "--data",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]));
+    // h1,2 is number 8 on the size-4 board; the printed N = 4 table answers 9, h2,2.
+    assert_eq!(
+        (q["opening"].as_str(), q["reply"].as_str()),
+        (Some("h1,1"), Some("h2,2")),
+        "{q}"
+    );
+}

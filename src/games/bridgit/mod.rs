@@ -11,7 +11,8 @@
 //!
 //! The folder: `jobs` (parameters, plan, building and proving both
 //! tables), `query`, `play_cli` (`nimrod play bridgit`), `board`, `pairing`, `trees`, `play` (the `Strategy`
-//! trait), `proof` (the searches over Black's choices).
+//! trait), `proof` (the searches over Black's choices), `text` (the games
+//! chapter's numbered machine and its remainder rule).
 
 internal_mod!(board);
 mod jobs;
@@ -20,6 +21,7 @@ internal_mod!(play);
 mod play_cli;
 internal_mod!(proof);
 mod query;
+internal_mod!(text);
 internal_mod!(trees);
 
 use super::query::{Answer, QueryContext};

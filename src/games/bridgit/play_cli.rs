@@ -66,12 +66,70 @@ fn free_sites(b: &Board, p: &Position) -> String {
         .join(" ")
 }
 
+/// How sites are named to the player: our site numbers, or the text
+/// machine's numbers (`numbers[k - 1]` is the site of number k), with which
+/// the machine, as the text says, does not notice that it has won.
+enum Names<'a> {
+    Sites,
+    Text(&'a [usize]),
+}
+
+impl Names<'_> {
+    fn name(&self, b: &Board, site: usize) -> String {
+        match self {
+            Names::Sites => b.labels[site].clone(),
+            Names::Text(numbers) => {
+                let k = numbers
+                    .iter()
+                    .position(|&s| s == site)
+                    .expect("every site numbered")
+                    + 1;
+                format!("{k} ({})", b.labels[site])
+            }
+        }
+    }
+
+    fn parse(&self, b: &Board, line: &str) -> Option<usize> {
+        match self {
+            Names::Text(numbers) => match line.parse::<usize>() {
+                Ok(k) => numbers.get(k.checked_sub(1)?).copied(),
+                Err(_) => b.parse_site(line),
+            },
+            Names::Sites => b.parse_site(line),
+        }
+    }
+}
+
 fn run(b: &Board, s: &impl Strategy, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    run_named(b, s, &Names::Sites, input, out)
+}
+
+fn run_named(
+    b: &Board,
+    s: &impl Strategy,
+    names: &Names,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
     let mut p = Position::start(b, s);
-    writeln!(out, "White opens with {}", b.labels[s.opening()])?;
+    writeln!(out, "White opens with {}", names.name(b, s.opening()))?;
+    let mut noticed = false;
     loop {
         writeln!(out, "{}", draw(b, &p))?;
         match p.winner(b) {
+            Some(Player::White) if matches!(names, Names::Text(_)) => {
+                if !noticed {
+                    writeln!(
+                        out,
+                        "White has joined left to right and won, but the text's machine cannot tell: it answers on by its table"
+                    )?;
+                    noticed = true;
+                }
+                if (0..b.sites()).all(|x| !p.is_free(x)) {
+                    writeln!(out, "the board is full: the machine won")?;
+                    return Ok(());
+                }
+            }
             Some(Player::White) => {
                 writeln!(out, "White has joined left to right: the machine wins")?;
                 return Ok(());
@@ -82,14 +140,26 @@ fn run(b: &Board, s: &impl Strategy, input: &mut dyn BufRead, out: &mut dyn Writ
             }
             None => {}
         }
-        writeln!(out, "free: {}", free_sites(b, &p))?;
+        match names {
+            Names::Sites => writeln!(out, "free: {}", free_sites(b, &p))?,
+            Names::Text(numbers) => writeln!(
+                out,
+                "free: {}",
+                numbers
+                    .iter()
+                    .filter(|&&x| p.is_free(x))
+                    .map(|&x| names.name(b, x))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )?,
+        }
         let line = read_answer(input, out, "your site> ", "bridgit")?;
         let line = line.as_str();
         if line == "quit" || line == "q" {
             writeln!(out, "you resign")?;
             return Ok(());
         }
-        let Some(site) = b.parse_site(line) else {
+        let Some(site) = names.parse(b, line) else {
             writeln!(
                 out,
                 "illegal: no site \"{line}\" (1..={} or a label such as {})",
@@ -99,16 +169,17 @@ fn run(b: &Board, s: &impl Strategy, input: &mut dyn BufRead, out: &mut dyn Writ
             continue;
         };
         if !p.is_free(site) {
-            writeln!(out, "illegal: {} is taken", b.labels[site])?;
+            writeln!(out, "illegal: {} is taken", names.name(b, site))?;
             continue;
         }
         match p.black_moves(b, s, site) {
             Some(reply) => writeln!(
                 out,
                 "you take {}; White answers {}",
-                b.labels[site], b.labels[reply]
+                names.name(b, site),
+                names.name(b, reply)
             )?,
-            None => writeln!(out, "you take {}; no site is left", b.labels[site])?,
+            None => writeln!(out, "you take {}; no site is left", names.name(b, site))?,
         }
     }
 }
@@ -138,6 +209,21 @@ pub(super) fn play(q: &BridgitPlay, input: &mut dyn BufRead, out: &mut dyn Write
                 );
             };
             run(&b, &s, input, out)
+        }
+        Kind::Text => {
+            let m = super::text::machine(&b);
+            ensure!(
+                m.is_well_formed(&b) && m.structural_check(&b).blocked,
+                "play bridgit: the text's machine of size {} fails its proof",
+                q.size
+            );
+            let numbers = super::text::numbering(&b);
+            writeln!(
+                out,
+                "the games chapter's machine: crossings go by its numbers 1 to {}; name yours by number",
+                numbers.len()
+            )?;
+            run_named(&b, &m, &Names::Text(&numbers), input, out)
         }
     }
 }

@@ -19,6 +19,9 @@ pub enum Kind {
     Pairing,
     /// Lehman's: two edge-disjoint spanning trees.
     Trees,
+    /// The games chapter's numbered machine: its remainder rule on the
+    /// reconstructed numbering (`text`); no table needed.
+    Text,
 }
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -121,6 +124,7 @@ pub fn answer(q: &BridgitQuery, ctx: &QueryContext) -> Result<Answer> {
             let s = load_trees(&open_table(&ctx.data_dir, &trees_id(q.size))?, &b)?;
             replay(q, &b, &s, "trees")
         }
+        Kind::Text => replay(q, &b, &super::text::machine(&b), "text"),
     }
 }
 
