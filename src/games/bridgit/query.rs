@@ -19,8 +19,8 @@ pub enum Kind {
     Pairing,
     /// Lehman's: two edge-disjoint spanning trees.
     Trees,
-    /// The games chapter's numbered machine: its remainder rule on the
-    /// reconstructed numbering (`text`); no table needed.
+    /// The games chapter's numbered machine: its remainder rule on a
+    /// reconstructed numbering; no table needed.
     Text,
 }
 
@@ -45,7 +45,7 @@ pub struct BridgitQuery {
     /// as h3,2 (separated by spaces).
     #[cfg_attr(feature = "cli", arg(long, default_value = ""))]
     pub moves: String,
-    /// Which stored strategy answers.
+    /// Which strategy answers: a stored one, or the games chapter's numbered machine (text, no table).
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "pairing"))]
     pub strategy: Kind,
     /// Draw the pairing on the board and list its pairs.
