@@ -1111,10 +1111,12 @@ fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
             sweep::solve_with(&layout, &tb, &note, options)
         };
         let whole = solve(7, None).unwrap();
+        // Left for the caller, who removes it once the table is stored.
         assert!(
-            !path.exists(),
-            "{name}: the checkpoint outlives a finished solve"
+            path.exists(),
+            "{name}: no checkpoint after a solve saving every ply"
         );
+        std::fs::remove_file(&path).unwrap();
         let saves = steps.lock().unwrap().len();
         assert!(saves > 40, "{name}: {saves} saves, one a ply");
         let same = |s: &nimrod::games::chess::solve::Solved, what: &str| {
@@ -1136,6 +1138,7 @@ fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
             );
             steps.lock().unwrap().clear();
             let resumed = solve(7, None).unwrap();
+            std::fs::remove_file(&path).unwrap();
             same(&resumed, &format!("resumed at ply {stop}"));
             let log = steps.lock().unwrap().clone();
             assert_eq!(log[0], format!("resumed {stop}"), "{name}: {log:?}");
@@ -1161,6 +1164,7 @@ fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
             std::fs::write(&path, bytes).unwrap();
             steps.lock().unwrap().clear();
             let again = solve(key, None).unwrap();
+            let _ = std::fs::remove_file(&path);
             same(&again, what);
             let log = steps.lock().unwrap().clone();
             assert!(
@@ -1169,4 +1173,50 @@ fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
             );
         }
     }
+}
+
+/// A build saving its sweeps' state at every ply writes the same table and
+/// removes the state once the table is written; a bad interval is refused.
+#[test]
+fn a_build_saving_every_ply_writes_the_same_table_and_cleans_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(&cfg, "[chess]\ntables = [\"KQvKR\"]\n").unwrap();
+    let build = |env: &str| {
+        nimrod()
+            .args([
+                "build",
+                "--config",
+                cfg.to_str().unwrap(),
+                "--data",
+                dir.path().to_str().unwrap(),
+                "--force",
+                "--only",
+                "chess/KQvKR",
+            ])
+            .env("NIMROD_CHECKPOINT_MINUTES", env)
+            .output()
+            .unwrap()
+    };
+    let o = build("0");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(log.contains("state saved before ply"), "{log}");
+    let table = dir.path().join("chess/KQvKR.nmt");
+    assert!(
+        !dir.path().join("chess/KQvKR.nmt.checkpoint").exists(),
+        "the state outlives the table"
+    );
+    let payload = |p: &Path| std::fs::read(p).unwrap()[4096..].to_vec();
+    assert!(
+        payload(&table) == payload(&tables().join("chess/KQvKR.nmt")),
+        "KQvKR saved at every ply differs from the one built without"
+    );
+    let o = build("soon");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("NIMROD_CHECKPOINT_MINUTES"),
+        "{}",
+        stderr(&o)
+    );
 }

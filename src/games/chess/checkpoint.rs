@@ -110,6 +110,11 @@ impl<R: Read> Source<'_, R> {
 /// Saves `s` (slots per side `size`) atomically; returns the bytes written.
 pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
     let tmp = tmp_path(&c.path);
+    // The table's directory is made when the table is written, after the
+    // first saves of a new data directory.
+    if let Some(dir) = c.path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
     let mut w = Hashing {
         inner: BufWriter::with_capacity(BLOCK, file),

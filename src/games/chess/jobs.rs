@@ -188,6 +188,17 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     )
     .stamped(ctx.stamp());
     write_values(&ctx.output, &solved.values, &meta, ctx.param_hash)?;
+    // Only now is the sweeps' saved state no longer needed.
+    match std::fs::remove_file(checkpoint_path(&ctx.output)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            ctx.progress.println(&format!(
+                "{}: cannot remove {}: {e}",
+                ctx.id,
+                checkpoint_path(&ctx.output).display()
+            ));
+        }
+        _ => {}
+    }
     Ok(())
 }
 
@@ -253,7 +264,7 @@ fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Resu
 }
 
 /// Where a table's sweep state is saved while it builds: beside the table
-/// (`KQRvKRB.nmt.checkpoint`), removed when the table is written.
+/// (`KQRvKRB.nmt.checkpoint`), removed once the table is written.
 fn checkpoint_path(output: &std::path::Path) -> std::path::PathBuf {
     let mut p = output.as_os_str().to_owned();
     p.push(".checkpoint");

@@ -1114,7 +1114,8 @@ pub struct Options {
     pub narrow: bool,
     /// Save the state between plies, and resume from it (pawnless tables:
     /// the one slice is the whole table; a table with pawns resumes
-    /// table by table).
+    /// table by table). The file is left for the caller to remove once
+    /// the table is stored.
     pub checkpoint: Option<Checkpoint>,
 }
 
@@ -1167,11 +1168,10 @@ pub fn solve_with(
             .collect()
     };
     if !engine.geo.pawns {
+        // The checkpoint stays until the caller has stored the table (a
+        // kill while the statistics run or the table is written would
+        // otherwise lose the whole solve).
         let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
-        if let Some(c) = &engine.options.checkpoint {
-            // The table is solved: the state is no longer needed.
-            let _ = std::fs::remove_file(&c.path);
-        }
         on_step(Step::Slice { done: 1, of: 1 });
         on_step(Step::Slices);
         if engine.is_layout() {
