@@ -534,3 +534,66 @@ fn a_deleted_level_below_a_current_one_is_not_rebuilt_for_the_levels_above() {
         snapshot(&fresh.path().join("gops/n06"))
     );
 }
+
+#[test]
+fn a_killed_streaming_grundy_build_resumes_from_its_checkpoint_to_the_same_bytes() {
+    let cfgdir = tempfile::tempdir().unwrap();
+    let cfg = cfgdir.path().join("g.toml");
+    std::fs::write(
+        &cfg,
+        "[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 131072\n",
+    )
+    .unwrap();
+    let build = |dir: &Path, threads: &str, minutes: &str| {
+        let mut c = nimrod();
+        c.args(["build", "--config", cfg.to_str().unwrap(), "--data"])
+            .arg(dir)
+            .args(["--only", "grundy/values", "--threads", threads])
+            .env("NIMROD_CHECKPOINT_MINUTES", minutes);
+        c
+    };
+    let reference = tempfile::tempdir().unwrap();
+    let o = build(reference.path(), "1", "600").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expected = std::fs::read(reference.path().join("grundy/values.nmt")).unwrap();
+
+    let d = tempfile::tempdir().unwrap();
+    let state = d.path().join("grundy/values.nmt.checkpoint");
+    let table = d.path().join("grundy/values.nmt");
+    let mut child = build(d.path(), "2", "0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    // Kill once a state has been saved and some more values written.
+    loop {
+        if let Ok(m) = std::fs::metadata(&state) {
+            if m.modified().unwrap().elapsed().unwrap_or_default() > Duration::from_millis(30) {
+                break;
+            }
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build ended before it was killed"
+        );
+        assert!(start.elapsed() < Duration::from_secs(120), "no state saved");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!table.exists(), "killed after it finished");
+    assert!(state.exists() && d.path().join("grundy/values.nmt.partial").exists());
+
+    let o = build(d.path(), "1", "600").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(log.contains("resumed at heap"), "{log}");
+    assert!(
+        std::fs::read(&table).unwrap() == expected,
+        "the resumed table differs from one built in one go"
+    );
+    assert!(!state.exists(), "the state outlives the table");
+    assert!(!d.path().join("grundy/values.nmt.partial").exists());
+    ok(&["verify", d.path().to_str().unwrap()]);
+}

@@ -2,6 +2,7 @@
 //! jobs with dependencies, run them in dependency order (independent jobs in
 //! parallel), skip jobs whose table is already complete and current.
 
+pub mod checkpoint;
 internal_mod!(config);
 internal_mod!(
     /// Jobs, their parts and their parameter hashes.

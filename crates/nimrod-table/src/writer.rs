@@ -31,6 +31,13 @@ pub fn tmp_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The name a resumable table is written under until it is finished.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
 /// Removes a temporary file unless disarmed: a writer dropped before
 /// `finish` (a failed job) leaves nothing behind.
 struct TmpGuard {
@@ -89,8 +96,118 @@ impl TableWriter {
         Ok((w, built.slots))
     }
 
+    /// A ranking table written over a long run that saves its progress:
+    /// the temporary file stays when the writer is dropped unfinished (an
+    /// error, a stop), so that `resume` can continue it.
+    /// It is written under `PATH.partial` (see `partial_path`), which a
+    /// build's clean-up of stale `.tmp` files leaves alone.
+    pub fn create_resumable(path: &Path, kind: EntryKind) -> Result<Self, TableError> {
+        let mut w = Self::start_at(
+            path,
+            partial_path(path),
+            kind,
+            IndexKind::Ranking,
+            Vec::new(),
+            Vec::new(),
+        )?;
+        w.guard.armed = false;
+        Ok(w)
+    }
+
+    /// Continues the temporary file of `create_resumable` after its first
+    /// `entries` entries (a checkpoint's count, made durable by `sync`
+    /// before the checkpoint was saved): anything written after them is
+    /// cut off, and the checksums are rebuilt by reading those entries back.
+    pub fn resume(path: &Path, kind: EntryKind, entries: u64) -> Result<Self, TableError> {
+        use std::io::Read;
+        let tmp = partial_path(path);
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&tmp)
+            .map_err(|e| TableError::io(&tmp, e))?;
+        let payload_at = (HEADER_LEN as u64).next_multiple_of(PAYLOAD_ALIGN);
+        let payload_len = entries
+            .checked_mul(kind.width() as u64)
+            .ok_or_else(|| TableError::request(path, format!("{entries} entries overflow")))?;
+        let have = file.metadata().map_err(|e| TableError::io(&tmp, e))?.len();
+        if have < payload_at + payload_len {
+            return Err(TableError::corrupt(
+                &tmp,
+                format!(
+                    "holds {} bytes of entries, the checkpoint counts {payload_len}",
+                    have.saturating_sub(payload_at)
+                ),
+            ));
+        }
+        file.set_len(payload_at + payload_len)
+            .map_err(|e| TableError::io(&tmp, e))?;
+        file.seek(SeekFrom::Start(payload_at))
+            .map_err(|e| TableError::io(&tmp, e))?;
+        let mut w = TableWriter {
+            path: path.to_path_buf(),
+            guard: TmpGuard {
+                path: tmp.clone(),
+                armed: false,
+            },
+            tmp: tmp.clone(),
+            out: BufWriter::with_capacity(
+                1 << 20,
+                file.try_clone().map_err(|e| TableError::io(&tmp, e))?,
+            ),
+            kind,
+            index_kind: IndexKind::Ranking,
+            index: Vec::new(),
+            keys: Vec::new(),
+            payload_at,
+            payload_len: 0,
+            hasher: Xxh3::new(),
+            block: Xxh3::new(),
+            block_fill: 0,
+            block_sums: Vec::new(),
+        };
+        let mut buf = vec![0u8; 1 << 22];
+        let mut rest = payload_len;
+        while rest > 0 {
+            let n = rest.min(buf.len() as u64) as usize;
+            file.read_exact(&mut buf[..n])
+                .map_err(|e| TableError::io(&tmp, e))?;
+            w.hash_payload(&buf[..n]);
+            rest -= n as u64;
+        }
+        // The reads left the file's offset at the end of the kept entries,
+        // where the writer's clone of it continues.
+        Ok(w)
+    }
+
+    /// Makes every entry written so far durable (before a checkpoint that
+    /// counts them is saved).
+    pub fn sync(&mut self) -> Result<(), TableError> {
+        self.out.flush().map_err(|e| TableError::io(&self.tmp, e))?;
+        self.out
+            .get_ref()
+            .sync_data()
+            .map_err(|e| TableError::io(&self.tmp, e))
+    }
+
+    /// Entries written so far.
+    pub fn entries(&self) -> u64 {
+        self.payload_len / self.kind.width() as u64
+    }
+
     fn start(
         path: &Path,
+        kind: EntryKind,
+        index_kind: IndexKind,
+        index: Vec<u8>,
+        keys: Vec<u8>,
+    ) -> Result<Self, TableError> {
+        Self::start_at(path, tmp_path(path), kind, index_kind, index, keys)
+    }
+
+    fn start_at(
+        path: &Path,
+        tmp: PathBuf,
         kind: EntryKind,
         index_kind: IndexKind,
         index: Vec<u8>,
@@ -99,7 +216,6 @@ impl TableWriter {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
         }
-        let tmp = tmp_path(path);
         let file = File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         let keys_at = (HEADER_LEN as u64 + index.len() as u64).next_multiple_of(8);
@@ -143,6 +259,13 @@ impl TableWriter {
             ));
         }
         let bytes: &[u8] = bytemuck::cast_slice(entries);
+        self.hash_payload(bytes);
+        self.out
+            .write_all(bytes)
+            .map_err(|e| TableError::io(&self.tmp, e))
+    }
+
+    fn hash_payload(&mut self, bytes: &[u8]) {
         self.hasher.update(bytes);
         self.payload_len += bytes.len() as u64;
         let block_len = 1u64 << DEFAULT_BLOCK_SHIFT;
@@ -158,9 +281,6 @@ impl TableWriter {
                 self.block_fill = 0;
             }
         }
-        self.out
-            .write_all(bytes)
-            .map_err(|e| TableError::io(&self.tmp, e))
     }
 
     /// Completes the file (metadata, header), fsyncs it and renames it into
@@ -264,4 +384,66 @@ pub fn write_hashed<T: Entry>(
     }
     w.write_entries(&by_slot)?;
     w.finish(meta, param_hash)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta() -> TableMeta {
+        TableMeta::new(
+            "t",
+            "t",
+            serde_json::json!({}),
+            "test",
+            "u16",
+            serde_json::json!({}),
+        )
+    }
+
+    #[test]
+    fn a_resumed_table_is_the_same_bytes_as_one_written_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        // Past two checksum blocks, so the rebuilt block sums are tested.
+        let values: Vec<u16> = (0..300_000u32).map(|i| (i * 7919 % 65521) as u16).collect();
+        let whole = dir.path().join("whole.nmt");
+        write_ranked(&whole, &values, &meta(), 9).unwrap();
+
+        let path = dir.path().join("resumed.nmt");
+        let cut = 150_001;
+        {
+            let mut w = TableWriter::create_resumable(&path, EntryKind::U16).unwrap();
+            w.write_entries(&values[..cut]).unwrap();
+            w.sync().unwrap();
+            // Written after the checkpoint's count: cut off on resume.
+            w.write_entries(&values[cut..cut + 777]).unwrap();
+            w.sync().unwrap();
+        }
+        assert!(
+            partial_path(&path).exists(),
+            "an unfinished resumable table stays"
+        );
+        let mut w = TableWriter::resume(&path, EntryKind::U16, cut as u64).unwrap();
+        assert_eq!(w.entries(), cut as u64);
+        w.write_entries(&values[cut..]).unwrap();
+        w.finish(&meta(), 9).unwrap();
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&path).unwrap()
+        );
+        assert!(!partial_path(&path).exists());
+
+        // A checkpoint counting more entries than the file holds is refused.
+        let mut w = TableWriter::create_resumable(&path, EntryKind::U16).unwrap();
+        w.write_entries(&values[..10]).unwrap();
+        w.sync().unwrap();
+        drop(w);
+        let err = TableWriter::resume(&path, EntryKind::U16, 11)
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string().contains("the checkpoint counts 22"),
+            "{err}"
+        );
+    }
 }

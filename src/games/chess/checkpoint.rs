@@ -16,13 +16,11 @@
 //! build's lock removes a stale `.tmp`). A file whose checksum, size or
 //! identity does not match is not used; the solve says why and starts over.
 
+use crate::pipeline::checkpoint::{StateReader, StateWriter};
 use anyhow::{bail, Context, Result};
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
-use xxhash_rust::xxh3::Xxh3;
 
 const MAGIC: &[u8; 8] = b"NMSWEEP\0";
 /// Bumped whenever what a saved byte means changes (encoding, window).
@@ -69,114 +67,50 @@ pub(super) struct Snapshot<'a> {
     pub exact: Option<&'a [u16]>,
 }
 
-fn tmp_path(path: &Path) -> PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(".tmp");
-    PathBuf::from(p)
-}
-
-/// A writer that hashes what passes through it.
-struct Hashing<W> {
-    inner: W,
-    hash: Xxh3,
-}
-
-impl<W: Write> Hashing<W> {
-    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.hash.update(bytes);
-        self.inner.write_all(bytes)
-    }
-}
-
-/// A reader that hashes what it reads.
-struct Source<'a, R> {
-    inner: R,
-    hash: Xxh3,
-    name: &'a str,
-}
-
-impl<R: Read> Source<'_, R> {
-    fn take(&mut self, buf: &mut [u8]) -> Result<()> {
-        for block in buf.chunks_mut(BLOCK) {
-            self.inner
-                .read_exact(block)
-                .with_context(|| format!("{}: cut short", self.name))?;
-            self.hash.update(block);
-        }
-        Ok(())
-    }
-}
-
 /// Saves `s` (slots per side `size`) atomically; returns the bytes written.
 pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
-    let tmp = tmp_path(&c.path);
-    // The table's directory is made when the table is written, after the
-    // first saves of a new data directory.
-    if let Some(dir) = c.path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut w = StateWriter::create(&c.path)?;
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    let fields = [
+        u64::from(FORMAT),
+        c.key,
+        size,
+        u64::from(s.ply),
+        u64::from(s.window.0) | u64::from(s.window.1) << 32,
+        u64::from(s.horizon) | u64::from(s.exact.is_some()) << 32,
+    ];
+    for (k, f) in fields.iter().enumerate() {
+        header[8 + 8 * k..16 + 8 * k].copy_from_slice(&f.to_le_bytes());
     }
-    let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    let mut w = Hashing {
-        inner: BufWriter::with_capacity(BLOCK, file),
-        hash: Xxh3::new(),
-    };
-    let written = (|| -> std::io::Result<()> {
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(MAGIC);
-        let fields = [
-            u64::from(FORMAT),
-            c.key,
-            size,
-            u64::from(s.ply),
-            u64::from(s.window.0) | u64::from(s.window.1) << 32,
-            u64::from(s.horizon) | u64::from(s.exact.is_some()) << 32,
-        ];
-        for (k, f) in fields.iter().enumerate() {
-            header[8 + 8 * k..16 + 8 * k].copy_from_slice(&f.to_le_bytes());
-        }
-        w.put(&header)?;
-        for block in s.cells.chunks(BLOCK) {
-            w.put(block)?;
-        }
-        let mut buf = Vec::with_capacity(BLOCK);
-        for words in s.legal.chunks(BLOCK / 8) {
+    w.put(&header)?;
+    for block in s.cells.chunks(BLOCK) {
+        w.put(block)?;
+    }
+    let mut buf = Vec::with_capacity(BLOCK);
+    for words in s.legal.chunks(BLOCK / 8) {
+        buf.clear();
+        buf.extend(words.iter().flat_map(|x| x.load(Relaxed).to_le_bytes()));
+        w.put(&buf)?;
+    }
+    if let Some(exact) = s.exact {
+        for values in exact.chunks(BLOCK / 2) {
             buf.clear();
-            buf.extend(words.iter().flat_map(|x| x.load(Relaxed).to_le_bytes()));
+            buf.extend(values.iter().flat_map(|x| x.to_le_bytes()));
             w.put(&buf)?;
         }
-        if let Some(exact) = s.exact {
-            for values in exact.chunks(BLOCK / 2) {
-                buf.clear();
-                buf.extend(values.iter().flat_map(|x| x.to_le_bytes()));
-                w.put(&buf)?;
-            }
-        }
-        let sum = w.hash.digest();
-        w.inner.write_all(&sum.to_le_bytes())?;
-        let file = w.inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()
-    })();
-    written.with_context(|| format!("cannot write checkpoint {}", tmp.display()))?;
-    std::fs::rename(&tmp, &c.path)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), c.path.display()))?;
-    Ok(std::fs::metadata(&c.path).map(|m| m.len()).unwrap_or(0))
+    }
+    w.commit()
 }
 
 /// The state saved at `c.path` for a solve of `size` slots per side:
 /// `Ok(None)` when there is none, an error saying why when there is one
 /// that cannot be used (another job's, another size, damaged, cut short).
 pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
-    let file = match File::open(&c.path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot open {}", c.path.display())),
+    let Some(mut r) = StateReader::open(&c.path)? else {
+        return Ok(None);
     };
-    let name = c.path.display().to_string();
-    let mut r = Source {
-        inner: BufReader::with_capacity(BLOCK, file),
-        hash: Xxh3::new(),
-        name: &name,
-    };
+    let name = r.name().to_string();
     let mut header = [0u8; HEADER];
     r.take(&mut header)?;
     let field = |k: usize| u64::from_le_bytes(header[8 + 8 * k..16 + 8 * k].try_into().expect("8"));
@@ -225,17 +159,7 @@ pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
     } else {
         None
     };
-    let sum = r.hash.digest();
-    let mut stored = [0u8; 8];
-    r.inner
-        .read_exact(&mut stored)
-        .with_context(|| format!("{name}: cut short"))?;
-    if u64::from_le_bytes(stored) != sum {
-        bail!("{name}: checksum mismatch (damaged)");
-    }
-    if r.inner.read(&mut [0u8; 1])? != 0 {
-        bail!("{name}: bytes after the checksum");
-    }
+    r.finish()?;
     Ok(Some(State {
         ply,
         window: (window as u32, (window >> 32) as u32),

@@ -6,6 +6,7 @@ use super::material::Material;
 use super::probe::{table_id, Tablebase};
 use super::value::{Values, VALUE_FORMAT};
 use super::{solve, sweep, Chess, MAX_PIECES, SOLVER_VERSION};
+use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -189,15 +190,8 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     .stamped(ctx.stamp());
     write_values(&ctx.output, &solved.values, &meta, ctx.param_hash)?;
     // Only now is the sweeps' saved state no longer needed.
-    match std::fs::remove_file(checkpoint_path(&ctx.output)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            ctx.progress.println(&format!(
-                "{}: cannot remove {}: {e}",
-                ctx.id,
-                checkpoint_path(&ctx.output).display()
-            ));
-        }
-        _ => {}
+    if let Some(line) = checkpoint::remove_beside(&ctx.output) {
+        ctx.progress.println(&format!("{}: {line}", ctx.id));
     }
     Ok(())
 }
@@ -228,9 +222,9 @@ fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Resu
     let next = |s: crate::pipeline::Stage| stage.replace(s).finish();
     let options = sweep::Options {
         checkpoint: Some(sweep::Checkpoint {
-            path: checkpoint_path(&ctx.output),
+            path: checkpoint::path_beside(&ctx.output),
             key: ctx.param_hash,
-            every: checkpoint_interval()?,
+            every: checkpoint::interval()?,
             stop_before: None,
         }),
         ..sweep::Options::default()
@@ -261,31 +255,6 @@ fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Resu
     )?;
     stage.into_inner().finish();
     Ok(solved)
-}
-
-/// Where a table's sweep state is saved while it builds: beside the table
-/// (`KQRvKRB.nmt.checkpoint`), removed once the table is written.
-fn checkpoint_path(output: &std::path::Path) -> std::path::PathBuf {
-    let mut p = output.as_os_str().to_owned();
-    p.push(".checkpoint");
-    p.into()
-}
-
-/// How often a pawnless table's sweeps save their state:
-/// `NIMROD_CHECKPOINT_MINUTES` (0: between every two plies; at most a
-/// week), 20 minutes when unset. A save writes about 2.25 bytes a slot
-/// (six bytes with two-byte values), about 17 GB for a six-piece table.
-fn checkpoint_interval() -> Result<std::time::Duration> {
-    const VAR: &str = "NIMROD_CHECKPOINT_MINUTES";
-    let minutes = match std::env::var(VAR) {
-        Err(std::env::VarError::NotPresent) => 20,
-        Ok(v) => match v.trim().parse::<u64>() {
-            Ok(m) if m <= 7 * 24 * 60 => m,
-            _ => anyhow::bail!("{VAR}={v:?}: want whole minutes, 0 to 10080"),
-        },
-        Err(e) => anyhow::bail!("{VAR}: {e}"),
-    };
-    Ok(std::time::Duration::from_secs(60 * minutes))
 }
 
 /// Tables with pawns: the count-down solver (`solve`). The sweep engine

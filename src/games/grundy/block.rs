@@ -19,7 +19,8 @@
 
 use super::sparse::{RarePart, SparseState};
 use super::values::{Cursor, Storage, View};
-use anyhow::Result;
+use crate::pipeline::checkpoint::{StateReader, StateWriter};
+use anyhow::{ensure, Result};
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -59,6 +60,13 @@ pub struct MarkJob {
     order_end: usize,
 }
 
+impl MarkJob {
+    /// The first heap of the block.
+    pub fn n0(&self) -> u64 {
+        self.n0
+    }
+}
+
 /// Marks of a block, one byte per (heap, value): set when the value is an
 /// option of that heap. Bytes, not bits: a mark is a plain store, so marks
 /// for different heaps never wait on one another. Each piece of rows has its
@@ -93,6 +101,70 @@ impl MarkBuffer {
             *word |= bits;
         }
     }
+}
+
+/// Saves a planned and marked block, so a resumed solve takes up the
+/// block where the stopped one would have: the plan was made before the
+/// block ahead of it was solved, from what was known then.
+pub fn save_planned(job: &MarkJob, buffer: &MarkBuffer, w: &mut StateWriter) -> Result<()> {
+    for x in [
+        job.n0,
+        job.stride as u64,
+        job.rare_from as u64,
+        job.rare_planned as u64,
+        job.order_end as u64,
+    ] {
+        w.u64(x)?;
+    }
+    w.u32s(job.step2.iter().copied())?;
+    for piece in &buffer.pieces {
+        let rows = piece.lock().unwrap_or_else(PoisonError::into_inner);
+        w.u64(rows.len() as u64)?;
+        w.put(&rows)?;
+    }
+    Ok(())
+}
+
+/// Reads what `save_planned` wrote, for the solve state `st`.
+pub fn restore_planned(
+    st: &SparseState,
+    job: &mut MarkJob,
+    buffer: &MarkBuffer,
+    r: &mut StateReader,
+) -> Result<()> {
+    let mut next = || r.u64();
+    let (n0, stride, rare_from, rare_planned, order_end) =
+        (next()?, next()?, next()?, next()?, next()?);
+    ensure!(
+        stride == 1 << st.value_bits
+            && rare_from <= rare_planned
+            && rare_planned <= st.rare.len() as u64
+            && order_end <= st.scan_order.len() as u64,
+        "{}: the planned block at {n0} does not fit the saved state",
+        r.name()
+    );
+    job.n0 = n0;
+    job.stride = stride as usize;
+    job.rare = st.rare.clone();
+    job.rare_from = rare_from as usize;
+    job.rare_planned = rare_planned as usize;
+    job.order_end = order_end as usize;
+    job.step2 = r.u32s()?;
+    job.at = None;
+    for piece in &buffer.pieces {
+        let len = r.u64()?;
+        ensure!(
+            len == (PIECE_ROWS * job.stride) as u64,
+            "{}: a piece of {len} marks, want {}",
+            r.name(),
+            PIECE_ROWS * job.stride
+        );
+        let mut rows = piece.lock().unwrap_or_else(PoisonError::into_inner);
+        rows.clear();
+        rows.resize(len as usize, 0);
+        r.take(&mut rows)?;
+    }
+    Ok(())
 }
 
 /// Marks rows [PIECE_ROWS·piece, +PIECE_ROWS) of the job's block.

@@ -1,14 +1,19 @@
 //! Runs the sparse-space solver from heap 0 to a bound, keeping either every
 //! value (`values`) or two fixed windows of them (`stream`).
 
-use super::block::{mark_piece, MarkBuffer, MarkJob, BLOCK, PIECES};
+use super::block::{
+    mark_piece, restore_planned, save_planned, MarkBuffer, MarkJob, BLOCK, PIECES,
+};
 use super::crew::Crew;
 use super::rare::is_rare_value;
 use super::sparse::SparseState;
 use super::stats::GrundyStats;
 use super::values::{Cursor, Storage};
-use anyhow::{bail, Result};
+use crate::pipeline::checkpoint::{StateReader, StateWriter};
+use anyhow::{bail, ensure, Result};
+use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
+use std::time::{Duration, Instant};
 
 /// Below this heap the per-heap method is used: it is cheap there, and a
 /// block needs room below it for its parts.
@@ -22,23 +27,38 @@ trait Output {
     /// order, before older values may be dropped from the storage.
     fn solved(&mut self, storage: &Storage, cursor: &Cursor, from: u64) -> Result<()>;
     fn finish(&mut self) -> Result<()>;
+    /// Hands on every value solved so far and makes it durable, before a
+    /// checkpoint that counts them is saved.
+    fn sync(&mut self) -> Result<()>;
 }
 
-/// Solves heaps 0..=bound in order into `storage`. `scan_limit` bounds the
-/// split parts used (the streaming window). With more than one thread in
-/// the current pool, a helper thread marks the next block while this one
-/// solves the current block; the values and statistics are the same.
+/// Solves heaps 0..=bound in order into `storage`, from heap 0 or from a
+/// restored state. `scan_limit` bounds the split parts used (the streaming
+/// window). With more than one thread in the current pool, a helper thread
+/// marks the next block while this one solves the current block; the values
+/// and statistics are the same.
 fn solve(
     bound: u64,
     storage: &Storage,
     cursor: &mut Cursor,
     scan_limit: u64,
     output: &mut impl Output,
+    start: Start,
+    saves: Option<&mut Saves>,
 ) -> Result<GrundyStats> {
+    let (st, planned, job, buffer) = match start {
+        Start::Fresh => (
+            SparseState::new(),
+            false,
+            MarkJob::default(),
+            MarkBuffer::default(),
+        ),
+        Start::Restored { st, job, buffer } => (*st, true, *job, buffer),
+    };
     let marking = Marking {
         crew: Crew::new(PIECES),
-        jobs: Default::default(),
-        buffers: Default::default(),
+        jobs: [RwLock::new(job), Default::default()],
+        buffers: [buffer, Default::default()],
     };
     std::thread::scope(|scope| {
         if rayon::current_num_threads() > 1 {
@@ -50,8 +70,21 @@ fn solve(
         }
         // Stops the helper however this thread leaves, a panic included.
         let _stop = marking.crew.stopper();
-        solve_in_order(bound, storage, cursor, scan_limit, output, &marking)
+        solve_in_order(
+            bound, storage, cursor, scan_limit, output, &marking, st, planned, saves,
+        )
     })
+}
+
+/// Where a solve begins: heap 0, or a saved state whose next block is
+/// planned and marked (it goes into job slot 0).
+enum Start {
+    Fresh,
+    Restored {
+        st: Box<SparseState>,
+        job: Box<MarkJob>,
+        buffer: MarkBuffer,
+    },
 }
 
 /// The marking of blocks: shared with the helper thread, if any. Blocks
@@ -111,6 +144,7 @@ impl Marking {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn solve_in_order(
     bound: u64,
     storage: &Storage,
@@ -118,21 +152,23 @@ fn solve_in_order(
     scan_limit: u64,
     output: &mut impl Output,
     marking: &Marking,
+    mut st: SparseState,
+    mut planned: bool,
+    mut saves: Option<&mut Saves>,
 ) -> Result<GrundyStats> {
-    let mut st = SparseState::new();
     while cursor.next_heap() <= bound.min(BLOCKS_FROM - 1) {
         one_heap(&mut st, storage, cursor, scan_limit, output)?;
     }
-    let blocks = (bound + 1 - cursor.next_heap()) / BLOCK as u64;
-    let mut planned = false;
-    for k in 0..blocks {
+    // Whole blocks while one fits below the bound; the block in `slot` is
+    // planned and marked when `planned` holds.
+    let mut slot = 0;
+    while cursor.next_heap() + BLOCK as u64 <= bound + 1 {
         let n0 = cursor.next_heap();
-        let slot = k as usize % 2;
         if !planned {
             marking.start(&mut st, slot, n0, storage, cursor, scan_limit);
             marking.finish(storage);
         }
-        planned = k + 1 < blocks;
+        planned = n0 + 2 * BLOCK as u64 <= bound + 1;
         if planned {
             marking.start(
                 &mut st,
@@ -151,6 +187,14 @@ fn solve_in_order(
         // Only now, with the helper idle, may old values move.
         output.solved(storage, cursor, n0)?;
         storage.compact(cursor, BLOCK);
+        slot = 1 - slot;
+        if let Some(saves) = saves.as_deref_mut().filter(|s| planned && s.due(cursor)) {
+            output.sync()?;
+            let job = marking.jobs[slot]
+                .read()
+                .unwrap_or_else(PoisonError::into_inner);
+            saves.save(&st, storage, cursor, &job, &marking.buffers[slot])?;
+        }
     }
     while cursor.next_heap() <= bound {
         one_heap(&mut st, storage, cursor, scan_limit, output)?;
@@ -187,6 +231,9 @@ impl<P: FnMut(u64)> Output for Progress<P> {
     fn finish(&mut self) -> Result<()> {
         Ok(())
     }
+    fn sync(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// All values G(0..=bound), 2 bytes per heap. `on_progress` is called with
@@ -199,6 +246,8 @@ pub fn values(bound: u64, on_progress: impl FnMut(u64)) -> Result<(Vec<u16>, Gru
         &mut cursor,
         u64::MAX,
         &mut Progress(on_progress),
+        Start::Fresh,
+        None,
     )?;
     Ok((storage.into_values(&cursor), stats))
 }
@@ -211,7 +260,25 @@ struct Streamed<S> {
     sink: S,
 }
 
-impl<S: FnMut(&[u16]) -> Result<()>> Output for Streamed<S> {
+/// Where streamed values go.
+pub trait Sink {
+    /// Takes the next values, in heap order.
+    fn write(&mut self, values: &[u16]) -> Result<()>;
+    /// Makes every value taken so far durable (a checkpoint will count them).
+    fn sync(&mut self) -> Result<()>;
+}
+
+/// A closure taking the values, for solves that are never saved.
+impl<F: FnMut(&[u16]) -> Result<()>> Sink for F {
+    fn write(&mut self, values: &[u16]) -> Result<()> {
+        self(values)
+    }
+    fn sync(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<S: Sink> Output for Streamed<S> {
     fn solved(&mut self, storage: &Storage, cursor: &Cursor, from: u64) -> Result<()> {
         let view = storage.view(cursor);
         for n in from..cursor.next_heap() {
@@ -230,9 +297,13 @@ impl<S: FnMut(&[u16]) -> Result<()>> Output for Streamed<S> {
         Ok(())
     }
     fn finish(&mut self) -> Result<()> {
-        (self.sink)(&self.out)?;
+        self.sink.write(&self.out)?;
         self.out.clear();
         Ok(())
+    }
+    fn sync(&mut self) -> Result<()> {
+        self.finish()?;
+        self.sink.sync()
     }
 }
 
@@ -240,21 +311,230 @@ impl<S: FnMut(&[u16]) -> Result<()>> Output for Streamed<S> {
 /// (the first heaps and the most recent ones), whatever the bound. Values are
 /// handed to `sink` in order, in chunks. Fails with a clear error (never a
 /// wrong value) if a rare heap or a split scan falls outside the windows.
-pub fn stream(
+pub fn stream(bound: u64, window: u64, sink: impl Sink) -> Result<GrundyStats> {
+    stream_resumable(bound, window, None, |_| Ok(sink), &mut |_| {}).map(|(stats, _)| stats)
+}
+
+/// Where and how often a streaming solve saves its state.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    /// The file (its `.tmp` sibling while it is written).
+    pub path: PathBuf,
+    /// What the state belongs to (the job's parameters, the bound left
+    /// out: the state at a heap does not depend on where the solve will
+    /// stop); a checkpoint of any other is not used.
+    pub key: u64,
+    /// A save, between two blocks, once this long has passed since the
+    /// last or since the solve began (and at least `SAVE_SPACING` heaps on).
+    pub every: Duration,
+    /// Tests: stop the solve with an error right after the first save at
+    /// or past this heap, as a killed build would.
+    pub stop_after: Option<u64>,
+}
+
+/// What a resumable solve reports besides its values.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The state was saved.
+    Saved {
+        /// The heap the solve would resume at.
+        heap: u64,
+        /// The checkpoint's size.
+        bytes: u64,
+        /// The time the save took.
+        seconds: f64,
+    },
+    /// The solve resumed from a saved state.
+    Resumed {
+        /// The first heap solved after resuming.
+        heap: u64,
+    },
+    /// A saved state was found and not used.
+    Refused {
+        /// Why.
+        why: String,
+    },
+}
+
+/// At least this many heaps between two saves, whatever the interval.
+const SAVE_SPACING: u64 = 1 << 16;
+const MAGIC: &[u8; 8] = b"NMGRUNDY";
+/// Bumped whenever what a saved value means changes.
+const FORMAT: u64 = 1;
+
+/// `stream`, saving its state as `checkpoint` says and resuming from a
+/// saved state when one fits. `open_sink(h)` gives the sink for heaps h
+/// onwards: h is 0, or the heap a saved state resumes at (the sink must
+/// then drop anything it holds past h). The values and statistics are those
+/// of a solve never stopped. Returns the statistics and the sink.
+pub fn stream_resumable<S: Sink>(
     bound: u64,
     window: u64,
-    sink: impl FnMut(&[u16]) -> Result<()>,
-) -> Result<GrundyStats> {
+    checkpoint: Option<&Checkpoint>,
+    open_sink: impl FnOnce(u64) -> Result<S>,
+    on_step: &mut dyn FnMut(Step),
+) -> Result<(GrundyStats, S)> {
     if window < BLOCK as u64 {
         bail!("window must be at least {BLOCK} heaps");
     }
-    let (storage, mut cursor) = Storage::windows(usize::try_from(window)?, BLOCK);
+    let window_len = usize::try_from(window)?;
+    let (mut storage, mut cursor) = Storage::windows(window_len, BLOCK);
+    let mut start = Start::Fresh;
+    if let Some(c) = checkpoint {
+        match restore(c, window, bound, &storage, &mut cursor) {
+            Ok(None) => {}
+            Ok(Some(restored)) => {
+                on_step(Step::Resumed {
+                    heap: cursor.next_heap(),
+                });
+                start = restored;
+            }
+            Err(why) => {
+                on_step(Step::Refused {
+                    why: format!("{why:#}"),
+                });
+                (storage, cursor) = Storage::windows(window_len, BLOCK);
+            }
+        }
+    }
     let mut output = Streamed {
         window,
         out: Vec::with_capacity(OUTPUT_CHUNK + BLOCK),
-        sink,
+        sink: open_sink(cursor.next_heap())?,
     };
-    solve(bound, &storage, &mut cursor, window, &mut output)
+    let mut saves = checkpoint.map(|c| Saves {
+        checkpoint: c,
+        window,
+        since: Instant::now(),
+        last_heap: cursor.next_heap(),
+        on_step: &mut *on_step,
+    });
+    let stats = solve(
+        bound,
+        &storage,
+        &mut cursor,
+        window,
+        &mut output,
+        start,
+        saves.as_mut(),
+    )?;
+    Ok((stats, output.sink))
+}
+
+/// Reads a saved state into `storage` and `cursor`: `Ok(None)` when there
+/// is none; an error saying why one cannot be used (the checksum is
+/// checked before anything restored is used).
+fn restore(
+    c: &Checkpoint,
+    window: u64,
+    bound: u64,
+    storage: &Storage,
+    cursor: &mut Cursor,
+) -> Result<Option<Start>> {
+    let Some(mut r) = StateReader::open(&c.path)? else {
+        return Ok(None);
+    };
+    let mut magic = [0u8; 8];
+    r.take(&mut magic)?;
+    ensure!(&magic == MAGIC, "{}: not a Grundy checkpoint", r.name());
+    let format = r.u64()?;
+    ensure!(
+        format == FORMAT,
+        "{}: checkpoint format {format}, this nimrod writes {FORMAT}",
+        r.name()
+    );
+    let key = r.u64()?;
+    ensure!(
+        key == c.key,
+        "{}: saved by a solve of other parameters (hash {key:016x}, this one {:016x})",
+        r.name(),
+        c.key
+    );
+    let saved_window = r.u64()?;
+    ensure!(
+        saved_window == window,
+        "{}: saved with a window of {saved_window}, this solve has {window}",
+        r.name()
+    );
+    storage.restore(cursor, &mut r)?;
+    let next = cursor.next_heap();
+    ensure!(
+        next >= BLOCKS_FROM && next + 2 * BLOCK as u64 <= bound + 1,
+        "{}: saved at heap {next}, past what this solve to {bound} would save",
+        r.name()
+    );
+    let st = SparseState::restore(&mut r)?;
+    ensure!(
+        st.stats.bound + 1 == next,
+        "{}: the statistics end at heap {}, the values at {}",
+        r.name(),
+        st.stats.bound,
+        next - 1
+    );
+    let (mut job, buffer) = (MarkJob::default(), MarkBuffer::default());
+    restore_planned(&st, &mut job, &buffer, &mut r)?;
+    ensure!(
+        job.n0() == next,
+        "{}: the planned block starts at {}, the values end at {}",
+        r.name(),
+        job.n0(),
+        next - 1
+    );
+    r.finish()?;
+    Ok(Some(Start::Restored {
+        st: Box::new(st),
+        job: Box::new(job),
+        buffer,
+    }))
+}
+
+/// The saving side of a resumable solve.
+struct Saves<'a> {
+    checkpoint: &'a Checkpoint,
+    window: u64,
+    since: Instant,
+    last_heap: u64,
+    on_step: &'a mut dyn FnMut(Step),
+}
+
+impl Saves<'_> {
+    fn due(&self, cursor: &Cursor) -> bool {
+        cursor.next_heap() >= self.last_heap + SAVE_SPACING
+            && self.since.elapsed() >= self.checkpoint.every
+    }
+
+    fn save(
+        &mut self,
+        st: &SparseState,
+        storage: &Storage,
+        cursor: &Cursor,
+        job: &MarkJob,
+        buffer: &MarkBuffer,
+    ) -> Result<()> {
+        let began = Instant::now();
+        let c = self.checkpoint;
+        let mut w = StateWriter::create(&c.path)?;
+        w.put(MAGIC)?;
+        w.u64(FORMAT)?;
+        w.u64(c.key)?;
+        w.u64(self.window)?;
+        storage.save(cursor, &mut w)?;
+        st.save(&mut w)?;
+        save_planned(job, buffer, &mut w)?;
+        let bytes = w.commit()?;
+        let heap = cursor.next_heap();
+        (self.on_step)(Step::Saved {
+            heap,
+            bytes,
+            seconds: began.elapsed().as_secs_f64(),
+        });
+        self.since = Instant::now();
+        self.last_heap = heap;
+        if c.stop_after.is_some_and(|h| heap >= h) {
+            bail!("stopped after saving the state at heap {heap} (as asked)");
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -341,7 +621,7 @@ mod tests {
         let bound = 300_000;
         let (full, stats) = values(bound, |_| {}).unwrap();
         let mut got = Vec::new();
-        let s2 = stream(bound, 1 << 17, |c| {
+        let s2 = stream(bound, 1 << 17, |c: &[u16]| {
             got.extend_from_slice(c);
             Ok(())
         })
@@ -350,13 +630,133 @@ mod tests {
         assert_eq!(s2, stats);
     }
 
+    /// A sink keeping its values where a test can read them after a
+    /// stopped solve, and how many of them were made durable.
+    #[derive(Clone, Default)]
+    struct Kept(Arc<std::sync::Mutex<(Vec<u16>, usize)>>);
+
+    impl Sink for Kept {
+        fn write(&mut self, values: &[u16]) -> Result<()> {
+            self.0.lock().unwrap().0.extend_from_slice(values);
+            Ok(())
+        }
+        fn sync(&mut self) -> Result<()> {
+            let mut k = self.0.lock().unwrap();
+            k.1 = k.0.len();
+            Ok(())
+        }
+    }
+
+    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(f)
+    }
+
+    /// Runs a resumable solve into `kept`, which the sink cuts back to
+    /// the heap it is opened at; returns its result and steps.
+    fn run(
+        bound: u64,
+        c: &Checkpoint,
+        kept: &Kept,
+        threads: usize,
+    ) -> (Result<GrundyStats>, Vec<Step>) {
+        let mut steps = Vec::new();
+        let result = in_pool(threads, || {
+            stream_resumable(
+                bound,
+                1 << 17,
+                Some(c),
+                |from| {
+                    let mut k = kept.0.lock().unwrap();
+                    assert!(from as usize <= k.1, "resumed past the durable values");
+                    k.0.truncate(from as usize);
+                    k.1 = k.0.len();
+                    Ok(kept.clone())
+                },
+                &mut |s| steps.push(s),
+            )
+            .map(|(stats, _)| stats)
+        });
+        (result, steps)
+    }
+
+    #[test]
+    fn a_stopped_stream_resumes_to_the_same_values_and_statistics() {
+        let bound = 400_000;
+        let (full, stats) = values(bound, |_| {}).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let c = Checkpoint {
+            path: dir.path().join("values.nmt.checkpoint"),
+            key: 7,
+            every: Duration::ZERO,
+            stop_after: Some(150_000),
+        };
+        for (first, then) in [(2, 1), (1, 2)] {
+            let _ = std::fs::remove_file(&c.path);
+            let kept = Kept::default();
+            let (stopped, steps) = run(bound, &c, &kept, first);
+            let err = stopped.unwrap_err().to_string();
+            assert!(err.contains("stopped after saving"), "{err}");
+            let Some(Step::Saved { heap: saved, .. }) = steps.last().cloned() else {
+                panic!("no save: {steps:?}")
+            };
+            assert!(saved >= 150_000 && steps.len() >= 2, "{steps:?}");
+            // The values written after the save are dropped on resume.
+            assert!(kept.0.lock().unwrap().0.len() as u64 >= saved);
+            let resume = Checkpoint {
+                stop_after: None,
+                ..c.clone()
+            };
+            let (done, steps) = run(bound, &resume, &kept, then);
+            assert_eq!(steps[0], Step::Resumed { heap: saved });
+            assert_eq!(done.unwrap(), stats, "statistics after resuming");
+            assert!(kept.0.lock().unwrap().0 == full, "values after resuming");
+        }
+
+        // Another solve's state, or a damaged one, is refused, and the
+        // solve starts over from heap 0 to the same values.
+        let other = Checkpoint {
+            key: 8,
+            stop_after: None,
+            // No save of its own, so the file stays the first solve's.
+            every: Duration::from_secs(3600),
+            ..c.clone()
+        };
+        let kept = Kept::default();
+        let (done, steps) = run(bound, &other, &kept, 2);
+        let Step::Refused { why } = &steps[0] else {
+            panic!("{steps:?}")
+        };
+        assert!(why.contains("other parameters"), "{why}");
+        assert_eq!(done.unwrap(), stats);
+        let mut bytes = std::fs::read(&c.path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 1;
+        std::fs::write(&c.path, &bytes).unwrap();
+        let kept = Kept::default();
+        let resume = Checkpoint {
+            stop_after: None,
+            ..c.clone()
+        };
+        let (done, steps) = run(bound, &resume, &kept, 2);
+        let Step::Refused { why } = &steps[0] else {
+            panic!("{steps:?}")
+        };
+        assert!(why.contains("damaged") || why.contains("malformed"), "{why}");
+        assert_eq!(done.unwrap(), stats);
+        assert!(kept.0.lock().unwrap().0 == full);
+    }
+
     #[test]
     fn stream_window_too_small_is_an_error() {
-        assert!(stream(20_000, 64, |_| Ok(())).is_err());
-        assert!(stream(20_000, 63, |_| Ok(())).is_err());
+        assert!(stream(20_000, 64, |_: &[u16]| Ok(())).is_err());
+        assert!(stream(20_000, 63, |_: &[u16]| Ok(())).is_err());
         // In block mode, with the helper running: the rare heap 82,860 is
         // beyond a window of 70,000.
-        let err = stream(100_000, 70_000, |_| Ok(())).unwrap_err();
+        let err = stream(100_000, 70_000, |_: &[u16]| Ok(())).unwrap_err();
         assert!(err.to_string().contains("heap 82860"), "{err}");
     }
 }

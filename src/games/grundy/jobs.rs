@@ -3,6 +3,7 @@
 use super::rare::is_rare_value;
 use super::stats::GrundyStats;
 use super::{driver, misere, Grundy, SOLVER_VERSION};
+use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::{write_hashed, write_ranked};
@@ -146,18 +147,77 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
         .stamped(ctx.stamp())
     };
     if job.mode == Mode::Streaming {
-        let mut w = TableWriter::create(&ctx.output, EntryKind::U16)?;
-        let stats = driver::stream(bound, job.window, |chunk| {
-            stage.inc(chunk.len() as u64);
-            Ok(w.write_entries(chunk)?)
-        })?;
-        w.finish(&meta(&stats), ctx.param_hash)?;
+        let checkpoint = driver::Checkpoint {
+            path: checkpoint::path_beside(&ctx.output),
+            // The state at a heap does not depend on the bound: a stopped
+            // solve to 2^32 resumes as part of one to 2^35.
+            key: crate::pipeline::param_hash(
+                "grundy/values streaming state",
+                &json!({"window": job.window, "solver": job.solver}),
+            ),
+            every: checkpoint::interval()?,
+            stop_after: None,
+        };
+        let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
+        let (stats, sink) = driver::stream_resumable(
+            bound,
+            job.window,
+            Some(&checkpoint),
+            |from| {
+                stage.inc(from);
+                let writer = if from == 0 {
+                    TableWriter::create_resumable(&ctx.output, EntryKind::U16)?
+                } else {
+                    TableWriter::resume(&ctx.output, EntryKind::U16, from)?
+                };
+                Ok(TableSink {
+                    writer,
+                    stage: &stage,
+                })
+            },
+            &mut |step| match step {
+                driver::Step::Saved {
+                    heap,
+                    bytes,
+                    seconds,
+                } => say(format!(
+                    "state saved at heap {heap} ({:.1} MB in {seconds:.1} s)",
+                    bytes as f64 / 1e6
+                )),
+                driver::Step::Resumed { heap } => {
+                    say(format!("resumed at heap {heap} from its checkpoint"))
+                }
+                driver::Step::Refused { why } => {
+                    say(format!("checkpoint not used, starting over: {why}"))
+                }
+            },
+        )?;
+        sink.writer.finish(&meta(&stats), ctx.param_hash)?;
+        if let Some(line) = checkpoint::remove_beside(&ctx.output) {
+            say(line);
+        }
     } else {
         let (g, stats) = driver::values(bound, |k| stage.inc(k))?;
         write_ranked(&ctx.output, &g, &meta(&stats), ctx.param_hash)?;
     }
     stage.finish();
     Ok(())
+}
+
+/// The values table as the streaming solve's sink.
+struct TableSink<'a> {
+    writer: TableWriter,
+    stage: &'a crate::pipeline::Stage,
+}
+
+impl driver::Sink for TableSink<'_> {
+    fn write(&mut self, values: &[u16]) -> Result<()> {
+        self.stage.inc(values.len() as u64);
+        Ok(self.writer.write_entries(values)?)
+    }
+    fn sync(&mut self) -> Result<()> {
+        Ok(self.writer.sync()?)
+    }
 }
 
 /// Visits the values table in chunks (works for raw and packed tables).

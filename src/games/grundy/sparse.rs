@@ -19,7 +19,8 @@
 use super::rare::is_rare_value;
 use super::stats::GrundyStats;
 use super::targets::Targets;
-use anyhow::{bail, Result};
+use crate::pipeline::checkpoint::{StateReader, StateWriter};
+use anyhow::{bail, ensure, Result};
 use std::sync::Arc;
 
 /// A rare heap and its value.
@@ -301,6 +302,95 @@ impl SparseState {
         }
         self.stats.full_scans += 1;
         Ok((0..limit).find(|&v| !is_set(seen, v)).unwrap_or(limit) as u16)
+    }
+}
+
+impl SparseState {
+    /// Saves what the solve has learnt so far (the scratch buffers are
+    /// refilled before each use and are not saved).
+    pub fn save(&self, w: &mut StateWriter) -> Result<()> {
+        w.u64s(self.rare.iter().map(|r| r.heap))?;
+        w.u16s(self.rare.iter().map(|r| r.value))?;
+        w.u64(u64::from(self.value_bits))?;
+        w.u32s(self.scan_order.iter().copied())?;
+        w.u64(self.order_limit)?;
+        w.u64(self.by_value.len() as u64)?;
+        for heaps in &self.by_value {
+            w.u32s(heaps.iter().copied())?;
+        }
+        self.targets.save(w)?;
+        let s = &self.stats;
+        w.u64s(
+            [
+                s.bound,
+                u64::from(s.max_value),
+                s.max_value_first_heap,
+                s.rare_count,
+                s.last_rare_heap,
+                s.zero_count,
+                s.last_zero_heap,
+                s.scan_steps,
+                s.full_scans,
+            ]
+            .into_iter(),
+        )
+    }
+
+    /// Reads what `save` wrote.
+    pub fn restore(r: &mut StateReader) -> Result<SparseState> {
+        let heaps = r.u64s()?;
+        let values = r.u16s()?;
+        ensure!(
+            heaps.len() == values.len() && heaps.windows(2).all(|w| w[0] < w[1]),
+            "{}: the rare heaps are malformed",
+            r.name()
+        );
+        let value_bits = r.u64()?;
+        ensure!(
+            (6..=15).contains(&value_bits),
+            "{}: {value_bits} value bits",
+            r.name()
+        );
+        let value_bits = value_bits as u32;
+        let scan_order = r.u32s()?;
+        let order_limit = r.u64()?;
+        let classes = r.u64()?;
+        ensure!(
+            classes <= 1 << value_bits,
+            "{}: {classes} value classes",
+            r.name()
+        );
+        let by_value = (0..classes).map(|_| r.u32s()).collect::<Result<Vec<_>>>()?;
+        let targets = Targets::restore(r)?;
+        let s = r.u64s()?;
+        ensure!(s.len() == 9, "{}: {} statistics", r.name(), s.len());
+        let stats = GrundyStats {
+            bound: s[0],
+            max_value: u16::try_from(s[1])?,
+            max_value_first_heap: s[2],
+            rare_count: s[3],
+            last_rare_heap: s[4],
+            zero_count: s[5],
+            last_zero_heap: s[6],
+            scan_steps: s[7],
+            full_scans: s[8],
+        };
+        let mut st = SparseState::new();
+        st.rare = Arc::new(
+            heaps
+                .into_iter()
+                .zip(values)
+                .map(|(heap, value)| RarePart { heap, value })
+                .collect(),
+        );
+        st.value_bits = value_bits;
+        st.seen = vec![0; (1usize << value_bits).div_ceil(64)];
+        st.scan_order = scan_order;
+        st.order_limit = order_limit;
+        st.by_value = by_value;
+        st.targets = targets;
+        st.stats = stats;
+        Ok(st)
     }
 }
 

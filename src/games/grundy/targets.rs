@@ -8,6 +8,9 @@
 //! way, from the value counts of the recent heaps. The lists only decide the
 //! order in which true options are tried; they never decide a value.
 
+use crate::pipeline::checkpoint::{StateReader, StateWriter};
+use anyhow::{ensure, Result};
+
 /// Heaps between rebuilds; the value distribution drifts slowly.
 const REBUILD_EVERY: u64 = 1 << 16;
 /// Parts taken from one value class before moving to the next best.
@@ -119,6 +122,80 @@ impl Targets {
             (Some(&s), Some(&e)) => &self.parts[s..e],
             _ => &[],
         }
+    }
+}
+
+impl Targets {
+    /// Saves everything the lists and witnesses have learnt: a resumed
+    /// solve tries the same parts in the same order, so its statistics
+    /// (`scan_steps`) are those of a solve never stopped.
+    pub fn save(&self, w: &mut StateWriter) -> Result<()> {
+        w.u32s(self.remembered.concat().into_iter())?;
+        w.u32s(self.witnesses.members.iter().copied())?;
+        w.u32s(self.counts.iter().copied())?;
+        w.u64(self.counted)?;
+        w.u64s(self.starts.iter().map(|&s| s as u64))?;
+        w.u32s(self.parts.iter().copied())
+    }
+
+    /// Reads what `save` wrote; the witness set is rebuilt from the slots
+    /// and checked against the saved order.
+    pub fn restore(r: &mut StateReader) -> Result<Targets> {
+        let slots = r.u32s()?;
+        ensure!(
+            slots.len() % REMEMBERED == 0,
+            "{}: {} witness slots",
+            r.name(),
+            slots.len()
+        );
+        let remembered: Vec<[u32; REMEMBERED]> = slots
+            .chunks_exact(REMEMBERED)
+            .map(|c| c.try_into().expect("REMEMBERED slots"))
+            .collect();
+        let members = r.u32s()?;
+        let counts = r.u32s()?;
+        let counted = r.u64()?;
+        let starts: Vec<usize> = r.u64s()?.into_iter().map(|s| s as usize).collect();
+        let parts = r.u32s()?;
+        ensure!(
+            starts.windows(2).all(|w| w[0] <= w[1])
+                && starts.last().is_none_or(|&e| e == parts.len()),
+            "{}: witness lists out of order",
+            r.name()
+        );
+        let largest = slots.iter().chain(&members).copied().max().unwrap_or(0) as usize;
+        ensure!(largest < 1 << 24, "{}: witness part {largest}", r.name());
+        let mut witnesses = Multiset {
+            members,
+            count: vec![0; largest + 1],
+            index: vec![0; largest + 1],
+        };
+        for &a in slots.iter().filter(|&&a| a != 0) {
+            witnesses.count[a as usize] += 1;
+        }
+        let mut held = 0;
+        for (i, &a) in witnesses.members.iter().enumerate() {
+            ensure!(
+                witnesses.count[a as usize] > 0,
+                "{}: witness {a} is in no slot",
+                r.name()
+            );
+            witnesses.index[a as usize] = i as u32;
+            held += 1;
+        }
+        ensure!(
+            held == witnesses.count.iter().filter(|&&c| c > 0).count(),
+            "{}: the witness set does not match the slots",
+            r.name()
+        );
+        Ok(Targets {
+            remembered,
+            witnesses,
+            counts,
+            counted,
+            starts,
+            parts,
+        })
     }
 }
 

@@ -5,6 +5,8 @@
 //! plain moves, and each hand-over of work (a mutex and an acquire/release
 //! counter, see `crew`) orders them.
 
+use crate::pipeline::checkpoint::{StateReader, StateWriter};
+use anyhow::{ensure, Context, Result};
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// Where values live: every value (`keep_all`), or the first `window` and
@@ -127,6 +129,44 @@ impl Storage {
         let mut v: Vec<u16> = self.recent.into_iter().map(AtomicU16::into_inner).collect();
         v.truncate(cursor.len);
         v
+    }
+}
+
+impl Storage {
+    /// Saves the values held and where they stand (streaming only).
+    pub fn save(&self, cursor: &Cursor, w: &mut StateWriter) -> Result<()> {
+        w.u64(cursor.base)?;
+        let load = |v: &[AtomicU16]| v.iter().map(|x| x.load(Relaxed)).collect::<Vec<_>>();
+        w.u16s(load(&self.prefix[..cursor.prefix_len]).into_iter())?;
+        w.u16s(load(&self.recent[..cursor.len]).into_iter())
+    }
+
+    /// Puts back what `save` wrote into storage of the same window.
+    pub fn restore(&self, cursor: &mut Cursor, r: &mut StateReader) -> Result<()> {
+        let base = r.u64()?;
+        let prefix = r.u16s()?;
+        let recent = r.u16s()?;
+        let window = cursor.window.context("only a streaming solve is saved")?;
+        ensure!(
+            prefix.len() <= self.prefix.len()
+                && recent.len() <= self.recent.len()
+                && recent.len() >= window.min(prefix.len())
+                && (prefix.len() == window || base == 0 && prefix.len() == recent.len()),
+            "{}: {} first and {} recent values do not fit a window of {window}",
+            r.name(),
+            prefix.len(),
+            recent.len()
+        );
+        for (slot, v) in self.prefix.iter().zip(&prefix) {
+            slot.store(*v, Relaxed);
+        }
+        for (slot, v) in self.recent.iter().zip(&recent) {
+            slot.store(*v, Relaxed);
+        }
+        cursor.base = base;
+        cursor.prefix_len = prefix.len();
+        cursor.len = recent.len();
+        Ok(())
     }
 }
 
