@@ -220,3 +220,32 @@ fn bridgit_white_wins_whatever_black_does_and_taken_sites_are_refused() {
     let (ok, _, err) = play(&["bridgit", "--size", "13"], "");
     assert!(!ok && err.contains("--size 13 is out of range"), "{err}");
 }
+
+#[test]
+fn ttt_defensive_machine_falls_into_its_loophole_about_once_in_three() {
+    // Row-major cells: the opponent takes corner 1, the machine the
+    // centre 5; the opponent's 6 is the far edge (the text's cells 1, 9
+    // and 4). The machine's equal plays are 3, 9 and 4 (text 3, 5, 8);
+    // after 4 the opponent forks at 3 and wins.
+    let mut replies = std::collections::BTreeMap::new();
+    for seed in 1..=40 {
+        let seed = seed.to_string();
+        let (ok, out, err) = play(
+            &["ttt", "--machine", "defensive", "--seed", &seed],
+            "1\n6\n3\n2\n9\nquit\n",
+        );
+        assert!(ok, "{err}");
+        let plays: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("the machine plays "))
+            .collect();
+        assert_eq!(plays[0], "5", "{out}");
+        let reply = plays[1].to_string();
+        assert!(["3", "9", "4"].contains(&reply.as_str()), "{out}");
+        assert_eq!(out.contains("you win"), reply == "4", "seed {seed}: {out}");
+        *replies.entry(reply).or_insert(0) += 1;
+    }
+    assert_eq!(replies.len(), 3, "{replies:?}");
+    let (ok, _, err) = play(&["ttt", "--machine", "defensive", "--machine-first"], "");
+    assert!(!ok && err.contains("plays second"), "{err}");
+}

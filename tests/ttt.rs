@@ -315,3 +315,48 @@ fn a_tall_board_is_answered_from_the_wide_table_transposed() {
     ]));
     assert!(v["transposed_from"].is_null());
 }
+
+#[test]
+fn the_defensive_machine_s_report_gives_its_loophole_and_losses_with_intervals() {
+    let out = ok(&[
+        "query",
+        "ttt",
+        "--defensive",
+        "--trials",
+        "20000",
+        "--seed",
+        "7",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["loophole_plays"], serde_json::json!([3, 5, 8]));
+    assert_eq!(v["loophole_losing_plays"], serde_json::json!([8]));
+    let e = &v["loophole_error_rate"];
+    assert!((e["exact"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    let (lo, hi) = (
+        e["interval_95"][0].as_f64().unwrap(),
+        e["interval_95"][1].as_f64().unwrap(),
+    );
+    assert!(lo < 1.0 / 3.0 && 1.0 / 3.0 < hi, "{e}");
+    let opponents = v["opponents"].as_array().unwrap();
+    assert_eq!(opponents.len(), 3);
+    for o in opponents {
+        let l = &o["losses"];
+        assert_eq!(l["trials"], 20000);
+        let exact = l["exact"].as_f64().unwrap();
+        let rate = l["rate"].as_f64().unwrap();
+        // Five standard errors: a simulation that drifted from the exact
+        // probability fails; chance alone almost never does.
+        let se = (exact * (1.0 - exact) / 20000.0).sqrt();
+        assert!((rate - exact).abs() <= 5.0 * se + 1e-9, "{o}");
+        let (lo, hi) = (
+            l["interval_95"][0].as_f64().unwrap(),
+            l["interval_95"][1].as_f64().unwrap(),
+        );
+        assert!(lo <= rate && rate <= hi, "{o}");
+    }
+    assert_eq!(opponents[1]["opponent"], "loophole");
+    assert!((opponents[1]["losses"]["exact"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    let bad = fails(&["query", "ttt", "--defensive", "--trials", "0"]);
+    assert!(bad.contains("--trials 0 is out of range"), "{bad}");
+}

@@ -83,6 +83,9 @@
 //!     second: vec![],
 //!     fifteen: false,
 //!     report: false,
+//!     defensive: false,
+//!     trials: 0,
+//!     seed: 0,
 //! };
 //! assert_eq!(ttt::Ttt.query(&q, &ctx)?.json()["value"], 0);
 //!

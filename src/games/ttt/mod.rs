@@ -11,6 +11,7 @@
 //! pairings), `machines` and `menace` (the classic machines).
 
 internal_mod!(board);
+internal_mod!(defensive);
 mod jobs;
 internal_mod!(machines);
 internal_mod!(menace);

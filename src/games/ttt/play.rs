@@ -30,6 +30,10 @@ pub enum Machine {
     Lines,
     /// MENACE, trained against the perfect player first (it plays X only).
     Menace,
+    /// The games chapter's defensive machine (it plays O only: the
+    /// opponent always moves first). Cells as the text numbers them are
+    /// in `docs/machines.md`; the board here is numbered row by row.
+    Defensive,
 }
 
 /// `nimrod play ttt`.
@@ -38,7 +42,7 @@ pub enum Machine {
     feature = "cli",
     command(
         about = "Play noughts and crosses (or the 15 game) against a machine",
-        after_help = "Examples:\n  nimrod play ttt\n  nimrod play ttt --machine product --machine-first\n  nimrod play ttt --machine menace --menace-games 220 --machine-first --seed 1961\n  nimrod play ttt --fifteen\n\nCells are numbered 1-9 row by row; in the 15 game you pick numbers 1-9.\n'quit' ends the game."
+        after_help = "Examples:\n  nimrod play ttt\n  nimrod play ttt --machine product --machine-first\n  nimrod play ttt --machine menace --menace-games 220 --machine-first --seed 1961\n  nimrod play ttt --machine defensive\n  nimrod play ttt --fifteen\n\nCells are numbered 1-9 row by row; in the 15 game you pick numbers 1-9.\n'quit' ends the game."
     )
 )]
 pub struct TttPlay {
@@ -64,6 +68,7 @@ enum Player {
     Perfect(HashMap<u64, Solved>),
     Rule(fn(&Geometry, Position) -> usize),
     Menace(Box<TrainedMenace>),
+    Defensive,
 }
 
 impl Player {
@@ -78,6 +83,7 @@ impl Player {
             }
             Player::Rule(rule) => Some(rule(g, p)),
             Player::Menace(m) => m.choose(g, p, rng),
+            Player::Defensive => Some(super::defensive::choose(g, p, rng)),
         }
     }
 }
@@ -167,6 +173,13 @@ pub(super) fn play(t: &TttPlay, input: &mut dyn BufRead, out: &mut dyn Write) ->
                 t.menace_games, m.record[0], m.record[1], m.record[2]
             )?;
             Player::Menace(Box::new(m))
+        }
+        Machine::Defensive => {
+            ensure!(
+                !t.machine_first,
+                "play ttt: the defensive machine plays second (\"the opponent always played first\"); drop --machine-first"
+            );
+            Player::Defensive
         }
     };
     // MENACE plays X only, so it always moves first (--machine-first is

@@ -14,7 +14,7 @@ use serde::Serialize;
 #[cfg_attr(
     feature = "cli",
     command(
-        after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5"
+        after_help = "Examples:\n  nimrod query ttt \"xo..x....\"\n  nimrod query ttt --defensive --trials 10000\n  nimrod query ttt --size 4x4 --k 3 \"x...............\"\n  nimrod query ttt --fifteen --first 2,9 --second 5"
     )
 )]
 #[cfg_attr(
@@ -49,6 +49,22 @@ pub struct TttQuery {
     /// The classic machines measured against the 3x3 table.
     #[cfg_attr(feature = "cli", arg(long))]
     pub report: bool,
+    /// The games chapter's defensive machine: its loophole and its losses
+    /// against three opponents, simulated and exact (no table needed).
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with_all = ["report", "fifteen", "board"]))]
+    pub defensive: bool,
+    /// Games per opponent (and loophole tries) for --defensive.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = 100_000, requires = "defensive")
+    )]
+    pub trials: u64,
+    /// Seed of --defensive's simulated games.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = 1961, requires = "defensive")
+    )]
+    pub seed: u64,
 }
 
 /// The Lo Shu magic square: every line sums to 15, and the eight triples
@@ -76,6 +92,9 @@ fn outcome(value: i8, to_move: char) -> String {
 pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.report {
         return report(ctx);
+    }
+    if q.defensive {
+        return Ok(Answer::of(&super::defensive::report(q.trials, q.seed)?));
     }
     let (rows, cols) = q
         .size
