@@ -34,10 +34,13 @@ pub struct KlondikeQuery {
     /// Forbid worrying back (a card coming back from its foundation).
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_worry: bool,
-    /// Greedy player 0..5: classic shortest/late, longest/late,
-    /// shortest/early, longest/early; 4 the seed's list ported literally;
-    /// 5 the strong priority list.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
+    /// Greedy player 0..7: classic shortest/late, longest/late,
+    /// shortest/early, longest/early; 4 (seed) the seed's list ported
+    /// literally, our earlier reading of Gruber's player; 5 (strong) the
+    /// strong priority list; 6 (gruber) Gruber's next_move() as written,
+    /// one pass through the deck; 7 (gruber-turned-over) the same with the
+    /// stack turned over when the deck is empty.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "0", value_parser = greedy::parse_player))]
     pub variant: usize,
     /// Positions (classes) the solver may store before answering unknown
     /// (at most 10^9: it keeps 10 to 12.5 bytes a class).
@@ -77,8 +80,9 @@ pub struct KlondikePlay {
     /// Forbid worrying back (a card coming back from its foundation).
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_worry: bool,
-    /// The greedy player giving hints, 0..5 (as `query klondike --variant`).
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
+    /// The greedy player giving hints, 0..7 or a name (as `query klondike
+    /// --variant`).
+    #[cfg_attr(feature = "cli", arg(long, default_value = "0", value_parser = greedy::parse_player))]
     pub variant: usize,
 }
 
@@ -336,7 +340,7 @@ impl std::fmt::Display for ReportStats {
                 percent(r.ci95.0),
                 percent(r.ci95.1)
             )?;
-            if let Some(v) = &r.vs_first {
+            let paired = |f: &mut std::fmt::Formatter<'_>, what: &str, v: &records::VsFirst| {
                 let p = if v.mcnemar_p < 0.001 {
                     "p<0.001".to_string()
                 } else {
@@ -344,11 +348,17 @@ impl std::fmt::Display for ReportStats {
                 };
                 write!(
                     f,
-                    "  diff {:+.2}% [{:+.2}%, {:+.2}%] {p}",
+                    "  {what} {:+.2}% [{:+.2}%, {:+.2}%] {p}",
                     100.0 * v.diff,
                     100.0 * v.ci95.0,
                     100.0 * v.ci95.1
-                )?;
+                )
+            };
+            if let Some(v) = &r.vs_first {
+                paired(f, "diff", v)?;
+            }
+            if let Some(v) = &r.vs_earlier_reading {
+                paired(f, "vs seed list", v)?;
             }
             writeln!(f)?;
         }

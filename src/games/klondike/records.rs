@@ -154,6 +154,10 @@ pub struct ReportRow {
     pub ci95: (f64, f64),
     /// Against the first player on the same deals (None for the first).
     pub vs_first: Option<VsFirst>,
+    /// Gruber's player as written, against our earlier reading of it (the
+    /// seed list) on the same deals; None for the other players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_earlier_reading: Option<VsFirst>,
 }
 
 /// The solver's statistics of one rule set, as the report carries them.

@@ -28,6 +28,9 @@ pub struct Row {
     pub ci: (f64, f64),
     /// Against variant 0 on the same deals: difference, interval, p-value.
     pub paired: Option<(f64, (f64, f64), f64)>,
+    /// Gruber's player as written against the earlier reading (the seed
+    /// list), the same way.
+    pub vs_earlier: Option<(f64, (f64, f64), f64)>,
 }
 
 /// Builds the report table from the greedy and solver tables of rule sets `all`.
@@ -41,11 +44,17 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
         let won = |d: u64, p: usize| o[d as usize * PLAYERS + p] == 52;
         for (p, player) in Player::ALL.iter().enumerate() {
             let wins = (0..deals).filter(|&d| won(d, p)).count() as u64;
-            let paired = (p > 0).then(|| {
-                let only_p = (0..deals).filter(|&d| won(d, p) && !won(d, 0)).count() as u64;
-                let only_0 = (0..deals).filter(|&d| won(d, 0) && !won(d, p)).count() as u64;
-                stats::paired(only_p, only_0, deals)
-            });
+            let against = |q: usize| {
+                let only_p = (0..deals).filter(|&d| won(d, p) && !won(d, q)).count() as u64;
+                let only_q = (0..deals).filter(|&d| won(d, q) && !won(d, p)).count() as u64;
+                stats::paired(only_p, only_q, deals)
+            };
+            let paired = (p > 0).then(|| against(0));
+            let earlier = Player::ALL.iter().position(|&q| q == Player::Seed);
+            let vs_earlier = matches!(player, Player::Gruber | Player::GruberTurnedOver)
+                .then_some(earlier)
+                .flatten()
+                .map(against);
             rows.push(Row {
                 rules: rules.label(),
                 variant: player.label(),
@@ -53,6 +62,7 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
                 wins,
                 ci: stats::wilson(wins, deals),
                 paired,
+                vs_earlier,
             });
         }
         let s = ctx.open(&format!("klondike/solver-{id}"))?;
@@ -97,6 +107,11 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
                 win_rate: r.wins as f64 / r.deals as f64,
                 ci95: r.ci,
                 vs_first: r.paired.map(|(diff, ci95, mcnemar_p)| VsFirst {
+                    diff,
+                    ci95,
+                    mcnemar_p,
+                }),
+                vs_earlier_reading: r.vs_earlier.map(|(diff, ci95, mcnemar_p)| VsFirst {
                     diff,
                     ci95,
                     mcnemar_p,

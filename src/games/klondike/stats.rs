@@ -15,7 +15,11 @@ pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or n wins the bound is exactly 0 or 1; computed, it can miss by
+    // a rounding error and leave the observed rate outside its interval.
+    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if wins as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    (low, high)
 }
 
 /// Complementary error function (Numerical Recipes' erfcc, relative error
@@ -63,6 +67,14 @@ pub fn paired(only_a: u64, only_b: u64, n: u64) -> (f64, (f64, f64), f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ends_of_the_range_are_exact() {
+        for n in [1u64, 7, 300, 20_000] {
+            assert_eq!(wilson(0, n).0, 0.0, "0 of {n}");
+            assert_eq!(wilson(n, n).1, 1.0, "{n} of {n}");
+        }
+    }
 
     #[test]
     fn known_values() {

@@ -19,10 +19,13 @@
 //! Variants: source columns shortest or longest first; the foundation rule
 //! (4) tried before or after the run and waste rules (2, 3).
 //!
-//! Besides these four, [`Player`] names two more: the seed's list ported
-//! literally (`seed`) and a stronger priority list (`strong`). All of them
+//! Besides these four, [`Player`] names three more: the seed's list ported
+//! literally (`seed`, our earlier reading of Gruber's player from the
+//! issue's fragments), a stronger priority list (`strong`), and Gruber's
+//! `next_move()` as the article prints it (`gruber`). All of them
 //! play through [`play`], so the batch job and the report treat them alike.
 
+pub mod gruber;
 pub mod seed;
 pub mod strong;
 
@@ -216,7 +219,8 @@ fn deal_or_last_resort(s: &State, rules: &Rules, stalled: bool) -> Option<Move> 
 }
 
 /// Every player the batch job runs, in table order: the four classic
-/// variants, the seed's list ported literally, the strong priority list.
+/// variants, the seed's list ported literally, the strong priority list,
+/// Gruber's `next_move()` as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
@@ -226,17 +230,25 @@ pub enum Player {
     Seed,
     /// The strong priority list (`strong.rs`).
     Strong,
+    /// Gruber's `next_move()` of 1996, ported as written (`gruber.rs`):
+    /// one pass through the deck.
+    Gruber,
+    /// The same, reading `deck_to_stack` as turning the stack over when
+    /// the deck is empty.
+    GruberTurnedOver,
 }
 
 impl Player {
     /// Every player, in table order.
-    pub const ALL: [Player; 6] = [
+    pub const ALL: [Player; 8] = [
         Player::Classic(Variant::ALL[0]),
         Player::Classic(Variant::ALL[1]),
         Player::Classic(Variant::ALL[2]),
         Player::Classic(Variant::ALL[3]),
         Player::Seed,
         Player::Strong,
+        Player::Gruber,
+        Player::GruberTurnedOver,
     ];
 
     /// The player in words, as reports print it.
@@ -245,6 +257,8 @@ impl Player {
             Player::Classic(v) => v.label(),
             Player::Seed => "seed list, literal".to_string(),
             Player::Strong => "strong priority list".to_string(),
+            Player::Gruber => "Gruber 1996, literal".to_string(),
+            Player::GruberTurnedOver => "Gruber 1996, stack turned over".to_string(),
         }
     }
 
@@ -255,7 +269,37 @@ impl Player {
             Player::Classic(v) => next_move(s, rules, v, stalled),
             Player::Seed => seed::next_move(s, rules, stalled),
             Player::Strong => strong::next_move(s, rules, stalled),
+            Player::Gruber => gruber::next_move(s, gruber::Deck::OnePass),
+            Player::GruberTurnedOver => gruber::next_move(
+                s,
+                gruber::Deck::TurnedOver {
+                    may_redeal: rules.may_redeal(s.passes),
+                    stalled,
+                },
+            ),
         }
+    }
+}
+
+/// A player named on the command line: its number in [`Player::ALL`], or
+/// one of the names `seed`, `strong`, `gruber`, `gruber-turned-over`.
+pub fn parse_player(s: &str) -> Result<usize, String> {
+    let n = Player::ALL.len();
+    match s {
+        "seed" => Ok(4),
+        "strong" => Ok(5),
+        "gruber" => Ok(6),
+        "gruber-turned-over" => Ok(7),
+        _ => s
+            .parse::<usize>()
+            .ok()
+            .filter(|&v| v < n)
+            .ok_or_else(|| {
+                format!(
+                    "\"{s}\" is not a player: a number 0 ..= {} or seed, strong, gruber, gruber-turned-over",
+                    n - 1
+                )
+            }),
     }
 }
 
