@@ -50,6 +50,39 @@ impl Planner for Grundy {
     fn name(&self) -> &'static str {
         "grundy"
     }
+    /// The values job: two bytes a heap on disk; in memory every value
+    /// (full mode) or three windows' worth (streaming). One core's time
+    /// from the costs measured on `vm` (2 cores, AMD EPYC, 2026-11-22 and
+    /// 2026-11-29): below 2^26 heaps about 1.5 µs a heap on one thread;
+    /// past it, 1.59-1.83 µs of wall a heap on two threads at 176-194% CPU
+    /// (heaps 3e8 to 1.06e9 of the 2^32 run), so about 3.1 core-µs.
+    fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        if job.id != "grundy/values" {
+            return None;
+        }
+        let j: ValuesParams = serde_json::from_value(job.params.clone()).ok()?;
+        let heaps = j.bound.checked_add(1)?;
+        const SMALL: u64 = 1 << 26;
+        let small = heaps.min(SMALL) as f64;
+        let large = heaps.saturating_sub(SMALL) as f64;
+        let at = |per_small: f64, per_large: f64| (small * per_small + large * per_large) * 1e-6;
+        Some(crate::pipeline::Estimate {
+            entries: heaps,
+            output_bytes: heaps.saturating_mul(2),
+            memory_bytes: match j.mode {
+                Mode::Full => heaps.saturating_mul(2),
+                Mode::Streaming => j.window.saturating_mul(6),
+            },
+            work: heaps,
+            work_unit: "heaps".into(),
+            cpu_seconds: Some(crate::pipeline::CpuSeconds {
+                typical: at(1.5, 3.1),
+                low: at(1.4, 2.8),
+                high: at(1.7, 3.4),
+                basis: "vm (2 cores, AMD EPYC): 1.5 core-µs a heap to 2^26 (2026-11-22), 2.8-3.4 past it (the 2^32 run to heap 1.06e9, 2026-11-29)".into(),
+            }),
+        })
+    }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GrundyParams = game_params(source, "grundy", section)?;
         ensure!(
@@ -110,6 +143,14 @@ struct ValuesJob {
     mode: Mode,
     window: u64,
     solver: u32,
+}
+
+/// `ValuesJob` read back from a planned job.
+#[derive(Deserialize)]
+struct ValuesParams {
+    bound: u64,
+    mode: Mode,
+    window: u64,
 }
 
 /// The parameters recorded in the values table (and hashed for the rare
