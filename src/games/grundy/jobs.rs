@@ -51,11 +51,12 @@ impl Planner for Grundy {
         "grundy"
     }
     /// The values job: two bytes a heap on disk; in memory every value
-    /// (full mode) or three windows' worth (streaming). One core's time
-    /// from the costs measured on `vm` (2 cores, AMD EPYC, 2026-11-22 and
-    /// 2026-11-29): below 2^26 heaps about 1.5 µs a heap on one thread;
-    /// past it, 1.59-1.83 µs of wall a heap on two threads at 176-194% CPU
-    /// (heaps 3e8 to 1.06e9 of the 2^32 run), so about 3.1 core-µs.
+    /// (full mode) or three windows' worth (streaming). CPU time (both
+    /// threads' user time) from runs on `vm` (2 cores, AMD EPYC), whose
+    /// speed varies by about 1.5x from day to day: 2^24 heaps took 1.41
+    /// core-µs a heap on one thread on 2026-11-22 and 2.7 on two threads
+    /// on 2026-11-29; the 2^32 run took 1.59-1.83 µs of wall a heap on two
+    /// threads at 176-194% CPU (about 3.1 core-µs) from 3e8 to 1.06e9.
     fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
         if job.id != "grundy/values" {
             return None;
@@ -76,10 +77,10 @@ impl Planner for Grundy {
             work: heaps,
             work_unit: "heaps".into(),
             cpu_seconds: Some(crate::pipeline::CpuSeconds {
-                typical: at(1.5, 3.1),
-                low: at(1.4, 2.8),
-                high: at(1.7, 3.4),
-                basis: "vm (2 cores, AMD EPYC): 1.5 core-µs a heap to 2^26 (2026-11-22), 2.8-3.4 past it (the 2^32 run to heap 1.06e9, 2026-11-29)".into(),
+                typical: at(2.7, 3.1),
+                low: at(1.4, 1.6),
+                high: at(2.9, 3.4),
+                basis: "vm (2 cores, AMD EPYC), CPU of both threads: 2.7 core-µs a heap to 2^26 and 2.8-3.4 past it on 2026-11-29 (the 2^32 run to heap 1.06e9); 1.4 on one thread on a faster day (2026-11-22)".into(),
             }),
         })
     }
