@@ -80,6 +80,10 @@ pub mod lp;
 pub mod pipeline;
 internal_mod!(rng);
 pub mod search;
+internal_mod!(
+    /// Rates with intervals and paired tests, shared by the games' reports.
+    stats
+);
 /// The table file layer, its own crate (`nimrod-table`) so that a program
 /// that only reads tables needs none of the solvers or the CLI.
 pub use nimrod_table as table;

@@ -12,7 +12,7 @@
 //! `query` (query and play), `verify`, the rules (`cards`, `pile`,
 //! `state`), the players (`greedy`), the solver (`solver`, with the
 //! relaxed game's proofs of loss in `relaxed` and the verdicts and their
-//! checks in `verdict`), the second opinion (`independent`), `stats`,
+//! checks in `verdict`), the second opinion (`independent`),
 //! `report`, `records`.
 
 internal_mod!(cards);
@@ -27,7 +27,7 @@ internal_mod!(report);
 internal_mod!(seeds);
 internal_mod!(solver);
 internal_mod!(state);
-internal_mod!(stats);
+use crate::stats;
 internal_mod!(verdict);
 mod verify;
 

@@ -3,9 +3,9 @@
 //! every reading of the text's rule beside Warnsdorff's and a random walk).
 
 use super::tour::{is_knight_path, tour, Reading, Rule};
-use crate::games::klondike::stats::wilson;
 use crate::games::query::Answer;
 use crate::rng::SplitMix64;
+use crate::stats::wilson;
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 

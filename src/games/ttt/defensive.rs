@@ -366,7 +366,7 @@ impl Rate {
             count,
             trials,
             rate: count as f64 / trials as f64,
-            interval_95: crate::games::klondike::stats::wilson(count, trials),
+            interval_95: crate::stats::wilson(count, trials),
             exact,
         }
     }

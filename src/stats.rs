@@ -1,6 +1,7 @@
-//! Interval and test for win rates: Wilson's 95% score interval, and the
-//! McNemar test for two variants played on the same deals (only the deals
-//! where they differ carry information).
+//! Interval and test for rates: Wilson's 95% score interval, and the
+//! McNemar test for two players measured on the same deals or games (only
+//! those where they differ carry information). Used by the Klondike report,
+//! the knight's tour and the defensive noughts-and-crosses machine.
 
 /// The 97.5% quantile of the standard normal (two-sided 95%).
 pub const Z95: f64 = 1.959_963_984_540_054;
