@@ -103,7 +103,7 @@ impl Planner for Klondike {
             "{source}: [klondike] solver_budget must be >= 1"
         );
         // Bounds that keep a typo from allocating the machine away: the
-        // greedy table holds six bytes a deal, the solver about 12 bytes a
+        // greedy table holds a byte a deal per player, the solver about 12 bytes a
         // position of its budget.
         ensure!(
             p.greedy_deals <= MAX_GREEDY_DEALS,
