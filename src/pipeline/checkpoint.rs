@@ -11,6 +11,7 @@
 //!   anything is allocated for it, so a damaged file is an error, not an
 //!   allocation of whatever its bytes say.
 
+use crate::table::writer::{sync_parent, tmp_path, with_suffix};
 use anyhow::{bail, Context, Result};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -24,15 +25,7 @@ const BLOCK: usize = 1 << 24;
 /// Where a table's saved state lives while it builds: beside the table
 /// (`KQRvKRB.nmt.checkpoint`); the job removes it once the table is written.
 pub fn path_beside(output: &Path) -> PathBuf {
-    let mut p = output.as_os_str().to_owned();
-    p.push(".checkpoint");
-    p.into()
-}
-
-fn tmp_path(path: &Path) -> PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(".tmp");
-    PathBuf::from(p)
+    with_suffix(output, ".checkpoint")
 }
 
 /// The environment variable that sets how often long jobs save their state.
@@ -155,7 +148,7 @@ impl StateWriter {
         std::fs::rename(&tmp, &self.path).with_context(|| {
             format!("cannot rename {} to {}", tmp.display(), self.path.display())
         })?;
-        crate::table::writer::sync_parent(&self.path);
+        sync_parent(&self.path);
         Ok(std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0))
     }
 }

@@ -24,18 +24,29 @@ macro_rules! entry {
 entry!(u8 => U8, u16 => U16, u32 => U32, u64 => U64, i8 => I8, i16 => I16, i32 => I32,
        i64 => I64, f32 => F32, f64 => F64);
 
+/// `path` with `suffix` appended to its file name.
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
 /// The temporary name a table is written under before its rename.
 pub fn tmp_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".tmp");
-    PathBuf::from(name)
+    with_suffix(path, ".tmp")
 }
 
 /// The name a resumable table is written under until it is finished.
 pub fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".partial");
-    PathBuf::from(name)
+    with_suffix(path, ".partial")
+}
+
+/// Where the keys and the payload start, after the header and an index
+/// of `index_len` bytes and keys of `keys_len` bytes.
+fn layout(index_len: usize, keys_len: usize) -> (u64, u64) {
+    let keys_at = (HEADER_LEN as u64 + index_len as u64).next_multiple_of(8);
+    let payload_at = (keys_at + keys_len as u64).next_multiple_of(PAYLOAD_ALIGN);
+    (keys_at, payload_at)
 }
 
 /// Removes a temporary file unless disarmed: a writer dropped before
@@ -126,7 +137,7 @@ impl TableWriter {
             .write(true)
             .open(&tmp)
             .map_err(|e| TableError::io(&tmp, e))?;
-        let payload_at = (HEADER_LEN as u64).next_multiple_of(PAYLOAD_ALIGN);
+        let (_, payload_at) = layout(0, 0);
         let payload_len = entries
             .checked_mul(kind.width() as u64)
             .ok_or_else(|| TableError::request(path, format!("{entries} entries overflow")))?;
@@ -144,28 +155,20 @@ impl TableWriter {
             .map_err(|e| TableError::io(&tmp, e))?;
         file.seek(SeekFrom::Start(payload_at))
             .map_err(|e| TableError::io(&tmp, e))?;
-        let mut w = TableWriter {
-            path: path.to_path_buf(),
-            guard: TmpGuard {
-                path: tmp.clone(),
-                armed: false,
-            },
-            tmp: tmp.clone(),
-            out: BufWriter::with_capacity(
-                1 << 20,
-                file.try_clone().map_err(|e| TableError::io(&tmp, e))?,
-            ),
+        let out = BufWriter::with_capacity(
+            1 << 20,
+            file.try_clone().map_err(|e| TableError::io(&tmp, e))?,
+        );
+        let mut w = Self::assemble(
+            path,
+            tmp.clone(),
+            out,
             kind,
-            index_kind: IndexKind::Ranking,
-            index: Vec::new(),
-            keys: Vec::new(),
-            payload_at,
-            payload_len: 0,
-            hasher: Xxh3::new(),
-            block: Xxh3::new(),
-            block_fill: 0,
-            block_sums: Vec::new(),
-        };
+            IndexKind::Ranking,
+            Vec::new(),
+            Vec::new(),
+        );
+        w.guard.armed = false;
         let mut buf = vec![0u8; 1 << 22];
         let mut rest = payload_len;
         while rest > 0 {
@@ -218,14 +221,31 @@ impl TableWriter {
         }
         let file = File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
-        let keys_at = (HEADER_LEN as u64 + index.len() as u64).next_multiple_of(8);
-        let payload_at = (keys_at + keys.len() as u64).next_multiple_of(PAYLOAD_ALIGN);
+        let (keys_at, payload_at) = layout(index.len(), keys.len());
         let mut prefix = vec![0u8; payload_at as usize];
         prefix[HEADER_LEN..HEADER_LEN + index.len()].copy_from_slice(&index);
         prefix[keys_at as usize..keys_at as usize + keys.len()].copy_from_slice(&keys);
         out.write_all(&prefix)
             .map_err(|e| TableError::io(&tmp, e))?;
-        Ok(TableWriter {
+        Ok(Self::assemble(
+            path, tmp, out, kind, index_kind, index, keys,
+        ))
+    }
+
+    /// A writer over `out`, positioned at the payload's start, with nothing
+    /// of the payload hashed yet; its temporary file is removed if it is
+    /// dropped unfinished.
+    fn assemble(
+        path: &Path,
+        tmp: PathBuf,
+        out: BufWriter<File>,
+        kind: EntryKind,
+        index_kind: IndexKind,
+        index: Vec<u8>,
+        keys: Vec<u8>,
+    ) -> TableWriter {
+        let (_, payload_at) = layout(index.len(), keys.len());
+        TableWriter {
             path: path.to_path_buf(),
             guard: TmpGuard {
                 path: tmp.clone(),
@@ -243,7 +263,7 @@ impl TableWriter {
             block: Xxh3::new(),
             block_fill: 0,
             block_sums: Vec::new(),
-        })
+        }
     }
 
     /// Appends entries to the payload.
@@ -306,7 +326,7 @@ impl TableWriter {
         aux.update(&self.index);
         aux.update(&self.keys);
         aux.update(sums);
-        let keys_at = (HEADER_LEN as u64 + self.index.len() as u64).next_multiple_of(8);
+        let (keys_at, _) = layout(self.index.len(), self.keys.len());
         let section = |offset: u64, len: usize| Section {
             offset: if len == 0 { 0 } else { offset },
             len: len as u64,

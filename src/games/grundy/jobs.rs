@@ -61,7 +61,7 @@ impl Planner for Grundy {
         if job.id != "grundy/values" {
             return None;
         }
-        let j: ValuesParams = serde_json::from_value(job.params.clone()).ok()?;
+        let j: ValuesJob = serde_json::from_value(job.params.clone()).ok()?;
         let heaps = j.bound.checked_add(1)?;
         const SMALL: u64 = 1 << 26;
         let small = heaps.min(SMALL) as f64;
@@ -138,20 +138,12 @@ impl Planner for Grundy {
 }
 
 /// The parameters of the `grundy/values` job (hashed into its table's header).
-#[derive(Serialize, Clone, Copy)]
+#[derive(Serialize, Deserialize, Clone, Copy)]
 struct ValuesJob {
     bound: u64,
     mode: Mode,
     window: u64,
     solver: u32,
-}
-
-/// `ValuesJob` read back from a planned job.
-#[derive(Deserialize)]
-struct ValuesParams {
-    bound: u64,
-    mode: Mode,
-    window: u64,
 }
 
 /// The parameters recorded in the values table (and hashed for the rare

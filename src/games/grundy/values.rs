@@ -136,9 +136,9 @@ impl Storage {
     /// Saves the values held and where they stand (streaming only).
     pub fn save(&self, cursor: &Cursor, w: &mut StateWriter) -> Result<()> {
         w.u64(cursor.base)?;
-        let load = |v: &[AtomicU16]| v.iter().map(|x| x.load(Relaxed)).collect::<Vec<_>>();
-        w.u16s(load(&self.prefix[..cursor.prefix_len]).into_iter())?;
-        w.u16s(load(&self.recent[..cursor.len]).into_iter())
+        let load = |x: &AtomicU16| x.load(Relaxed);
+        w.u16s(self.prefix[..cursor.prefix_len].iter().map(load))?;
+        w.u16s(self.recent[..cursor.len].iter().map(load))
     }
 
     /// Puts back what `save` wrote into storage of the same window.

@@ -220,40 +220,11 @@ impl<'a> Exact<'a> {
                 ..Default::default()
             }
         } else if p.x_to_move() {
-            let moves: Vec<usize> = cells(empty).collect();
-            let after: Vec<Outcomes> = moves
-                .iter()
-                .map(|&c| self.outcomes(p.play(c), opponent))
-                .collect();
-            let keep: Vec<usize> = match opponent {
-                Opponent::Random => (0..moves.len()).collect(),
-                Opponent::Perfect => {
-                    let best = moves.iter().map(|&c| -(self.values)(p.play(c))).max();
-                    (0..moves.len())
-                        .filter(|&i| Some(-(self.values)(p.play(moves[i]))) == best)
-                        .collect()
-                }
-                Opponent::Loophole => {
-                    // Most losses for the machine, then fewest wins.
-                    let key = |o: &Outcomes| (o.loss, -o.win);
-                    let most = after.iter().map(key).fold((f64::MIN, f64::MIN), |a, b| {
-                        if b.0 > a.0 + 1e-12 || (b.0 > a.0 - 1e-12 && b.1 > a.1) {
-                            b
-                        } else {
-                            a
-                        }
-                    });
-                    (0..moves.len())
-                        .filter(|&i| {
-                            let k = key(&after[i]);
-                            k.0 >= most.0 - 1e-12 && k.1 >= most.1 - 1e-12
-                        })
-                        .collect()
-                }
-            };
+            let keep = self.opponent_moves(p, opponent);
             let mut sum = Outcomes::default();
-            for &i in &keep {
-                sum.add(after[i], 1.0 / keep.len() as f64);
+            for &c in &keep {
+                let o = self.outcomes(p.play(c), opponent);
+                sum.add(o, 1.0 / keep.len() as f64);
             }
             sum
         } else {
@@ -270,15 +241,49 @@ impl<'a> Exact<'a> {
     }
 }
 
+impl Exact<'_> {
+    /// The moves `opponent` chooses among (uniformly) with X to move in
+    /// `p`, a position that is not over.
+    pub fn opponent_moves(&mut self, p: Position, opponent: Opponent) -> Vec<usize> {
+        let moves: Vec<usize> = cells(self.g.full() & !p.occupied()).collect();
+        match opponent {
+            Opponent::Random => moves,
+            Opponent::Perfect => {
+                let value = |c: usize| -(self.values)(p.play(c));
+                let best = moves.iter().map(|&c| value(c)).max();
+                moves.into_iter().filter(|&c| Some(value(c)) == best).collect()
+            }
+            Opponent::Loophole => {
+                // Most losses for the machine, then fewest wins.
+                let after: Vec<(f64, f64)> = moves
+                    .iter()
+                    .map(|&c| {
+                        let o = self.outcomes(p.play(c), opponent);
+                        (o.loss, -o.win)
+                    })
+                    .collect();
+                let most = after.iter().copied().fold((f64::MIN, f64::MIN), |a, b| {
+                    if b.0 > a.0 + 1e-12 || (b.0 > a.0 - 1e-12 && b.1 > a.1) {
+                        b
+                    } else {
+                        a
+                    }
+                });
+                moves
+                    .into_iter()
+                    .zip(after)
+                    .filter(|&(_, k)| k.0 >= most.0 - 1e-12 && k.1 >= most.1 - 1e-12)
+                    .map(|(c, _)| c)
+                    .collect()
+            }
+        }
+    }
+}
+
 /// One game against `opponent` from the empty board: the machine's result
 /// (−1 loss, 0 draw, 1 win).
-pub fn play_game(
-    g: &Geometry,
-    values: &dyn Fn(Position) -> i8,
-    exact: &mut Exact,
-    opponent: Opponent,
-    rng: &mut SplitMix64,
-) -> i8 {
+pub fn play_game(exact: &mut Exact, opponent: Opponent, rng: &mut SplitMix64) -> i8 {
+    let g = exact.g;
     let mut p = Position::default();
     loop {
         if g.has_line(p.x) {
@@ -287,40 +292,23 @@ pub fn play_game(
         if g.has_line(p.o) {
             return 1;
         }
-        let empty = g.full() & !p.occupied();
-        if empty == 0 {
+        if p.occupied() == g.full() {
             return 0;
         }
         let cell = if p.x_to_move() {
-            let moves: Vec<usize> = cells(empty).collect();
-            let keep: Vec<usize> = match opponent {
-                Opponent::Random => moves,
-                Opponent::Perfect => {
-                    let best = moves.iter().map(|&c| -values(p.play(c))).max();
-                    moves
-                        .into_iter()
-                        .filter(|&c| Some(-values(p.play(c))) == best)
-                        .collect()
-                }
-                Opponent::Loophole => {
-                    // The moves the exact calculation keeps: the position
-                    // after each, compared as it compares them.
-                    let here = exact.outcomes(p, opponent);
-                    moves
-                        .into_iter()
-                        .filter(|&c| {
-                            let o = exact.outcomes(p.play(c), opponent);
-                            (o.loss - here.loss).abs() < 1e-12 && (o.win - here.win).abs() < 1e-12
-                        })
-                        .collect()
-                }
-            };
+            let keep = exact.opponent_moves(p, opponent);
             keep[rng.below(keep.len() as u64) as usize]
         } else {
             choose(g, p, rng)
         };
         p = p.play(cell);
     }
+}
+
+/// The solved 3x3 game: a position's value for the side to move.
+pub fn solved_values(g: &Geometry) -> impl Fn(Position) -> i8 + '_ {
+    let solved = super::solve::solve(g);
+    move |p| solved[&g.canonical(p).0.key()].value
 }
 
 /// The most games `query ttt --defensive --trials` plays per opponent.
@@ -393,11 +381,7 @@ pub fn report(trials: u64, seed: u64) -> anyhow::Result<DefensiveReport> {
         "--trials {trials} is out of range (1 ..= {MAX_TRIALS})"
     );
     let g = Geometry::new(3, 3, 3)?;
-    let solved = super::solve::solve(&g);
-    let values = |p: Position| {
-        let (canon, _) = g.canonical(p);
-        solved[&canon.key()].value
-    };
+    let values = solved_values(&g);
     let mut exact = Exact::new(&g, &values);
     let text = |mask: u32| -> Vec<usize> {
         let mut v: Vec<usize> = cells(mask).map(text_number).collect();
@@ -425,7 +409,7 @@ pub fn report(trials: u64, seed: u64) -> anyhow::Result<DefensiveReport> {
         let mut rng = SplitMix64::new(seed ^ (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut tally = [0u64; 3];
         for _ in 0..trials {
-            tally[(play_game(&g, &values, &mut exact, opponent, &mut rng) + 1) as usize] += 1;
+            tally[(play_game(&mut exact, opponent, &mut rng) + 1) as usize] += 1;
         }
         let p = exact.outcomes(Position::default(), opponent);
         opponents.push(OpponentReport {
@@ -525,11 +509,7 @@ mod tests {
     #[test]
     fn the_reconstruction_is_forced() {
         let g = Geometry::new(3, 3, 3).unwrap();
-        let solved = super::super::solve::solve(&g);
-        let value = |p: Position| {
-            let (canon, _) = g.canonical(p);
-            solved[&canon.key()].value
-        };
+        let value = solved_values(&g);
         // How border cell x lies from border cell c: 0-3 for a corner c
         // (adjacent edge, adjacent corner, far edge, opposite corner),
         // 4-7 for an edge c (adjacent corner, adjacent edge, far corner,
@@ -591,11 +571,7 @@ mod tests {
     #[test]
     fn the_loophole_costs_a_third_and_perfect_play_never_wins() {
         let g = Geometry::new(3, 3, 3).unwrap();
-        let solved = super::super::solve::solve(&g);
-        let value = |p: Position| {
-            let (canon, _) = g.canonical(p);
-            solved[&canon.key()].value
-        };
+        let value = solved_values(&g);
         let mut exact = Exact::new(&g, &value);
         let loophole = exact.outcomes(position(&[1, 4], &[9]), Opponent::Perfect);
         assert!((loophole.loss - 1.0 / 3.0).abs() < 1e-12, "{loophole:?}");
@@ -609,7 +585,7 @@ mod tests {
         let mut rng = SplitMix64::new(1);
         let mut lost = 0;
         for _ in 0..3000 {
-            lost += (play_game(&g, &value, &mut exact, Opponent::Loophole, &mut rng) == -1) as u32;
+            lost += (play_game(&mut exact, Opponent::Loophole, &mut rng) == -1) as u32;
         }
         let rate = f64::from(lost) / 3000.0;
         assert!((rate - best.loss).abs() < 0.04, "{rate} vs {}", best.loss);
