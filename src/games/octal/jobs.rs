@@ -2,7 +2,8 @@
 
 use super::code::OctalCode;
 use super::period::{self};
-use super::{solve, Octal, MAX_BOUND, SOLVER_VERSION};
+use super::sparse::{self, Checkpoint};
+use super::{Octal, MAX_BOUND, SOLVER_VERSION};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -22,6 +23,21 @@ struct OctalParams {
 impl Planner for Octal {
     fn name(&self) -> &'static str {
         "octal"
+    }
+    /// The values are held in memory as they are computed (two bytes a
+    /// heap). The time depends on how sparse the code's values are, which
+    /// the parameters do not tell: no time is estimated.
+    fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        let bound = job.params.get("bound")?.as_u64()?;
+        let heaps = bound.checked_add(1)?;
+        Some(crate::pipeline::Estimate {
+            entries: heaps,
+            output_bytes: heaps.saturating_mul(2),
+            memory_bytes: heaps.saturating_mul(2),
+            work: heaps,
+            work_unit: "heaps".into(),
+            cpu_seconds: None,
+        })
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: OctalParams = game_params(source, "octal", section)?;
@@ -60,9 +76,50 @@ struct OctalJob {
     solver: u32,
 }
 
+/// From this many values on, a build may stop short of its bound at a
+/// power of two: once a period is proved (the rest follows from it), or
+/// when the values are not sparse (the method would cost n² / 64 and more).
+/// Below it a build always reaches its bound: a period proved earlier
+/// fills the values in to the bound, the same values a mex would give.
+pub(super) const EARLY_STOP_FROM: u64 = 1 << 20;
+
+/// A build stops as not sparse when more than 1/`NOT_SPARSE` of the
+/// heaps so far are rare under the best mask.
+const NOT_SPARSE: u64 = 64;
+
 fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
-    let stage = ctx.progress.stage(ctx.id, "values", bound + 1);
-    let g = solve::values(code, bound as usize, || stage.inc(1));
+    let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
+    let mut stopped: Option<String> = None;
+    let (g, sparse_stats) = sparse::values(
+        code,
+        bound,
+        |k| stage.inc(k),
+        |g, st| {
+            let n = g.len() as u64;
+            if let Some(p) = period::find(g, code.max_removal()) {
+                let to = bound.min(n.max(EARLY_STOP_FROM));
+                if to < bound {
+                    stopped = Some(format!(
+                        "period {} from heap {} proved with {n} values",
+                        p.period, p.preperiod
+                    ));
+                }
+                return Checkpoint::Periodic {
+                    period: p.period,
+                    preperiod: p.preperiod.max(1),
+                    to,
+                };
+            }
+            if n >= EARLY_STOP_FROM && st.rare_heaps > n / NOT_SPARSE {
+                stopped = Some(format!(
+                    "values not sparse: {} of {n} heaps rare under the best mask",
+                    st.rare_heaps
+                ));
+                return Checkpoint::Stop;
+            }
+            Checkpoint::Continue
+        },
+    );
     let period = period::find(&g, code.max_removal());
     let max = g.iter().copied().max().unwrap_or(0);
     let meta = TableMeta {
@@ -77,6 +134,9 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
             "max_value": max,
             "max_removal": code.max_removal(),
             "period": period,
+            "computed_to": g.len() as u64 - 1,
+            "stopped": stopped,
+            "sparse": sparse_stats,
         }),
         job: Some(ctx.stamp()),
     };

@@ -9,6 +9,7 @@ mod jobs;
 internal_mod!(period);
 mod query;
 internal_mod!(solve);
+internal_mod!(sparse);
 
 use super::query::{Answer, QueryContext};
 use super::{Game, Queries};
@@ -19,8 +20,11 @@ use period::Period;
 pub use query::OctalQuery;
 pub use solve::values;
 
-const SOLVER_VERSION: u32 = 1;
-const MAX_BOUND: u64 = 1 << 20;
+/// 2: the sparse-space method (`sparse`), stopping at a power of two past
+/// 2^20 once a period is proved or the values are not sparse.
+const SOLVER_VERSION: u32 = 2;
+/// Values are held in memory while they are computed: 2 bytes a heap.
+const MAX_BOUND: u64 = 1 << 32;
 
 /// Octal games (the registry's `octal`).
 pub struct Octal;

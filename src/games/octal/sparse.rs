@@ -1,0 +1,518 @@
+//! Octal games by the sparse-space method (Winning Ways ch. 4, "Sparse
+//! space spells speed"; Flammenkamp's octal pages), the fast path beside
+//! the plain mex of `solve`.
+//!
+//! Pick a bit mask m and a kind e (0: the range kind, 1: the domain kind,
+//! only when every split digit's removal has the same parity). A heap x is
+//! *rare* when parity(G(x) & m) = e·((x − t) mod 2), t a split digit's
+//! removal. For a split of n − i into parts a + b the option's parity is
+//! class(a) ⊕ class(b) ⊕ e·((n − i) mod 2), where class(x) is parity(G(x) & m)
+//! ⊕ e·(x mod 2). So an option of the parity P1 = 1 ⊕ e·((n − t) mod 2) comes
+//! only from a split with one rare part. For heap n:
+//!   1. mark every one-heap option and G(r) ⊕ G(n − i − r) for every rare
+//!      heap r and split removal i: every option of parity P1 is now marked,
+//!      so c = the smallest unmarked value of parity P1 is exact;
+//!   2. G(n) = c unless a value of the other parity below c is not an
+//!      option. Those come from splits with two parts of one class and are
+//!      abundant, so splits are scanned (small parts first) until every one
+//!      is seen; a scan that runs out of splits has marked every option and
+//!      gives the exact mex.
+//!
+//! Nothing is assumed: m and e only decide how fast heaps go. They are
+//! chosen at each power of two from 2^10 on, as the pair with the fewest
+//! rare heaps so far; before 2^10 every heap is a full scan. This file
+//! shares no code with `solve` (the second opinion checks it).
+
+use super::code::OctalCode;
+use serde::Serialize;
+
+/// The first heap at which a mask is chosen (below it, full scans).
+const FIRST_CHOICE: u64 = 1 << 10;
+
+/// Mask bits searched when choosing (values above them are ignored by
+/// the mask, which stays exact, only slower if they matter).
+const MASK_BITS_SEARCHED: u32 = 12;
+
+/// What the sparse solve records.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct SparseStats {
+    /// Heaps computed by mex (0 ..); any after them follow from a period.
+    pub mex_heaps: u64,
+    /// The mask in force at the end.
+    pub mask: u16,
+    /// Whether the sparse set is of the domain kind (heap parity counts).
+    pub domain: bool,
+    /// Rare heaps (≥ 1) under the final mask.
+    pub rare_heaps: u64,
+    /// The largest rare heap under the final mask (0: none).
+    pub last_rare_heap: u64,
+    /// The largest value and the first heap that has it.
+    pub max_value: u16,
+    /// See `max_value`.
+    pub max_value_first_heap: u64,
+    /// Heaps whose value is 0 (P-positions), heap 0 included.
+    pub zero_count: u64,
+    /// Split pairs looked at in step 2, over all heaps.
+    pub scanned_splits: u64,
+    /// Heaps whose step-2 scan ran through every split.
+    pub full_scans: u64,
+    /// The heap with the longest step-2 scan, and its length.
+    pub longest_scan_heap: u64,
+    /// See `longest_scan_heap`.
+    pub longest_scan: u64,
+}
+
+/// What the caller decides at a power of two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// Go on to the bound.
+    Continue,
+    /// Stop here: the values so far are the table.
+    Stop,
+    /// A period p is proved from heap n0 on: the values to `to` follow
+    /// from it (G(n) = G(n − p) for n ≥ n0 + p), and the solve ends there.
+    Periodic {
+        /// The period.
+        period: u64,
+        /// The heap it holds from.
+        preperiod: u64,
+        /// The last heap to fill in (at most the bound).
+        to: u64,
+    },
+}
+
+/// G(0..=bound), or a prefix when `at_power_of_two` (called with G(0..n)
+/// and the statistics each time n, the number of values, is a power of
+/// two ≥ 2^10) says stop. `on_heaps(k)` reports k more heaps done.
+pub fn values(
+    code: &OctalCode,
+    bound: u64,
+    mut on_heaps: impl FnMut(u64),
+    mut at_power_of_two: impl FnMut(&[u16], &SparseStats) -> Checkpoint,
+) -> (Vec<u16>, SparseStats) {
+    let moves = Moves::of(code);
+    let mut s = Solver::new(moves, bound);
+    let mut since_report = 0;
+    let mut stats = None;
+    for n in 0..=bound {
+        if n >= FIRST_CHOICE && n.is_power_of_two() {
+            s.choose_mask();
+            match at_power_of_two(&s.g, &s.stats_now()) {
+                Checkpoint::Continue => {}
+                Checkpoint::Stop => break,
+                Checkpoint::Periodic {
+                    period,
+                    preperiod,
+                    to,
+                } => {
+                    assert!(
+                        period >= 1 && preperiod + period <= n && to <= bound,
+                        "a period is filled in only past its proof"
+                    );
+                    stats = Some(s.stats_now());
+                    for m in n..=to {
+                        let v = s.g[(m - period) as usize];
+                        s.g.push(v);
+                    }
+                    on_heaps(to + 1 - n);
+                    break;
+                }
+            }
+        }
+        s.next(n);
+        since_report += 1;
+        if since_report == 1 << 12 {
+            on_heaps(since_report);
+            since_report = 0;
+        }
+    }
+    on_heaps(since_report);
+    let stats = stats.unwrap_or_else(|| s.stats_now());
+    (s.g, stats)
+}
+
+/// An octal code read as move lists.
+struct Moves {
+    /// Removals that leave nothing (the heap had exactly i).
+    take_all: Vec<usize>,
+    /// Removals (≥ 1) that leave one heap.
+    take_leave_one: Vec<usize>,
+    /// Removals that leave two non-empty heaps.
+    split: Vec<usize>,
+}
+
+impl Moves {
+    fn of(code: &OctalCode) -> Moves {
+        let with = |bit: u8| -> Vec<usize> {
+            (0..code.digits.len())
+                .filter(|&i| code.digits[i] & bit != 0)
+                .collect()
+        };
+        Moves {
+            take_all: with(1).into_iter().filter(|&i| i > 0).collect(),
+            take_leave_one: with(2).into_iter().filter(|&i| i > 0).collect(),
+            split: with(4),
+        }
+    }
+
+    /// Whether the domain kind applies: every split removal has one parity.
+    fn domain_allowed(&self) -> bool {
+        !self.split.is_empty() && self.split.iter().all(|&i| i % 2 == self.split[0] % 2)
+    }
+}
+
+struct Solver {
+    moves: Moves,
+    g: Vec<u16>,
+    mask: u16,
+    domain: bool,
+    /// Rare heaps and their values, in order.
+    rare: Vec<(u64, u16)>,
+    /// Heaps by value and heap parity: `census[v][x % 2]` (x ≥ 1).
+    census: Vec<[u64; 2]>,
+    seen: Vec<u64>,
+    need: Vec<u64>,
+    /// `parity_words[p][w]`: the values in word w whose masked parity is p.
+    parity_words: [Vec<u64>; 2],
+    /// Bits the value bitsets cover (a power of two, above every value).
+    value_span: usize,
+    stats: SparseStats,
+}
+
+fn parity(v: u16, mask: u16) -> u8 {
+    ((v & mask).count_ones() & 1) as u8
+}
+
+impl Solver {
+    fn new(moves: Moves, bound: u64) -> Solver {
+        let mut s = Solver {
+            moves,
+            // Reserved, not touched: pages are committed as values arrive.
+            g: Vec::with_capacity(bound as usize + 1),
+            mask: 0,
+            domain: false,
+            rare: Vec::new(),
+            census: Vec::new(),
+            seen: Vec::new(),
+            need: Vec::new(),
+            parity_words: [Vec::new(), Vec::new()],
+            value_span: 0,
+            stats: SparseStats::default(),
+        };
+        s.widen(64);
+        s
+    }
+
+    /// Sizes the bitsets to `span` values (a multiple of 64).
+    fn widen(&mut self, span: usize) {
+        self.value_span = span;
+        let words = span / 64;
+        self.seen.resize(words, 0);
+        self.need.resize(words, 0);
+        self.refresh_parity_words();
+    }
+
+    fn refresh_parity_words(&mut self) {
+        let words = self.value_span / 64;
+        for p in 0..2u8 {
+            self.parity_words[p as usize] = (0..words)
+                .map(|w| {
+                    (0..64).fold(0u64, |acc, b| {
+                        let v = (w * 64 + b) as u16;
+                        acc | (((parity(v, self.mask) == p) as u64) << b)
+                    })
+                })
+                .collect();
+        }
+    }
+
+    fn is_rare(&self, x: u64, v: u16) -> bool {
+        let e = self.domain as u64;
+        let t = self.moves.split.first().copied().unwrap_or(0) as u64;
+        let expected = (e * (x.wrapping_sub(t) & 1)) as u8;
+        parity(v, self.mask) == expected
+    }
+
+    /// Chooses the mask and kind with the fewest rare heaps so far (ties:
+    /// the smaller mask, range kind first), and rebuilds the rare list.
+    fn choose_mask(&mut self) {
+        if self.moves.split.is_empty() {
+            return;
+        }
+        let bits = (16 - self.stats.max_value.leading_zeros()).clamp(1, MASK_BITS_SEARCHED);
+        let t = self.moves.split.first().copied().unwrap_or(0) as u64;
+        let kinds: &[bool] = if self.moves.domain_allowed() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let mut best = (u64::MAX, 0u16, false);
+        for m in 1..(1u32 << bits) {
+            let m = m as u16;
+            for &e in kinds {
+                let mut rare = 0u64;
+                for (v, by_parity) in self.census.iter().enumerate() {
+                    for (xp, &count) in by_parity.iter().enumerate() {
+                        let expected = if e { ((xp as u64 + 2 - (t & 1)) & 1) as u8 } else { 0 };
+                        if parity(v as u16, m) == expected {
+                            rare += count;
+                        }
+                    }
+                }
+                if rare < best.0 {
+                    best = (rare, m, e);
+                }
+            }
+        }
+        if (best.1, best.2) != (self.mask, self.domain) || self.mask == 0 {
+            self.mask = best.1;
+            self.domain = best.2;
+            self.refresh_parity_words();
+            let rare: Vec<(u64, u16)> = (1..self.g.len() as u64)
+                .filter(|&x| self.is_rare(x, self.g[x as usize]))
+                .map(|x| (x, self.g[x as usize]))
+                .collect();
+            self.rare = rare;
+        }
+    }
+
+    fn mark(&mut self, v: u16) {
+        self.seen[(v >> 6) as usize] |= 1 << (v & 63);
+    }
+
+    /// The smallest value not in `seen` among those `allowed` lets through.
+    fn first_unmarked(&self, allowed: Option<&[u64]>) -> usize {
+        for (w, &s) in self.seen.iter().enumerate() {
+            let open = !s & allowed.map_or(u64::MAX, |a| a[w]);
+            if open != 0 {
+                return w * 64 + open.trailing_zeros() as usize;
+            }
+        }
+        self.value_span
+    }
+
+    fn next(&mut self, n: u64) {
+        let value = if self.moves.split.is_empty() {
+            self.clear_and_mark_one_heap_options(n);
+            self.first_unmarked(None) as u16
+        } else if self.mask == 0 {
+            self.full_mex(n)
+        } else {
+            self.sparse_mex(n)
+        };
+        self.record(n, value);
+    }
+
+    fn clear_and_mark_one_heap_options(&mut self, n: u64) {
+        self.seen.iter_mut().for_each(|w| *w = 0);
+        for k in 0..self.moves.take_all.len() {
+            if n == self.moves.take_all[k] as u64 {
+                self.mark(0);
+            }
+        }
+        for k in 0..self.moves.take_leave_one.len() {
+            let i = self.moves.take_leave_one[k] as u64;
+            if n > i {
+                self.mark(self.g[(n - i) as usize]);
+            }
+        }
+    }
+
+    /// Every option marked: the plain mex (below the first mask choice).
+    fn full_mex(&mut self, n: u64) -> u16 {
+        self.clear_and_mark_one_heap_options(n);
+        for k in 0..self.moves.split.len() {
+            let rest = n.saturating_sub(self.moves.split[k] as u64);
+            for a in 1..=rest / 2 {
+                let v = self.g[a as usize] ^ self.g[(rest - a) as usize];
+                self.mark(v);
+            }
+        }
+        self.first_unmarked(None) as u16
+    }
+
+    fn sparse_mex(&mut self, n: u64) -> u16 {
+        self.clear_and_mark_one_heap_options(n);
+        // Step 1: every split with a rare part.
+        for k in 0..self.moves.split.len() {
+            let rest = n.saturating_sub(self.moves.split[k] as u64);
+            for j in 0..self.rare.len() {
+                let (r, gr) = self.rare[j];
+                if r >= rest {
+                    break;
+                }
+                let v = gr ^ self.g[(rest - r) as usize];
+                self.mark(v);
+            }
+        }
+        let t = self.moves.split.first().copied().unwrap_or(0) as u64;
+        let same_class_parity = if self.domain {
+            (n.wrapping_sub(t) & 1) as usize
+        } else {
+            0
+        };
+        let exhaustive_parity = 1 - same_class_parity;
+        let c = self.first_unmarked(Some(&self.parity_words[exhaustive_parity]));
+        // Step 2: values of the other parity below c that are not yet seen.
+        let mut missing = 0u32;
+        for w in 0..self.need.len() {
+            let below = if (w + 1) * 64 <= c {
+                u64::MAX
+            } else if w * 64 >= c {
+                0
+            } else {
+                (1u64 << (c - w * 64)) - 1
+            };
+            self.need[w] = !self.seen[w] & self.parity_words[same_class_parity][w] & below;
+            missing += self.need[w].count_ones();
+        }
+        if missing == 0 {
+            return c as u16;
+        }
+        let mut scanned = 0u64;
+        let longest_rest = n.saturating_sub(self.moves.split.iter().copied().min().unwrap_or(0) as u64);
+        'scan: for a in 1..=longest_rest / 2 {
+            for k in 0..self.moves.split.len() {
+                let rest = n.saturating_sub(self.moves.split[k] as u64);
+                if a > rest / 2 {
+                    continue;
+                }
+                let v = self.g[a as usize] ^ self.g[(rest - a) as usize];
+                scanned += 1;
+                let (w, bit) = ((v >> 6) as usize, 1u64 << (v & 63));
+                self.seen[w] |= bit;
+                if self.need[w] & bit != 0 {
+                    self.need[w] &= !bit;
+                    missing -= 1;
+                    if missing == 0 {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        let st = &mut self.stats;
+        st.scanned_splits += scanned;
+        if scanned > st.longest_scan {
+            st.longest_scan = scanned;
+            st.longest_scan_heap = n;
+        }
+        if missing == 0 {
+            c as u16
+        } else {
+            st.full_scans += 1;
+            self.first_unmarked(None) as u16
+        }
+    }
+
+    fn record(&mut self, n: u64, value: u16) {
+        self.g.push(value);
+        if n >= 1 {
+            let v = value as usize;
+            if self.census.len() <= v {
+                self.census.resize(v + 1, [0; 2]);
+            }
+            self.census[v][(n & 1) as usize] += 1;
+            if self.mask != 0 && self.is_rare(n, value) {
+                self.rare.push((n, value));
+            }
+        }
+        let st = &mut self.stats;
+        if value > st.max_value || n == 0 {
+            st.max_value = value;
+            st.max_value_first_heap = n;
+        }
+        if value == 0 {
+            st.zero_count += 1;
+        }
+        // XORs of values below 2^b stay below 2^b, and a mex is at most
+        // one past the options: the bitsets cover twice the largest value.
+        let span = ((value as usize + 1) * 2).next_power_of_two().max(64);
+        if span > self.value_span {
+            self.widen(span);
+        }
+    }
+
+    fn stats_now(&self) -> SparseStats {
+        SparseStats {
+            mask: self.mask,
+            domain: self.domain,
+            mex_heaps: self.g.len() as u64,
+            rare_heaps: self.rare.len() as u64,
+            last_rare_heap: self.rare.last().map_or(0, |r| r.0),
+            ..self.stats.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sparse(code: &str, bound: u64) -> Vec<u16> {
+        values(&OctalCode::parse(code).unwrap(), bound, |_| {}, |_, _| Checkpoint::Continue).0
+    }
+
+    #[test]
+    fn agrees_with_the_plain_mex_on_every_two_digit_code_and_the_config_codes() {
+        let mut codes: Vec<String> = Vec::new();
+        for d1 in 0..8 {
+            for d2 in 0..8 {
+                codes.push(format!("0.{d1}{d2}"));
+                codes.push(format!("4.{d1}{d2}"));
+            }
+        }
+        for c in ["0.137", "0.07", "4.07", "0.51", "0.6", "0.16", "0.106", "0.007", "0.4", "0.04", "0.161", "0.167", "0.2", "0.3"] {
+            codes.push(c.to_string());
+        }
+        let bound = 3000;
+        let mut checked = 0;
+        for c in &codes {
+            let Ok(code) = OctalCode::parse(c) else { continue };
+            let plain = crate::games::octal::solve::values(&code, bound, || {});
+            assert_eq!(sparse(c, bound as u64), plain, "{c}");
+            checked += 1;
+        }
+        assert!(checked > 120, "{checked}");
+    }
+
+    #[test]
+    fn the_sparse_path_does_the_work_and_a_proved_period_fills_in_the_mex_values() {
+        let code = OctalCode::parse("0.16").unwrap();
+        let (g, st) = values(&code, 40_000, |_| {}, |_, _| Checkpoint::Continue);
+        assert_eq!(g, crate::games::octal::solve::values(&code, 40_000, || {}));
+        assert!(st.mask != 0 && st.rare_heaps < 400, "{st:?}");
+        // A full mex looks at about 40,000² / 4 = 4·10^8 splits.
+        assert!(st.full_scans < 100 && st.scanned_splits < 8_000_000, "{st:?}");
+        // Dawson's chess: the period (34) is proved early and the rest of
+        // the values follow from it, equal to the mex's.
+        let code = OctalCode::parse("0.137").unwrap();
+        let (g, st) = values(&code, 30_000, |_| {}, |g, _| {
+            match crate::games::octal::period::find(g, code.max_removal()) {
+                Some(p) => Checkpoint::Periodic {
+                    period: p.period,
+                    preperiod: p.preperiod.max(1),
+                    to: 30_000,
+                },
+                None => Checkpoint::Continue,
+            }
+        });
+        assert_eq!(st.mex_heaps, 1024);
+        assert_eq!(g, crate::games::octal::solve::values(&code, 30_000, || {}));
+    }
+
+    /// Gangolli and Plambeck (1989): 0.16 is periodic with period 149,459,
+    /// the last exception at heap 105,350 (OEIS A071430).
+    #[test]
+    fn octal_016_has_the_published_period() {
+        let code = OctalCode::parse("0.16").unwrap();
+        let mut proved = None;
+        values(&code, 1 << 20, |_| {}, |g, _| {
+            if g.len() == 1 << 20 {
+                proved = crate::games::octal::period::find(g, code.max_removal());
+            }
+            Checkpoint::Continue
+        });
+        let p = proved.expect("a period with 2^20 values");
+        assert_eq!((p.period, p.preperiod), (149_459, 105_351));
+    }
+}
