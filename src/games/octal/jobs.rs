@@ -110,11 +110,15 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
                     to,
                 };
             }
-            if n >= EARLY_STOP_FROM && st.rare_heaps > n / NOT_SPARSE {
-                stopped = Some(format!(
-                    "values not sparse: {} of {n} heaps rare under the best mask",
-                    st.rare_heaps
-                ));
+            if n >= EARLY_STOP_FROM && (st.dense || st.rare_heaps > n / NOT_SPARSE) {
+                stopped = Some(if st.dense {
+                    format!("values not sparse: over an eighth of {n} heaps rare under every mask")
+                } else {
+                    format!(
+                        "values not sparse: {} of {n} heaps rare under the best mask",
+                        st.rare_heaps
+                    )
+                });
                 return Checkpoint::Stop;
             }
             Checkpoint::Continue

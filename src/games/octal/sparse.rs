@@ -20,7 +20,8 @@
 //!
 //! Nothing is assumed: m and e only decide how fast heaps go. They are
 //! chosen at each power of two from 2^10 on, as the pair with the fewest
-//! rare heaps so far; before 2^10 every heap is a full scan. This file
+//! rare heaps so far; before 2^10, and while more than an eighth of the
+//! heaps would be rare (dense values), every heap is a full scan. This file
 //! shares no code with `solve` (the second opinion checks it).
 
 use super::code::OctalCode;
@@ -28,6 +29,10 @@ use serde::Serialize;
 
 /// The first heap at which a mask is chosen (below it, full scans).
 const FIRST_CHOICE: u64 = 1 << 10;
+
+/// Values count as dense, and every heap is a full scan, while more than
+/// 1/`DENSE` of the heaps so far would be rare under the best mask.
+const DENSE: u64 = 8;
 
 /// Mask bits searched when choosing (values above them are ignored by
 /// the mask, which stays exact, only slower if they matter).
@@ -42,6 +47,9 @@ pub struct SparseStats {
     pub mask: u16,
     /// Whether the sparse set is of the domain kind (heap parity counts).
     pub domain: bool,
+    /// Whether the last choice found the values dense (no mask leaves
+    /// fewer than an eighth of the heaps rare): every heap a full scan.
+    pub dense: bool,
     /// Rare heaps (≥ 1) under the final mask.
     pub rare_heaps: u64,
     /// The largest rare heap under the final mask (0: none).
@@ -264,6 +272,15 @@ impl Solver {
                 }
             }
         }
+        if best.0 > self.g.len() as u64 / DENSE {
+            // Dense values: step 1 would walk most heaps and step 2 scan
+            // anyway; the plain mex is cheaper.
+            self.mask = 0;
+            self.rare.clear();
+            self.stats.dense = true;
+            return;
+        }
+        self.stats.dense = false;
         if (best.1, best.2) != (self.mask, self.domain) || self.mask == 0 {
             self.mask = best.1;
             self.domain = best.2;
