@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Counts every value of a Grundy's game table (grundy/values.nmt), reading
+the payload straight from the file (format: crates/nimrod-table/src/format.rs)
+with numpy, and prints the count of each value, the rare values (the bits
+above the lowest have even parity: Winning Ways ch. 4) with their heaps when
+few, the largest value and its first heap, and the heaps of value 0.
+
+It shares no code with nimrod: a second reading of what the table's
+statistics say (`nimrod info`), and the per-value counts the statistics do
+not hold.
+
+Usage: scripts/grundy_census.py TABLE [--chunk HEAPS]   (needs numpy)
+"""
+import argparse
+import struct
+import sys
+
+import numpy as np
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("table")
+    ap.add_argument("--chunk", type=int, default=1 << 27)
+    a = ap.parse_args()
+    with open(a.table, "rb") as f:
+        head = f.read(160)
+    if head[:8] != b"NIMRODTB":
+        sys.exit(f"{a.table}: not a nimrod table")
+    entry_kind, width = head[16], head[17]
+    if (entry_kind, width) != (2, 2):
+        sys.exit(f"{a.table}: entries are not u16")
+    count = struct.unpack_from("<Q", head, 24)[0]
+    offset, length = struct.unpack_from("<QQ", head, 80)
+    if length != count * 2:
+        sys.exit(f"{a.table}: payload of {length} bytes for {count} entries")
+    g = np.memmap(a.table, dtype="<u2", mode="r", offset=offset, shape=(count,))
+    counts = np.zeros(1 << 16, dtype=np.int64)
+    rare_heaps = []
+    zeros = []
+    first_of = {}
+    for start in range(0, count, a.chunk):
+        part = np.asarray(g[start:start + a.chunk])
+        counts += np.bincount(part, minlength=1 << 16)
+        present = np.nonzero(np.bincount(part, minlength=1 << 16))[0]
+        for v in present:
+            if int(v) not in first_of:
+                first_of[int(v)] = start + int(np.argmax(part == v))
+        high = part >> 1
+        parity = np.zeros_like(high)
+        for bit in range(15):
+            parity ^= (high >> bit) & 1
+        rare = np.nonzero(parity == 0)[0]
+        if len(rare_heaps) < 100000:
+            rare_heaps.extend((start + rare).tolist())
+        else:
+            rare_heaps.append(None)
+        zeros.extend((start + np.nonzero(part == 0)[0]).tolist()[:1000])
+    rare_values = [v for v in range(1 << 16) if counts[v] and bin(v >> 1).count("1") % 2 == 0]
+    rare_total = int(sum(counts[v] for v in rare_values))
+    max_v = max(v for v in range(1 << 16) if counts[v])
+    heaps = [h for h in rare_heaps if h is not None]
+    print(f"table {a.table}: heaps 0..={count - 1}")
+    print(f"largest value {max_v}, first at heap {first_of[max_v]}")
+    print(f"rare heaps (heap 0 included): {rare_total}, the last at {heaps[-1] if heaps else None}")
+    print(f"heaps of value 0: {int(counts[0])}, the last at {zeros[-1] if zeros else None}")
+    print("value count first_heap (rare values marked *)")
+    for v in range(max_v + 1):
+        if counts[v]:
+            mark = "*" if v in rare_values else " "
+            print(f"{v:5d}{mark} {int(counts[v]):12d} {first_of[v]:12d}")
+
+
+if __name__ == "__main__":
+    main()
