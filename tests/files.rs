@@ -37,6 +37,24 @@ fn grundy_queries_answer_from_the_tables() {
         .filter(|&a| g[a as usize] == g[1000 - a as usize])
         .collect();
     assert_eq!(splits.len(), expect.len());
+    assert_eq!(v["winning_splits_complete"], true);
+    // Heaps whose splits span the query's chunks (4,096 parts, then 8,192).
+    let g = nimrod::games::grundy::naive::values(20000);
+    for heap in [19999u64, 20000, 8193] {
+        let v = q(&["grundy", &heap.to_string()]);
+        let got: Vec<u64> = v["winning_splits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s[0].as_u64().unwrap())
+            .collect();
+        let expect: Vec<u64> = (1..heap.div_ceil(2))
+            .filter(|&a| g[a as usize] == g[(heap - a) as usize])
+            .collect();
+        assert_eq!(got, expect, "heap {heap}");
+    }
+    let v = q(&["grundy", "1000"]);
+    let g = nimrod::games::grundy::naive::values(1000);
     assert_eq!(
         v["rare"],
         nimrod::games::grundy::rare::is_rare_value(g[1000])

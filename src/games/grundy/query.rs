@@ -56,15 +56,21 @@ fn heap_in_table(t: &Table, heap: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Heaps up to this list every winning split, as they always have; past
+/// it, without `--all`, the scan stops at the first 20 (a complete list
+/// reads the whole table: seconds at 2^32).
+const COMPLETE_SPLITS_UP_TO: u64 = 1 << 24;
+
+/// Splits shown, and found before the scan stops past `COMPLETE_SPLITS_UP_TO`.
+const SHOWN_SPLITS: usize = 20;
+
 fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "grundy/values")?;
     heap_in_table(&t, heap, "grundy/values")?;
-    let g = t.view::<u16>(0, heap + 1)?;
-    let value = g[heap as usize];
-    let splits: Vec<(u64, u64)> = (1..heap.div_ceil(2))
-        .filter(|&a| g[a as usize] == g[(heap - a) as usize])
-        .map(|a| (a, heap - a))
-        .collect();
+    let value = t.get::<u16>(heap)?;
+    let complete = all || heap <= COMPLETE_SPLITS_UP_TO;
+    let splits = winning_splits(&t, heap, if complete { usize::MAX } else { SHOWN_SPLITS })?;
+    let complete = complete || splits.len() < SHOWN_SPLITS;
     let rare_table = open_table(&ctx.data_dir, "grundy/rare").ok();
     let rare = match &rare_table {
         Some(r) => {
@@ -85,8 +91,36 @@ fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
         outcome: if value == 0 { "P" } else { "N" },
         rare,
         winning_splits: splits.iter().map(|&(a, b)| [a, b]).collect(),
+        winning_splits_complete: complete,
         list_all: all,
     }))
+}
+
+/// The splits a + b = heap (a < b) to a zero position, G(a) = G(b), smallest
+/// a first, at most `most`. Reads the table in growing chunks from both
+/// ends, so the first few of a big heap cost microseconds, not a scan.
+fn winning_splits(t: &Table, heap: u64, most: usize) -> Result<Vec<(u64, u64)>> {
+    let mut out = Vec::new();
+    let end = heap.div_ceil(2); // a < end, so a < heap − a
+    let mut lo = 1u64;
+    let mut chunk = 1u64 << 12;
+    while lo < end && out.len() < most {
+        let hi = end.min(lo + chunk);
+        let low = t.view::<u16>(lo, hi - lo)?;
+        // b runs from heap − lo down to heap − hi + 1.
+        let high = t.view::<u16>(heap - hi + 1, hi - lo)?;
+        for a in lo..hi {
+            if low[(a - lo) as usize] == high[(heap - a - (heap - hi + 1)) as usize] {
+                out.push((a, heap - a));
+                if out.len() == most {
+                    break;
+                }
+            }
+        }
+        lo = hi;
+        chunk = (chunk * 2).min(1 << 24);
+    }
+    Ok(out)
 }
 
 /// `nimrod query grundy HEAP`.
@@ -99,8 +133,11 @@ struct NormalAnswer {
     /// "P": the previous player wins; "N": the next player wins.
     outcome: &'static str,
     rare: bool,
-    /// Every split to a zero position (the text shows the first 20).
+    /// Splits to a zero position, smallest part first: every one when
+    /// `winning_splits_complete`, else the first 20 (heaps past 2^24
+    /// without `--all`). The text shows the first 20.
     winning_splits: Vec<[u64; 2]>,
+    winning_splits_complete: bool,
     #[serde(skip)]
     list_all: bool,
 }
@@ -119,7 +156,15 @@ impl std::fmt::Display for NormalAnswer {
             return writeln!(f, "  no split reaches a zero position");
         }
         let splits = &self.winning_splits;
-        writeln!(f, "  winning splits (to a zero position): {}", splits.len())?;
+        if self.winning_splits_complete {
+            writeln!(f, "  winning splits (to a zero position): {}", splits.len())?;
+        } else {
+            writeln!(
+                f,
+                "  winning splits (to a zero position): at least {}",
+                splits.len()
+            )?;
+        }
         let shown = if self.list_all {
             splits.len()
         } else {
@@ -130,6 +175,11 @@ impl std::fmt::Display for NormalAnswer {
         }
         if shown < splits.len() {
             writeln!(f, "    … {} more (--all lists them)", splits.len() - shown)?;
+        } else if !self.winning_splits_complete {
+            writeln!(
+                f,
+                "    … the first {shown}; --all finds every one (a scan of the whole table)"
+            )?;
         }
         Ok(())
     }
