@@ -107,10 +107,11 @@ fn winning_splits(t: &Table, heap: u64, most: usize) -> Result<Vec<(u64, u64)>> 
     while lo < end && out.len() < most {
         let hi = end.min(lo + chunk);
         let low = t.view::<u16>(lo, hi - lo)?;
-        // b runs from heap − lo down to heap − hi + 1.
+        // The partners heap − a, from heap − hi + 1 up to heap − lo: the
+        // partner of a sits at hi − 1 − a in this view.
         let high = t.view::<u16>(heap - hi + 1, hi - lo)?;
         for a in lo..hi {
-            if low[(a - lo) as usize] == high[(heap - a - (heap - hi + 1)) as usize] {
+            if low[(a - lo) as usize] == high[(hi - 1 - a) as usize] {
                 out.push((a, heap - a));
                 if out.len() == most {
                     break;

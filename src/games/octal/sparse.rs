@@ -147,6 +147,11 @@ struct Moves {
     take_leave_one: Vec<usize>,
     /// Removals that leave two non-empty heaps.
     split: Vec<usize>,
+    /// t: the first split removal, whose parity the domain kind uses (all
+    /// split removals share it there); 0 when there is none.
+    t: u64,
+    /// The smallest split removal (0 when there is none).
+    min_split: u64,
 }
 
 impl Moves {
@@ -156,10 +161,13 @@ impl Moves {
                 .filter(|&i| code.digits[i] & bit != 0)
                 .collect()
         };
+        let split = with(4);
         Moves {
             take_all: with(1).into_iter().filter(|&i| i > 0).collect(),
             take_leave_one: with(2).into_iter().filter(|&i| i > 0).collect(),
-            split: with(4),
+            t: split.first().map_or(0, |&i| i as u64),
+            min_split: split.iter().min().map_or(0, |&i| i as u64),
+            split,
         }
     }
 
@@ -189,6 +197,12 @@ struct Solver {
 
 fn parity(v: u16, mask: u16) -> u8 {
     ((v & mask).count_ones() & 1) as u8
+}
+
+/// The masked parity a rare heap x has: 0 for the range kind, the parity
+/// of x − t for the domain kind (only x's parity matters).
+fn rare_parity(domain: bool, x: u64, t: u64) -> u8 {
+    (domain as u64 * (x.wrapping_sub(t) & 1)) as u8
 }
 
 impl Solver {
@@ -235,10 +249,7 @@ impl Solver {
     }
 
     fn is_rare(&self, x: u64, v: u16) -> bool {
-        let e = self.domain as u64;
-        let t = self.moves.split.first().copied().unwrap_or(0) as u64;
-        let expected = (e * (x.wrapping_sub(t) & 1)) as u8;
-        parity(v, self.mask) == expected
+        parity(v, self.mask) == rare_parity(self.domain, x, self.moves.t)
     }
 
     /// Chooses the mask and kind with the fewest rare heaps so far (ties:
@@ -248,7 +259,6 @@ impl Solver {
             return;
         }
         let bits = (16 - self.stats.max_value.leading_zeros()).clamp(1, MASK_BITS_SEARCHED);
-        let t = self.moves.split.first().copied().unwrap_or(0) as u64;
         let kinds: &[bool] = if self.moves.domain_allowed() {
             &[false, true]
         } else {
@@ -261,8 +271,7 @@ impl Solver {
                 let mut rare = 0u64;
                 for (v, by_parity) in self.census.iter().enumerate() {
                     for (xp, &count) in by_parity.iter().enumerate() {
-                        let expected = if e { ((xp as u64 + 2 - (t & 1)) & 1) as u8 } else { 0 };
-                        if parity(v as u16, m) == expected {
+                        if parity(v as u16, m) == rare_parity(e, xp as u64, self.moves.t) {
                             rare += count;
                         }
                     }
@@ -362,12 +371,9 @@ impl Solver {
                 self.mark(v);
             }
         }
-        let t = self.moves.split.first().copied().unwrap_or(0) as u64;
-        let same_class_parity = if self.domain {
-            (n.wrapping_sub(t) & 1) as usize
-        } else {
-            0
-        };
+        // Splits of two parts of one class give options of parity
+        // e·((n − t) mod 2), which is the rare parity at heap n.
+        let same_class_parity = rare_parity(self.domain, n, self.moves.t) as usize;
         let exhaustive_parity = 1 - same_class_parity;
         let c = self.first_unmarked(Some(&self.parity_words[exhaustive_parity]));
         // Step 2: values of the other parity below c that are not yet seen.
@@ -387,7 +393,7 @@ impl Solver {
             return c as u16;
         }
         let mut scanned = 0u64;
-        let longest_rest = n.saturating_sub(self.moves.split.iter().copied().min().unwrap_or(0) as u64);
+        let longest_rest = n.saturating_sub(self.moves.min_split);
         'scan: for a in 1..=longest_rest / 2 {
             for k in 0..self.moves.split.len() {
                 let rest = n.saturating_sub(self.moves.split[k] as u64);
