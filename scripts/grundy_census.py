@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Counts every value of a Grundy's game table (grundy/values.nmt), reading
 the payload straight from the file (format: crates/nimrod-table/src/format.rs)
-with numpy, and prints the count of each value, the rare values (the bits
-above the lowest have even parity: Winning Ways ch. 4) with their heaps when
-few, the largest value and its first heap, and the heaps of value 0.
+with numpy, and prints the count of each value with its first heap, the
+rare heaps (the value's bits above the lowest have even parity: Winning
+Ways ch. 4) with the last of them, the largest value and its first heap,
+and the heaps of value 0 with the last of them.
 
 It shares no code with nimrod: a second reading of what the table's
 statistics say (`nimrod info`), and the per-value counts the statistics do
@@ -36,14 +37,13 @@ def main():
         sys.exit(f"{a.table}: payload of {length} bytes for {count} entries")
     g = np.memmap(a.table, dtype="<u2", mode="r", offset=offset, shape=(count,))
     counts = np.zeros(1 << 16, dtype=np.int64)
-    rare_heaps = []
-    zeros = []
     first_of = {}
+    last_rare = last_zero = None
     for start in range(0, count, a.chunk):
         part = np.asarray(g[start:start + a.chunk])
-        counts += np.bincount(part, minlength=1 << 16)
-        present = np.nonzero(np.bincount(part, minlength=1 << 16))[0]
-        for v in present:
+        chunk_counts = np.bincount(part, minlength=1 << 16)
+        counts += chunk_counts
+        for v in np.nonzero(chunk_counts)[0]:
             if int(v) not in first_of:
                 first_of[int(v)] = start + int(np.argmax(part == v))
         high = part >> 1
@@ -51,19 +51,18 @@ def main():
         for bit in range(15):
             parity ^= (high >> bit) & 1
         rare = np.nonzero(parity == 0)[0]
-        if len(rare_heaps) < 100000:
-            rare_heaps.extend((start + rare).tolist())
-        else:
-            rare_heaps.append(None)
-        zeros.extend((start + np.nonzero(part == 0)[0]).tolist()[:1000])
+        if len(rare):
+            last_rare = start + int(rare[-1])
+        zeros = np.nonzero(part == 0)[0]
+        if len(zeros):
+            last_zero = start + int(zeros[-1])
     rare_values = [v for v in range(1 << 16) if counts[v] and bin(v >> 1).count("1") % 2 == 0]
     rare_total = int(sum(counts[v] for v in rare_values))
     max_v = max(v for v in range(1 << 16) if counts[v])
-    heaps = [h for h in rare_heaps if h is not None]
     print(f"table {a.table}: heaps 0..={count - 1}")
     print(f"largest value {max_v}, first at heap {first_of[max_v]}")
-    print(f"rare heaps (heap 0 included): {rare_total}, the last at {heaps[-1] if heaps else None}")
-    print(f"heaps of value 0: {int(counts[0])}, the last at {zeros[-1] if zeros else None}")
+    print(f"rare heaps (heap 0 included): {rare_total}, the last at {last_rare}")
+    print(f"heaps of value 0: {int(counts[0])}, the last at {last_zero}")
     print("value count first_heap (rare values marked *)")
     for v in range(max_v + 1):
         if counts[v]:
