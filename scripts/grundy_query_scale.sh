@@ -12,8 +12,10 @@ set -euo pipefail
 bin=$1; data=$2; raw=$3; runs=${4:-11}
 [[ -x $bin ]] || { echo "no nimrod binary at $bin" >&2; exit 1; }
 (( runs >= 1 && runs <= 1000 )) || { echo "RUNS must be 1..1000" >&2; exit 1; }
-python3 - "$bin" "$data" "$raw" "$runs" <<'PY'
-import json, os, statistics, struct, subprocess, sys, time
+lib=$(cd "$(dirname "$0")/lib" && pwd)
+PYTHONPATH="$lib${PYTHONPATH:+:$PYTHONPATH}" python3 - "$bin" "$data" "$raw" "$runs" <<'PY'
+import json, statistics, struct, subprocess, sys, time
+from pagecache import evict
 binary, data, raw, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 with open(raw, "rb") as f:
     head = f.read(160)
@@ -24,13 +26,6 @@ def stored(n):
     with open(raw, "rb") as f:
         f.seek(offset + 2 * n)
         return struct.unpack("<H", f.read(2))[0]
-
-def evict():
-    for root, _, files in os.walk(data):
-        for name in files:
-            fd = os.open(os.path.join(root, name), os.O_RDONLY)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            os.close(fd)
 
 def once(n):
     start = time.perf_counter()
@@ -49,7 +44,7 @@ for n in [1000000, 475094020, 2**31 + 12345, last]:
     warm = statistics.median(once(n) for _ in range(runs))
     cold = []
     for _ in range(runs):
-        evict()
+        evict(data)
         cold.append(once(n))
     print(f"query grundy {n:<12} warm {warm:8.2f} ms   cold {statistics.median(cold):8.2f} ms")
 PY

@@ -13,8 +13,10 @@ runs=${3:-21}
 [[ -x $bin ]] || { echo "query_latency: no nimrod binary at $bin" >&2; exit 1; }
 [[ -d $data ]] || { echo "query_latency: no data directory $data" >&2; exit 1; }
 (( runs >= 1 && runs <= 1000 )) || { echo "query_latency: RUNS must be 1..1000" >&2; exit 1; }
-python3 - "$bin" "$data" "$runs" <<'PY'
-import os, statistics, subprocess, sys, time
+lib=$(cd "$(dirname "$0")/lib" && pwd)
+PYTHONPATH="$lib${PYTHONPATH:+:$PYTHONPATH}" python3 - "$bin" "$data" "$runs" <<'PY'
+import statistics, subprocess, sys, time
+from pagecache import evict
 binary, data, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 queries = [
     ["grundy", "1000000"],
@@ -22,13 +24,6 @@ queries = [
     ["ttt", "--size", "4x4", "--k", "4", "x..............."],
     ["gops", "--cards", "10", "--mine", "2,5,9", "--theirs", "1,7,8", "--prizes", "3,4,10"],
 ]
-
-def evict():
-    for root, _, files in os.walk(data):
-        for f in files:
-            fd = os.open(os.path.join(root, f), os.O_RDONLY)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            os.close(fd)
 
 def once(q):
     start = time.perf_counter()
@@ -42,7 +37,7 @@ for q in queries:
     warm = statistics.median(once(q) for _ in range(runs))
     cold = []
     for _ in range(runs):
-        evict()
+        evict(data)
         cold.append(once(q))
     print(f"{'query ' + ' '.join(q):<62} warm {warm:8.2f} ms   cold {statistics.median(cold):8.2f} ms")
 PY
