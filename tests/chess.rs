@@ -719,6 +719,97 @@ fn query_rejects_bad_positions_with_one_line() {
     assert!(e.contains("KQvKx"), "{e}");
 }
 
+#[test]
+fn bulk_query_answers_every_line_as_a_single_query_does() {
+    let data = tables().to_str().unwrap();
+    // Answers from 3- and 4-piece tables (one with an en passant square),
+    // then lines that have none: a bad FEN, a table not built, a blank
+    // line, a line too long; then one more good line (the order is kept).
+    let good = [
+        "8/8/8/8/8/2k5/1R6/K7 w - - 0 1",
+        "8/8/8/8/8/2k5/1R6/K7 b - - 0 1",
+        "8/8/8/3k4/8/8/8/KQ2r3 w - - 0 1",
+        "8/8/8/8/3Pp3/8/8/K1k5 b - d3 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ];
+    let long = "x".repeat(5000);
+    let bad = [
+        ("8/8/8/8/8/2k5/1R6/K7", "side to move"),
+        ("7k/8/8/8/8/8/QRRR4/K7 w - - 0 1", "chess/KQRRRvK"),
+        ("", "no FEN"),
+        (long.as_str(), "longer than"),
+    ];
+    let mut input: Vec<&str> = good.to_vec();
+    input.extend(bad.iter().map(|(l, _)| *l));
+    input.push(good[0]);
+    let file = tables().join("fens.txt");
+    std::fs::write(&file, input.join("\n") + "\n").unwrap();
+    let f = file.to_str().unwrap();
+
+    let o = run(&["query", "chess", "--fens", f, "--data", data, "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("4 of 10 lines had no answer") && err.contains("line 6"),
+        "{err}"
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(json).collect();
+    assert_eq!(lines.len(), input.len());
+    for (i, fen) in good.iter().chain([&good[0]]).enumerate() {
+        let at = if i < good.len() { i } else { input.len() - 1 };
+        let single = json(&ok(&["query", "chess", fen, "--data", data, "--json"]));
+        assert_eq!(lines[at], single, "line {}", at + 1);
+    }
+    for (k, (_, needle)) in bad.iter().enumerate() {
+        let l = &lines[good.len() + k];
+        assert_eq!(l["line"], (good.len() + k + 1) as u64);
+        assert!(l["error"].as_str().unwrap().contains(needle), "{l}");
+    }
+
+    // Text: one tab-separated line each, the same values; standard input.
+    let o = run_with_input(
+        &["query", "chess", "--fens", "-", "--data", data],
+        &input.join("\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let text: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(text.len(), input.len());
+    for (i, l) in lines.iter().enumerate() {
+        let cols: Vec<&str> = text[i].split('\t').collect();
+        if l.get("error").is_some() {
+            assert_eq!(cols[1], "error", "{}", text[i]);
+            continue;
+        }
+        assert_eq!(cols[0], l["fen"]);
+        assert_eq!(cols[1], l["table"]);
+        assert_eq!(cols[2], l["wdl"].to_string());
+        assert_eq!(cols[3], l["dtm_plies"].to_string());
+        assert_eq!(cols[5], l["moves"][0]["san"].as_str().unwrap_or("-"));
+    }
+
+    // Every line answered: exit 0. A missing file is one error line.
+    let clean = tables().join("clean.txt");
+    std::fs::write(&clean, good.join("\n")).unwrap();
+    let out = ok(&[
+        "query",
+        "chess",
+        "--fens",
+        clean.to_str().unwrap(),
+        "--data",
+        data,
+    ]);
+    assert_eq!(out.lines().count(), good.len());
+    let e = fails(&[
+        "query",
+        "chess",
+        "--fens",
+        "/no/such/fens.txt",
+        "--data",
+        data,
+    ]);
+    assert!(e.contains("/no/such/fens.txt"), "{e}");
+}
+
 /// Every legal placement of a material's pieces on the whole board (like
 /// pieces on increasing squares), both sides to move, counted directly;
 /// with a tablebase, every one is also probed and tallied as the statistics

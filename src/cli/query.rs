@@ -208,11 +208,25 @@ pub fn run(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
         } => (game, args, json, data_dir),
         Prepared::Done(code) => return Ok(code),
     };
-    let answer = match g.query_matches(&args, &QueryContext { data_dir }) {
+    let mut answer = match g.query_matches(&args, &QueryContext { data_dir }) {
         Ok(a) => a,
         Err(QueryError::Usage(u)) => return Ok(usage(&u, json)),
         Err(QueryError::Failed(e)) => return Err(e),
     };
+    if let Some(stream) = answer.take_stream() {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        return match stream(&mut out, json) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            // The reader went away (`… | head`): nothing more to say.
+            Err(e)
+                if e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+            {
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => Err(e),
+        };
+    }
     emit(json, answer.json(), answer.text());
     Ok(ExitCode::SUCCESS)
 }

@@ -368,11 +368,22 @@ async fn api(
             format!("args: {bad} is the server's to set (it serves one data directory, in JSON)"),
         ));
     }
+    // A bulk query reads a file named by the caller: not on a server.
+    if let Some(bad) = args.iter().find(|a| a.starts_with("--fens")) {
+        return Err(Failure(
+            StatusCode::BAD_REQUEST,
+            format!("args: {bad} reads a file of FENs, which the server does not do; ask one position a request (or run `nimrod query chess --fens FILE` locally)"),
+        ));
+    }
     bounded(&server, move |s| {
         let ctx = QueryContext {
             data_dir: s.data.clone(),
         };
         match games::query::ask(g, &args, &ctx) {
+            Ok(answer) if answer.is_streamed() => Err(Failure(
+                StatusCode::BAD_REQUEST,
+                "args: this query answers line by line, which the server does not do".into(),
+            )),
             Ok(answer) => Ok(Json(answer.json().clone()).into_response()),
             Err(QueryError::Usage(u)) if u.help => {
                 Ok(Json(json!({ "help": u.text })).into_response())

@@ -109,6 +109,7 @@
 //! // King and queen against king: a win for the queen's side.
 //! let q = chess::ChessQuery {
 //!     fen: Some("8/8/8/8/8/2k5/8/KQ6 w - - 0 1".into()),
+//!     fens: None,
 //!     stats: None,
 //!     sample: None,
 //!     table: None,

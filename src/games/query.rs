@@ -17,7 +17,14 @@ pub struct QueryContext {
 pub struct Answer {
     text: String,
     json: serde_json::Value,
+    stream: Option<Stream>,
 }
+
+/// An answer too long to hold in memory (one line per input line, e.g.
+/// `query chess --fens`): it writes itself, text or JSON lines, to the
+/// writer it is given, and fails (after writing every line it could) when
+/// some input had no answer.
+pub type Stream = Box<dyn FnOnce(&mut dyn std::io::Write, bool) -> anyhow::Result<()> + Send>;
 
 impl Answer {
     /// The answer of a typed result: its `Display` is the text and its
@@ -26,7 +33,28 @@ impl Answer {
         Answer {
             text: value.to_string(),
             json: serde_json::to_value(value).expect("answer structs serialise"),
+            stream: None,
         }
+    }
+
+    /// An answer that writes itself line by line (see [`Stream`]); its
+    /// `text` is empty and its `json` null.
+    pub fn streamed(stream: Stream) -> Answer {
+        Answer {
+            text: String::new(),
+            json: serde_json::Value::Null,
+            stream: Some(stream),
+        }
+    }
+
+    /// Whether the answer writes itself line by line (its `json` is null).
+    pub fn is_streamed(&self) -> bool {
+        self.stream.is_some()
+    }
+
+    /// The line-by-line writer of a streamed answer (taken once).
+    pub fn take_stream(&mut self) -> Option<Stream> {
+        self.stream.take()
     }
 
     /// The text, as `nimrod query` prints it.

@@ -4,7 +4,7 @@
 //! are that API's; what differs (no DTZ, the mainline is the DTM line) is
 //! in docs/serve.md.
 
-use super::board::{Board, Color, Move, Role};
+use super::board::{Board, Color, Role};
 use super::material::Material;
 use super::probe::{table_id, Tablebase};
 use super::query::{dtm_plies, position_value, principal_variation, rated_moves};
@@ -174,16 +174,6 @@ pub fn insufficient_material(b: &Board) -> bool {
     }
 }
 
-/// The legal moves of `b`, with en passant after a double push to `pushed`.
-fn moves_of(b: &Board, pushed: Option<u8>) -> Vec<Move> {
-    let mut moves = Vec::new();
-    b.legal_moves(&mut moves);
-    if let Some(sq) = pushed {
-        b.en_passant_captures(sq, &mut moves);
-    }
-    moves
-}
-
 /// Parses a FEN as the API takes it (underscores for spaces) and opens
 /// nothing: the board, the double push it allows en passant after, and
 /// the canonical material.
@@ -240,7 +230,7 @@ pub fn standard(tb: &Tablebase, fen: &str) -> Result<Standard, LookupError> {
 
 /// A position's [`PositionInfo`] given its value.
 fn info(b: &Board, pushed: Option<u8>, value: Value) -> PositionInfo {
-    let no_moves = moves_of(b, pushed).is_empty();
+    let no_moves = super::probe::legal_moves(b, pushed).is_empty();
     let in_check = b.in_check(b.turn);
     PositionInfo {
         dtz: None,

@@ -3,8 +3,8 @@
 //! (two where a table's distances need it; see `value`).
 //! No castling and no en passant (as in the public tablebases).
 //!
-//! The folder: `jobs` (parameters, plan, building a table), `query`,
-//! `play`, `verify`, the rules (`bitboard`, `board`, `moves`, `unmoves`,
+//! The folder: `jobs` (parameters, plan, building a table), `query` and
+//! `bulk` (a file of FENs), `play`, `verify`, the rules (`bitboard`, `board`, `moves`, `unmoves`,
 //! `fen`, `san`, `full` for castling and en passant), the tables
 //! (`material`, `index`, `value`, `cells`, `solve`, `sweep` and its
 //! `checkpoint`, `probe`) and `engine`
@@ -12,6 +12,7 @@
 
 internal_mod!(bitboard);
 internal_mod!(board);
+internal_mod!(bulk);
 mod cells;
 mod checkpoint;
 internal_mod!(engine);

@@ -260,7 +260,43 @@ pub fn after_move(
     with_en_passant(child, m.is_double_push().then_some(m.to), stored, probe)
 }
 
+/// The legal moves of `b`, with the en passant captures a double push to
+/// `pushed` allows.
+pub fn legal_moves(b: &Board, pushed: Option<u8>) -> Vec<Move> {
+    let mut moves = Vec::new();
+    b.legal_moves(&mut moves);
+    if let Some(sq) = pushed {
+        b.en_passant_captures(sq, &mut moves);
+    }
+    moves
+}
+
 impl Tablebase {
+    /// A program's probe: the value for the side to move of a legal
+    /// position whose table (and those its captures and promotions lead
+    /// to) is open, without an en passant right (see
+    /// [`Tablebase::value_with_en_passant`] for one). Bare kings are a draw.
+    /// A table that is not open, or a damaged block, is an error, never a
+    /// guess. Thread-safe: probe one `Tablebase` from as many threads as
+    /// you like.
+    pub fn probe(&self, b: &Board) -> Result<Value> {
+        self.value(b)
+    }
+
+    /// Every legal move of `b` (en passant after a double push to
+    /// `pushed`) with its value for the side that plays it, best first:
+    /// faster wins, then draws, then slower losses; ties in move
+    /// generation order, so a position always lists the same way.
+    pub fn best_moves(&self, b: &Board, pushed: Option<u8>) -> Result<Vec<(Move, Value)>> {
+        let mut rated = Vec::new();
+        for m in legal_moves(b, pushed) {
+            let v = self.value_after(b, &m)?.before_move();
+            rated.push((m, v));
+        }
+        rated.sort_by_key(|(_, v)| std::cmp::Reverse(v.preference()));
+        Ok(rated)
+    }
+
     /// Value for the side to move after `m` is played in `b`.
     pub fn value_after(&self, b: &Board, m: &Move) -> Result<Value> {
         self.value_with_en_passant(&b.play(m), m.is_double_push().then_some(m.to))

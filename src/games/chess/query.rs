@@ -15,13 +15,19 @@ use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
 #[cfg_attr(feature = "cli", command(
-    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\""
+    after_help = "Examples:\n  nimrod query chess \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\"\n  nimrod query chess --stats KQvKR\n  nimrod query chess --sample 10 --table KQvKR --seed 1\n  nimrod query chess --fens positions.txt --json\n  nimrod query chess --search \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\""
 ))]
 #[cfg_attr(feature = "cli", command(about = "Chess endgames: value, distance to mate, moves, principal variation"))]
 /// The arguments of `nimrod query chess` (a library caller fills it in).
 pub struct ChessQuery {
     /// Position in FEN: castling "-" (use --search for positions with castling rights); an en passant square is taken into account.
     pub fen: Option<String>,
+    /// Answer every FEN of a file, one a line ("-" reads standard input):
+    /// one line of output per line of input, in order (with --json one JSON
+    /// object a line, the fields of a single query; a line without an
+    /// answer gives an error object and the exit status is 1 at the end).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", conflicts_with_all = ["fen", "stats", "sample", "search"]))]
+    pub fens: Option<String>,
     /// Print the statistics of one table (e.g. KQvKR) instead.
     #[cfg_attr(feature = "cli", arg(long))]
     pub stats: Option<String>,
@@ -73,22 +79,15 @@ pub struct Line {
 /// same position always lists the same way). `pushed` is the square of a
 /// pawn that has just advanced two squares, when en passant is allowed.
 pub fn rated_moves(tb: &Tablebase, b: &Board, pushed: Option<u8>) -> Result<Vec<Line>> {
-    let mut moves = Vec::new();
-    b.legal_moves(&mut moves);
-    if let Some(sq) = pushed {
-        b.en_passant_captures(sq, &mut moves);
-    }
-    let mut lines = Vec::new();
-    for m in moves {
-        let v = tb.value_after(b, &m)?.before_move();
-        lines.push(Line {
-            mv: m,
-            san: b.san(&m),
-            value: v,
-        });
-    }
-    lines.sort_by_key(|l| std::cmp::Reverse(l.value.preference()));
-    Ok(lines)
+    Ok(tb
+        .best_moves(b, pushed)?
+        .into_iter()
+        .map(|(mv, value)| Line {
+            san: b.san(&mv),
+            mv,
+            value,
+        })
+        .collect())
 }
 
 /// Value for the side to move, with an en passant right when `pushed` is
@@ -124,6 +123,9 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
     if let Some(name) = &q.stats {
         return stats(name, ctx);
     }
+    if let Some(source) = &q.fens {
+        return Ok(super::bulk::answer(source, &ctx.data_dir));
+    }
     if let (Some(count), Some(name)) = (q.sample, &q.table) {
         return sample(name, count, q.seed, ctx);
     }
@@ -133,37 +135,58 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.search {
         return searched(fen, q.nodes, q.depth, ctx);
     }
+    let (board, pushed, canonical) = parse_position(fen)?;
+    let tb = open_for(&ctx.data_dir, canonical)?;
+    Ok(Answer::of(&position_answer(&board, pushed, canonical, &tb)?))
+}
+
+/// A FEN read for a table look-up: the board, the square of a pawn that
+/// has just advanced two squares when the FEN gives an en passant square,
+/// and the canonical material of the table it needs.
+pub(super) fn parse_position(fen: &str) -> Result<(Board, Option<u8>, Material)> {
     let (board, pushed) = Board::from_fen_with_en_passant(fen)?;
-    let material = Material::of(&board);
     if board.piece_count() > MAX_PIECES {
         bail!(
             "FEN \"{fen}\": {} pieces; the tables go up to {MAX_PIECES} pieces, kings included",
             board.piece_count()
         );
     }
-    let canonical = material.canonical();
-    let tb = if material.pieces() == 2 {
-        Tablebase::default()
-    } else {
-        Tablebase::open_closure(&ctx.data_dir, canonical).map_err(|e| {
-            let needs = format!(
-                "(the position needs table {} and those it converts to)",
-                table_id(&canonical)
-            );
-            match e.downcast_ref::<crate::games::TableUnavailable>() {
-                // Kept typed: a server answers 404 or 500 by it.
-                Some(t) => crate::games::TableUnavailable {
-                    damaged: t.damaged,
-                    message: format!("{} {needs}", t.message),
-                }
-                .into(),
-                None => anyhow::anyhow!("{e:#} {needs}"),
+    Ok((board, pushed, Material::of(&board).canonical()))
+}
+
+/// The tables a position of `canonical` material needs (its own and those
+/// its captures and promotions lead to); none for bare kings.
+pub(super) fn open_for(data_dir: &std::path::Path, canonical: Material) -> Result<Tablebase> {
+    if canonical.pieces() == 2 {
+        return Ok(Tablebase::default());
+    }
+    Tablebase::open_closure(data_dir, canonical).map_err(|e| {
+        let needs = format!(
+            "(the position needs table {} and those it converts to)",
+            table_id(&canonical)
+        );
+        match e.downcast_ref::<crate::games::TableUnavailable>() {
+            // Kept typed: a server answers 404 or 500 by it.
+            Some(t) => crate::games::TableUnavailable {
+                damaged: t.damaged,
+                message: format!("{} {needs}", t.message),
             }
-        })?
-    };
-    let value = position_value(&tb, &board, pushed)?;
-    let lines = rated_moves(&tb, &board, pushed)?;
-    let pv = principal_variation(&tb, &board, pushed)?;
+            .into(),
+            None => anyhow::anyhow!("{e:#} {needs}"),
+        }
+    })
+}
+
+/// Everything `query chess FEN` says about a position, from open tables.
+pub(super) fn position_answer(
+    board: &Board,
+    pushed: Option<u8>,
+    canonical: Material,
+    tb: &Tablebase,
+) -> Result<PositionAnswer> {
+    let value = position_value(tb, board, pushed)?;
+    let lines = rated_moves(tb, board, pushed)?;
+    let pv = principal_variation(tb, board, pushed)?;
     let turn = if board.turn == Color::White {
         "white"
     } else {
@@ -189,7 +212,7 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
         dtm_plies: dtm_plies(l.value),
         value: l.value.describe(),
     };
-    Ok(Answer::of(&PositionAnswer {
+    Ok(PositionAnswer {
         fen: shown,
         table: canonical.name(),
         turn,
@@ -204,14 +227,14 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
         moves: lines.iter().map(rated).collect(),
         pv: pv.iter().map(|l| l.san.clone()).collect(),
         pv_uci: pv.iter().map(|l| l.mv.uci()).collect(),
-    }))
+    })
 }
 
 /// One legal move with its value for the mover.
 #[derive(Serialize)]
-struct RatedMove {
+pub(super) struct RatedMove {
     uci: String,
-    san: String,
+    pub(super) san: String,
     wdl: i32,
     dtm_plies: i64,
     value: String,
@@ -219,18 +242,18 @@ struct RatedMove {
 
 /// `nimrod query chess FEN`.
 #[derive(Serialize)]
-struct PositionAnswer {
-    fen: String,
+pub(super) struct PositionAnswer {
+    pub(super) fen: String,
     /// The table's material, stronger side first.
-    table: String,
+    pub(super) table: String,
     turn: &'static str,
     /// +1 win, 0 draw, -1 loss for the side to move.
-    wdl: i32,
-    dtm_plies: i64,
+    pub(super) wdl: i32,
+    pub(super) dtm_plies: i64,
     dtm_moves: i64,
-    value: String,
+    pub(super) value: String,
     /// Every legal move, best first.
-    moves: Vec<RatedMove>,
+    pub(super) moves: Vec<RatedMove>,
     /// Best play to mate, in SAN and UCI.
     pv: Vec<String>,
     pv_uci: Vec<String>,
@@ -336,7 +359,6 @@ impl std::fmt::Display for StatsAnswer {
     }
 }
 
-/// Uniform over legal stored positions (both sides to move), seeded.
 /// Every chess table in the data directory (raw or packed), and how many.
 pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
     let mut materials = Vec::new();
@@ -480,6 +502,8 @@ impl std::fmt::Display for SearchAnswer {
 /// memory; more positions come from more seeds).
 pub const MAX_SAMPLE: u64 = 100_000;
 
+/// Positions drawn uniformly (seeded) from a table's legal stored
+/// positions, both sides to move, with their values.
 fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answer> {
     ensure!(
         count >= 1,
