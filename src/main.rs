@@ -25,6 +25,28 @@ fn main() -> ExitCode {
         }
         return ExitCode::from(2);
     }
+    // The frame cache of packed tables, per table (random probes of a
+    // packed table want more than the default).
+    if let Some(v) = std::env::var_os("NIMROD_FRAME_CACHE_MIB") {
+        let max = nimrod::table::pack::MAX_CACHE_BYTES >> 20;
+        match v.to_str().and_then(|s| s.trim().parse::<usize>().ok()) {
+            Some(mib) if (1..=max).contains(&mib) => {
+                nimrod::table::pack::set_cache_budget(mib << 20)
+            }
+            _ => {
+                let msg = format!(
+                    "NIMROD_FRAME_CACHE_MIB={}: give the MiB of decompressed frames each packed table keeps, 1 ..= {max}",
+                    v.to_string_lossy()
+                );
+                if json {
+                    eprintln!("{}", serde_json::json!({ "error": msg }));
+                } else {
+                    eprintln!("error: {msg}");
+                }
+                return ExitCode::from(2);
+            }
+        }
+    }
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
         Err(e) if !json || !e.use_stderr() => e.exit(),

@@ -810,6 +810,92 @@ fn bulk_query_answers_every_line_as_a_single_query_does() {
     assert!(e.contains("/no/such/fens.txt"), "{e}");
 }
 
+#[test]
+fn packed_chess_tables_use_small_frames_and_answer_as_the_raw_ones() {
+    let raw_dir = tables();
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("chess")).unwrap();
+    // KRvKP and the tables its captures and promotions lead to.
+    let closure = [
+        "KRvKP", "KRvK", "KQvKR", "KRvKR", "KRvKN", "KRvKB", "KQvK", "KBvK", "KNvK", "KPvK",
+        "KRvKQ",
+    ];
+    let mut packed = Vec::new();
+    for name in closure {
+        let src = raw_dir.join(format!("chess/{name}.nmt"));
+        if !src.exists() {
+            continue; // not a canonical name (KRvKQ is KQvKR)
+        }
+        let dst = d.path().join(format!("chess/{name}.nmt"));
+        std::fs::copy(&src, &dst).unwrap();
+        packed.push(dst);
+    }
+    let mut args = vec!["pack", "--remove"];
+    args.extend(packed.iter().map(|p| p.to_str().unwrap()));
+    ok(&args);
+    let zst = d.path().join("chess/KRvKP.nmt.zst");
+    let raw_len = std::fs::metadata(raw_dir.join("chess/KRvKP.nmt"))
+        .unwrap()
+        .len();
+    let p = nimrod::table::pack::PackedFile::new(std::fs::read(&zst).unwrap()).unwrap();
+    assert_eq!(
+        p.frame_count() as u64,
+        raw_len.div_ceil(4096),
+        "4 KiB frames for chess"
+    );
+
+    // Every answer from the packed tables equals the raw ones', moves and
+    // principal variations included.
+    let fens = ok(&[
+        "query",
+        "chess",
+        "--sample",
+        "300",
+        "--table",
+        "KRvKP",
+        "--seed",
+        "7",
+        "--data",
+        raw_dir.to_str().unwrap(),
+    ]);
+    let file = d.path().join("fens.txt");
+    let lines: Vec<&str> = fens
+        .lines()
+        .map(|l| l.rsplitn(3, ' ').nth(2).unwrap())
+        .collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    // The bulk answers from `data`, with a frame cache of `cache` MiB.
+    let ask = |data: &Path, cache: &str| {
+        nimrod()
+            .args([
+                "query",
+                "chess",
+                "--fens",
+                file.to_str().unwrap(),
+                "--json",
+                "--data",
+            ])
+            .arg(data)
+            .env("NIMROD_FRAME_CACHE_MIB", cache)
+            .output()
+            .unwrap()
+    };
+    let from_raw = stdout(&ask(raw_dir, "16"));
+    assert_eq!(from_raw.lines().count(), 300);
+    assert_eq!(stdout(&ask(d.path(), "16")), from_raw);
+    // A frame cache of one MiB (256 frames, many misses) answers the same.
+    let o = ask(d.path(), "1");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), from_raw);
+    let o = ask(d.path(), "0");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("NIMROD_FRAME_CACHE_MIB=0"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// Every legal placement of a material's pieces on the whole board (like
 /// pieces on increasing squares), both sides to move, counted directly;
 /// with a tablebase, every one is also probed and tallied as the statistics

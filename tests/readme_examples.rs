@@ -9,6 +9,7 @@
 //! `NEEDS_DEFAULT`) need the default build and run in
 //! `scripts/readme_examples.sh`, which sets `NIMROD_EXAMPLES_DATA` to it.
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,42 +29,14 @@ const SHOWN_ADDRESS: &str = "127.0.0.1:9000";
 /// A `nimrod serve` for the `curl` examples, started at the first one and
 /// stopped when dropped.
 #[derive(Default)]
-struct Served(Option<(std::process::Child, String)>);
+struct Served(Option<common::Server>);
 
 impl Served {
     fn address(&mut self, data: &Path) -> String {
-        if let Some((_, addr)) = &self.0 {
-            return addr.clone();
-        }
-        use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_nimrod"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .unwrap_or_else(|| panic!("nimrod serve said {line:?}"))
-            .to_string();
-        self.0 = Some((child, addr.clone()));
-        addr
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        if let Some((child, _)) = &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        self.0
+            .get_or_insert_with(|| common::serve(data))
+            .addr
+            .clone()
     }
 }
 

@@ -14,10 +14,9 @@ use nimrod::games::chess::query::{position_value, principal_variation, rated_mov
 use nimrod::games::chess::value::Value;
 use nimrod::rng::SplitMix64;
 use serde_json::Value as Json;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
 use std::sync::OnceLock;
 
 /// The small config's tables plus KQvKR and KPvKP (en passant) and their
@@ -44,52 +43,6 @@ fn data() -> &'static Path {
         dir
     })
     .path()
-}
-
-/// A running `nimrod serve`, stopped when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-    startup: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(data: &Path) -> Server {
-    let mut child = nimrod()
-        .args([
-            "serve",
-            "--data",
-            data.to_str().unwrap(),
-            "--bind",
-            "127.0.0.1:0",
-            "--threads",
-            "2",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_else(|| panic!("no address in the startup line {line:?}"))
-        .to_string();
-    Server {
-        child,
-        addr,
-        startup: line,
-    }
 }
 
 /// GET `target` over HTTP/1.1: the status and the body.

@@ -243,6 +243,7 @@ pub fn pack(
     level: i32,
     remove: bool,
     force: bool,
+    frame_size: Option<u64>,
     json: bool,
 ) -> Result<ExitCode> {
     if !(1..=22).contains(&level) {
@@ -270,13 +271,18 @@ pub fn pack(
             "{} is already packed; pack takes raw tables (.nmt)",
             f.display()
         );
+        let frame = match frame_size {
+            Some(n) => n as usize,
+            None => nimrod::games::find(&t.meta().game)
+                .map_or(DEFAULT_FRAME_SIZE, |g| g.packed_frame_size()),
+        };
         drop(t);
         let mut out = f.clone().into_os_string();
         out.push(".zst");
         let out = PathBuf::from(out);
         // Streamed and read back before it is renamed into place: memory
         // stays small whatever the table's size.
-        let (raw_len, packed_len) = pack_file(f, &out, level, DEFAULT_FRAME_SIZE)
+        let (raw_len, packed_len) = pack_file(f, &out, level, frame)
             .with_context(|| format!("{}: cannot pack", f.display()))?;
         if remove {
             std::fs::remove_file(f).with_context(|| format!("cannot remove {}", f.display()))?;

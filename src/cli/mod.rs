@@ -108,6 +108,11 @@ enum Command {
         /// Replace an existing FILE.zst (refused otherwise, as gzip and zstd do).
         #[arg(long)]
         force: bool,
+        /// Raw bytes per zstd frame (4096 ..= 67108864); default the game's:
+        /// 4 KiB for chess (probed at random: a probe decompresses one
+        /// frame), 256 KiB otherwise. Larger frames pack smaller.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(4096..=nimrod::table::pack::MAX_FRAME_LEN as u64))]
+        frame_size: Option<u64>,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -204,8 +209,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             level,
             remove,
             force,
+            frame_size,
             json,
-        } => files::pack(&files, level, remove, force, json),
+        } => files::pack(&files, level, remove, force, frame_size, json),
         Command::Unpack { files, force, json } => files::unpack(&files, force, json),
         Command::Query { game, args } => query::run(game, args),
         Command::Play { game, args } => query::play(game, args),

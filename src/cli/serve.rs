@@ -171,32 +171,13 @@ async fn bounded_target(req: Request, next: Next) -> Response {
 /// Every chess table of the data directory that opens, and those that do
 /// not with why: one damaged table must not keep the others from serving.
 fn open_chess(data: &std::path::Path) -> Result<(Tablebase, BTreeMap<String, String>, usize)> {
-    use nimrod::games::chess::Material;
     let mut good = Vec::new();
     let mut broken = BTreeMap::new();
-    if let Ok(dir) = std::fs::read_dir(data.join("chess")) {
-        let mut names: Vec<String> = dir
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        for name in names {
-            let Some(m) = name
-                .strip_suffix(".nmt.zst")
-                .or_else(|| name.strip_suffix(".nmt"))
-                .and_then(|n| Material::parse(n).ok())
-            else {
-                continue;
-            };
-            let m = m.canonical();
-            if good.contains(&m) {
-                continue;
-            }
-            match Tablebase::open(data, &[m]) {
-                Ok(_) => good.push(m),
-                Err(e) => {
-                    broken.insert(m.name(), format!("{e:#}"));
-                }
+    for m in nimrod::games::chess::table_materials(data) {
+        match Tablebase::open(data, &[m]) {
+            Ok(_) => good.push(m),
+            Err(e) => {
+                broken.insert(m.name(), format!("{e:#}"));
             }
         }
     }

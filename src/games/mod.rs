@@ -174,6 +174,12 @@ pub trait Game: Planner + Sync {
     fn entry_description(&self, table: &Table) -> String {
         table.meta().entry.clone()
     }
+    /// Raw bytes per zstd frame when `nimrod pack` compresses this game's
+    /// tables: a read decompresses a whole frame, so a game whose tables
+    /// are probed at random wants small ones.
+    fn packed_frame_size(&self) -> usize {
+        crate::table::pack::DEFAULT_FRAME_SIZE
+    }
 }
 
 /// A game's query with typed arguments: a library caller fills the struct,

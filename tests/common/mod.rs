@@ -178,3 +178,47 @@ pub fn split_example(line: &str) -> Vec<String> {
     }
     out
 }
+
+/// A running `nimrod serve` on a free loopback port, stopped when dropped.
+pub struct Server {
+    pub child: std::process::Child,
+    /// host:port it listens on.
+    pub addr: String,
+    /// The line it printed when it started.
+    pub startup: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `nimrod serve` on `data` (two threads, a port the system picks)
+/// and reads its address from the startup line.
+pub fn serve(data: &Path) -> Server {
+    use std::io::BufRead;
+    let mut child = nimrod()
+        .args(["serve", "--bind", "127.0.0.1:0", "--threads", "2", "--data"])
+        .arg(data)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("nimrod serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("piped stdout"))
+        .read_line(&mut line)
+        .expect("the startup line");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no address in the startup line {line:?}"))
+        .to_string();
+    Server {
+        child,
+        addr,
+        startup: line,
+    }
+}

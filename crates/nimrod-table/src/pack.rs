@@ -15,6 +15,7 @@ use crate::writer::{sync_parent, tmp_path};
 use rayon::prelude::*;
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 
 /// The first four bytes of a zstd frame, and so of a packed table.
@@ -27,9 +28,30 @@ const CHECKSUM_FLAG: u8 = 0x80;
 pub const DEFAULT_FRAME_SIZE: usize = 256 << 10;
 /// The zstd level `nimrod pack` uses.
 pub const DEFAULT_LEVEL: i32 = 9;
-const CACHE_FRAMES: usize = 8;
+/// Decompressed bytes each packed table keeps by default (see
+/// [`set_cache_budget`]).
+pub const DEFAULT_CACHE_BYTES: usize = 16 << 20;
+/// The most decompressed bytes a packed table may be told to keep.
+pub const MAX_CACHE_BYTES: usize = 1 << 30;
+/// The most frames one table's cache holds, whatever its budget.
+const MAX_CACHE_SLOTS: usize = 1 << 16;
+static CACHE_BUDGET: AtomicUsize = AtomicUsize::new(DEFAULT_CACHE_BYTES);
+
+/// Sets how many decompressed bytes each packed table opened from now on
+/// keeps (its frame cache; at least one frame is always kept, and the
+/// budget is capped at [`MAX_CACHE_BYTES`]). Tables already open keep
+/// theirs. A program probing at random wants more; one reading a table
+/// front to back needs one frame.
+pub fn set_cache_budget(bytes: usize) {
+    CACHE_BUDGET.store(bytes.min(MAX_CACHE_BYTES), AtomicOrdering::Relaxed);
+}
+
+/// The frame cache budget of packed tables opened now.
+pub fn cache_budget() -> usize {
+    CACHE_BUDGET.load(AtomicOrdering::Relaxed)
+}
 /// Largest decompressed frame a reader accepts (`nimrod pack` writes 256
-/// KiB frames): a seek table claiming more is damage, and is refused before
+/// KiB frames, 4 KiB for chess tables): a seek table claiming more is damage, and is refused before
 /// anything is allocated for it.
 pub const MAX_FRAME_LEN: usize = 64 << 20;
 
@@ -297,17 +319,51 @@ struct Frame {
     checksum: Option<u32>,
 }
 
-/// Random access to a packed table through a small cache of decompressed frames.
+thread_local! {
+    /// A decompression context per thread: making one costs more than
+    /// decompressing a small frame.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// One frame's bytes (at most `capacity`), through this thread's context.
+fn decompress(z: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
+    DECOMPRESSOR.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let d = match &mut *cell {
+            Some(d) => d,
+            none => none.insert(zstd::bulk::Decompressor::new()?),
+        };
+        d.decompress(z, capacity)
+    })
+}
+
+/// A frame cache slot: the frame it holds and its bytes.
+type Slot = Mutex<Option<(usize, Arc<Vec<u8>>)>>;
+
+/// Random access to a packed table through a cache of decompressed frames.
+///
+/// The cache is direct-mapped (frame i lives in slot i mod slots, one lock
+/// each): a look-up costs one lock and one compare whatever the budget,
+/// threads probing different frames rarely meet, and a table read front
+/// to back streams through it.
 pub struct PackedFile<B: AsRef<[u8]> + Send + Sync> {
     bytes: B,
     frames: Vec<Frame>,
     raw_len: u64,
-    cache: Mutex<Vec<(usize, Arc<Vec<u8>>)>>,
+    cache: Vec<Slot>,
 }
 
 impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
-    /// Reads and checks the seek table of packed `bytes`.
+    /// Reads and checks the seek table of packed `bytes`; the frame cache
+    /// gets the budget of [`cache_budget`].
     pub fn new(bytes: B) -> io::Result<Self> {
+        Self::with_cache_budget(bytes, cache_budget())
+    }
+
+    /// As [`PackedFile::new`], with a frame cache of `budget` decompressed
+    /// bytes (at least one frame).
+    pub fn with_cache_budget(bytes: B, budget: usize) -> io::Result<Self> {
         let b = bytes.as_ref();
         if b.len() < FOOTER_LEN + 8 {
             return Err(invalid("packed file too short to hold a seek table"));
@@ -365,11 +421,14 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
                 "seek table describes {c_at} compressed bytes, the file holds {skip_at}"
             )));
         }
+        let largest = frames.iter().map(|f| f.raw_len).max().unwrap_or(1).max(1);
+        let slots =
+            (budget.min(MAX_CACHE_BYTES) / largest).clamp(1, MAX_CACHE_SLOTS.min(count.max(1)));
         Ok(PackedFile {
             bytes,
             frames,
             raw_len: r_at,
-            cache: Mutex::new(Vec::new()),
+            cache: (0..slots).map(|_| Mutex::new(None)).collect(),
         })
     }
 
@@ -378,14 +437,16 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         self.frames.len()
     }
 
+    /// Frames the cache holds at most.
+    pub fn cache_frames(&self) -> usize {
+        self.cache.len()
+    }
+
     fn frame(&self, i: usize) -> io::Result<Arc<Vec<u8>>> {
-        {
-            let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(pos) = cache.iter().position(|(f, _)| *f == i) {
-                let hit = cache.remove(pos);
-                let data = hit.1.clone();
-                cache.insert(0, hit);
-                return Ok(data);
+        let slot = &self.cache[i % self.cache.len()];
+        if let Some((f, data)) = &*slot.lock().unwrap_or_else(|p| p.into_inner()) {
+            if *f == i {
+                return Ok(data.clone());
             }
         }
         let f = &self.frames[i];
@@ -402,7 +463,7 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
             }
             _ => return Err(invalid(format!("frame {i} has no readable frame header"))),
         }
-        let data = zstd::bulk::decompress(z, f.raw_len)
+        let data = decompress(z, f.raw_len)
             .map_err(|e| invalid(format!("frame {i} does not decompress: {e}")))?;
         if data.len() != f.raw_len {
             return Err(invalid(format!(
@@ -413,9 +474,7 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
             return Err(invalid(format!("frame {i} checksum mismatch")));
         }
         let data = Arc::new(data);
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        cache.insert(0, (i, data.clone()));
-        cache.truncate(CACHE_FRAMES);
+        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((i, data.clone()));
         Ok(data)
     }
 
@@ -580,6 +639,45 @@ mod tests {
         assert!(p.read_at(299_995, &mut [0u8; 10]).is_err());
         // A standard zstd decoder ignores the seek table.
         assert_eq!(zstd::stream::decode_all(&packed[..]).unwrap(), raw);
+    }
+
+    #[test]
+    fn a_small_cache_shared_by_threads_reads_the_raw_bytes() {
+        let raw: Vec<u8> = (0..200_000u32).map(|i| (i * 13 % 241) as u8).collect();
+        let packed = pack_bytes(&raw, 3, 4096).unwrap();
+        assert_eq!(
+            PackedFile::with_cache_budget(&packed[..], 0)
+                .unwrap()
+                .cache_frames(),
+            1
+        );
+        assert_eq!(
+            PackedFile::with_cache_budget(&packed[..], usize::MAX)
+                .unwrap()
+                .cache_frames(),
+            49
+        );
+        // Three slots for 49 frames: most reads evict, threads share slots.
+        let p = PackedFile::with_cache_budget(&packed[..], 3 * 4096).unwrap();
+        assert_eq!(p.cache_frames(), 3);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let (p, raw) = (&p, &raw);
+                s.spawn(move || {
+                    let mut x = t + 1;
+                    for _ in 0..2000 {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let off = (x >> 33) % (raw.len() as u64 - 5000);
+                        let len = 1 + (x >> 20) as usize % 5000;
+                        let mut buf = vec![0u8; len];
+                        p.read_at(off, &mut buf).unwrap();
+                        assert_eq!(buf[..], raw[off as usize..off as usize + len]);
+                    }
+                });
+            }
+        });
     }
 
     #[test]

@@ -359,8 +359,9 @@ impl std::fmt::Display for StatsAnswer {
     }
 }
 
-/// Every chess table in the data directory (raw or packed), and how many.
-pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
+/// The materials of the chess tables in a data directory (raw or packed),
+/// canonical, each once, by name.
+pub fn table_materials(data_dir: &std::path::Path) -> Vec<Material> {
     let mut materials = Vec::new();
     if let Ok(dir) = std::fs::read_dir(data_dir.join("chess")) {
         for e in dir.flatten() {
@@ -376,6 +377,12 @@ pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
     }
     materials.sort_by_key(|m| m.name());
     materials.dedup_by_key(|m| m.name());
+    materials
+}
+
+/// Every chess table in the data directory (raw or packed), and how many.
+pub fn all_tables(data_dir: &std::path::Path) -> Result<(Tablebase, usize)> {
+    let materials = table_materials(data_dir);
     let n = materials.len();
     Ok((Tablebase::open(data_dir, &materials)?, n))
 }
