@@ -2,6 +2,13 @@
 //! legal positions of one table, value lookup (index + one byte read), and
 //! the value after every legal move (what `query` does per position).
 //! Reads tables from $NIMROD_DATA (default `data/`); skips when absent.
+//! With COLD=N, then N cold probes: before each, the tables are closed and
+//! every file of DATA/chess is dropped from the page cache
+//! (posix_fadvise DONTNEED), the tables are opened again (not timed), and
+//! one probe of a random position is timed (its page, or its packed frame,
+//! read from the disk), the tables advised random as queries advise them
+//! (READAHEAD=1: not, to see the read-ahead's cost). Prints the median
+//! and the 90th percentile.
 //! Usage: cargo bench --bench chess_probe [-- TABLE]
 
 use nimrod::games::chess::board::{Board, Color};
@@ -69,5 +76,46 @@ fn main() {
             boards.len(),
             probes as f64 / 10_000.0
         );
+    }
+    let cold: usize = std::env::var("COLD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+        .min(100_000);
+    if cold > 0 {
+        drop(tb);
+        let mut times = Vec::with_capacity(cold);
+        for i in 0..cold {
+            evict(&data.join("chess"));
+            let tb = Tablebase::open_closure(&data, m).expect("reopen");
+            if std::env::var_os("READAHEAD").is_none() {
+                tb.advise_random();
+            }
+            let b = &boards[(i * 7919) % boards.len()];
+            let t = Instant::now();
+            black_box(tb.value(b).expect("probe"));
+            times.push(t.elapsed().as_nanos() as f64 / 1000.0);
+        }
+        times.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "{m} cold: median {:.1} us, 90th percentile {:.1} us, max {:.1} us per probe ({cold} probes, page cache dropped before each)",
+            times[cold / 2],
+            times[cold * 9 / 10],
+            times[cold - 1]
+        );
+    }
+}
+
+/// Drops every file of `dir` from the page cache (clean pages only, which
+/// table files are: nimrod never writes them in place).
+fn evict(dir: &std::path::Path) {
+    use nix::fcntl::{posix_fadvise, PosixFadviseAdvice};
+    for e in std::fs::read_dir(dir)
+        .expect("the chess directory")
+        .flatten()
+    {
+        if let Ok(f) = std::fs::File::open(e.path()) {
+            posix_fadvise(&f, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED).expect("fadvise");
+        }
     }
 }

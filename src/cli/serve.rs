@@ -182,7 +182,10 @@ fn open_chess(data: &std::path::Path) -> Result<(Tablebase, BTreeMap<String, Str
         }
     }
     let n = good.len();
-    Ok((Tablebase::open(data, &good)?, broken, n))
+    let tb = Tablebase::open(data, &good)?;
+    // Requests probe a few positions each, anywhere: pages, not read-ahead.
+    tb.advise_random();
+    Ok((tb, broken, n))
 }
 
 fn count_tables(data: &std::path::Path) -> usize {

@@ -496,7 +496,7 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
     }
 }
 
-impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
+impl<B: AsRef<[u8]> + Send + Sync + crate::source::Advise> ByteSource for PackedFile<B> {
     fn len(&self) -> u64 {
         self.raw_len
     }
@@ -522,6 +522,9 @@ impl<B: AsRef<[u8]> + Send + Sync> ByteSource for PackedFile<B> {
     }
     fn describe(&self) -> &'static str {
         "packed (zstd seekable)"
+    }
+    fn advise_random(&self) {
+        self.bytes.advise_random();
     }
 }
 

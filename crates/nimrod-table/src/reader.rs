@@ -100,6 +100,12 @@ impl Table {
         Table::from_source(path, Box::new(raw))
     }
 
+    /// See `ByteSource::advise_random`: for a reader that probes a few
+    /// entries of a table that may not be in memory.
+    pub fn advise_random(&self) {
+        self.src.advise_random();
+    }
+
     /// See `ByteSource::release_resident_pages`.
     pub fn release_resident_pages(&self) {
         self.src.release_resident_pages();

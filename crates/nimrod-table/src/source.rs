@@ -24,6 +24,29 @@ pub trait ByteSource: Send + Sync {
     /// possible without losing data (a read-only file map); the next read
     /// brings them back. Keeps a long probing job's resident set small.
     fn release_resident_pages(&self) {}
+    /// Tells the system that reads will land at random: a page fault then
+    /// reads the page, not the read-ahead window around it (8 MiB on some
+    /// disks, which made one cold probe of a chess table take 9 ms instead
+    /// of 0.08 ms). For probing; a reader that scans a whole table wants
+    /// the read-ahead, so this is not the default.
+    fn advise_random(&self) {}
+}
+
+/// Read-ahead advice for the bytes under a packed file (a map takes it;
+/// bytes in memory ignore it).
+pub trait Advise {
+    /// See `ByteSource::advise_random`.
+    fn advise_random(&self) {}
+}
+
+impl Advise for Vec<u8> {}
+impl Advise for &[u8] {}
+
+impl Advise for memmap2::Mmap {
+    fn advise_random(&self) {
+        // Advice only: a failure leaves the default read-ahead.
+        let _ = self.advise(memmap2::Advice::Random);
+    }
 }
 
 fn slice_read(data: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<()> {
@@ -70,6 +93,9 @@ impl ByteSource for memmap2::Mmap {
     }
     fn describe(&self) -> &'static str {
         "raw (memory-mapped)"
+    }
+    fn advise_random(&self) {
+        Advise::advise_random(self);
     }
     fn release_resident_pages(&self) {
         // SAFETY: tables are mapped read-only and shared (`Mmap::map`) and

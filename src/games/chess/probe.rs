@@ -103,6 +103,18 @@ impl Tablebase {
         }
     }
 
+    /// Tells the system that these tables will be probed at random: a
+    /// cold probe then reads one page (about 0.08 ms on this project's
+    /// test machine) instead of the disk's read-ahead window around it
+    /// (8 MiB there, 9 ms). For a program that probes a few positions;
+    /// one that probes a table all over (a build, a verify) reads faster
+    /// with the read-ahead.
+    pub fn advise_random(&self) {
+        for t in &self.tables {
+            t.table.advise_random();
+        }
+    }
+
     /// How many tables are open.
     pub fn len(&self) -> usize {
         self.tables.len()

@@ -160,7 +160,7 @@ pub(super) fn open_for(data_dir: &std::path::Path, canonical: Material) -> Resul
     if canonical.pieces() == 2 {
         return Ok(Tablebase::default());
     }
-    Tablebase::open_closure(data_dir, canonical).map_err(|e| {
+    let tb = Tablebase::open_closure(data_dir, canonical).map_err(|e| {
         let needs = format!(
             "(the position needs table {} and those it converts to)",
             table_id(&canonical)
@@ -174,7 +174,10 @@ pub(super) fn open_for(data_dir: &std::path::Path, canonical: Material) -> Resul
             .into(),
             None => anyhow::anyhow!("{e:#} {needs}"),
         }
-    })
+    })?;
+    // A query probes a few hundred positions: pages, not read-ahead.
+    tb.advise_random();
+    Ok(tb)
 }
 
 /// Everything `query chess FEN` says about a position, from open tables.
