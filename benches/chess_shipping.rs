@@ -15,6 +15,9 @@
 //!   side is restored at probe time by a one-ply search);
 //! - `ranked`: `one side` with the byte values renumbered by frequency.
 //!
+//! With DUMP=DIR each side's `+captures` stream is also written to
+//! DIR/TABLE.w and DIR/TABLE.b, for trying other coders on them.
+//!
 //! Usage: NIMROD_DATA=DIR cargo bench --bench chess_shipping [-- TABLE...]
 //! (default: every table of DIR/chess). Prints one row per table and the
 //! totals, bits per legal position (both sides) for each column.
@@ -176,6 +179,13 @@ fn main() {
             continue;
         }
         let s = streams(&tb, m);
+        if let Some(dir) = std::env::var_os("DUMP") {
+            // The kept side's stream, for trying other coders on it.
+            for (side, bytes) in ["w", "b"].iter().zip(&s.captures) {
+                let path = PathBuf::from(&dir).join(format!("{}.{side}", m.name()));
+                std::fs::write(&path, bytes).expect("write the stream");
+            }
+        }
         let cap_both: u64 = s.captures.iter().map(|c| zstd_size(c)).sum();
         let sides = [zstd_size(&s.captures[0]), zstd_size(&s.captures[1])];
         let keep = if sides[0] <= sides[1] { 0 } else { 1 };
