@@ -14,8 +14,8 @@ bin=$1; data=$2; raw=$3; runs=${4:-11}
 (( runs >= 1 && runs <= 1000 )) || { echo "RUNS must be 1..1000" >&2; exit 1; }
 lib=$(cd "$(dirname "$0")/lib" && pwd)
 PYTHONPATH="$lib${PYTHONPATH:+:$PYTHONPATH}" python3 - "$bin" "$data" "$raw" "$runs" <<'PY'
-import json, statistics, struct, subprocess, sys, time
-from pagecache import evict
+import json, struct, subprocess, sys, time
+from pagecache import warm_and_cold
 binary, data, raw, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 with open(raw, "rb") as f:
     head = f.read(160)
@@ -41,10 +41,6 @@ def once(n):
 
 last = count - 1
 for n in [1000000, 475094020, 2**31 + 12345, last]:
-    warm = statistics.median(once(n) for _ in range(runs))
-    cold = []
-    for _ in range(runs):
-        evict(data)
-        cold.append(once(n))
-    print(f"query grundy {n:<12} warm {warm:8.2f} ms   cold {statistics.median(cold):8.2f} ms")
+    warm, cold = warm_and_cold(lambda: once(n), data, runs)
+    print(f"query grundy {n:<12} warm {warm:8.2f} ms   cold {cold:8.2f} ms")
 PY

@@ -15,8 +15,8 @@ runs=${3:-21}
 (( runs >= 1 && runs <= 1000 )) || { echo "query_latency: RUNS must be 1..1000" >&2; exit 1; }
 lib=$(cd "$(dirname "$0")/lib" && pwd)
 PYTHONPATH="$lib${PYTHONPATH:+:$PYTHONPATH}" python3 - "$bin" "$data" "$runs" <<'PY'
-import statistics, subprocess, sys, time
-from pagecache import evict
+import subprocess, sys, time
+from pagecache import warm_and_cold
 binary, data, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 queries = [
     ["grundy", "1000000"],
@@ -34,10 +34,6 @@ def once(q):
     return ms
 
 for q in queries:
-    warm = statistics.median(once(q) for _ in range(runs))
-    cold = []
-    for _ in range(runs):
-        evict(data)
-        cold.append(once(q))
-    print(f"{'query ' + ' '.join(q):<62} warm {warm:8.2f} ms   cold {statistics.median(cold):8.2f} ms")
+    warm, cold = warm_and_cold(lambda: once(q), data, runs)
+    print(f"{'query ' + ' '.join(q):<62} warm {warm:8.2f} ms   cold {cold:8.2f} ms")
 PY

@@ -17,13 +17,10 @@ fn main() -> ExitCode {
     if std::env::var_os("NIMROD_DATA").is_some_and(|v| v.is_empty())
         && !std::env::args().any(|a| a == "--data" || a.starts_with("--data="))
     {
-        let msg = "NIMROD_DATA is set but empty: set it to the data directory, unset it (./data is then used), or give --data DIR";
-        if json {
-            eprintln!("{}", serde_json::json!({ "error": msg }));
-        } else {
-            eprintln!("error: {msg}");
-        }
-        return ExitCode::from(2);
+        return environment_error(
+            json,
+            "NIMROD_DATA is set but empty: set it to the data directory, unset it (./data is then used), or give --data DIR",
+        );
     }
     // The frame cache of packed tables, per table (random probes of a
     // packed table want more than the default).
@@ -34,16 +31,13 @@ fn main() -> ExitCode {
                 nimrod::table::pack::set_cache_budget(mib << 20)
             }
             _ => {
-                let msg = format!(
-                    "NIMROD_FRAME_CACHE_MIB={}: give the MiB of decompressed frames each packed table keeps, 1 ..= {max}",
-                    v.to_string_lossy()
-                );
-                if json {
-                    eprintln!("{}", serde_json::json!({ "error": msg }));
-                } else {
-                    eprintln!("error: {msg}");
-                }
-                return ExitCode::from(2);
+                return environment_error(
+                    json,
+                    &format!(
+                        "NIMROD_FRAME_CACHE_MIB={}: give the MiB of decompressed frames each packed table keeps, 1 ..= {max}",
+                        v.to_string_lossy()
+                    ),
+                )
             }
         }
     }
@@ -73,4 +67,15 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A bad environment variable: said once, as JSON when asked for, with the
+/// usage exit code (it is checked before the arguments are parsed).
+fn environment_error(json: bool, msg: &str) -> ExitCode {
+    if json {
+        eprintln!("{}", serde_json::json!({ "error": msg }));
+    } else {
+        eprintln!("error: {msg}");
+    }
+    ExitCode::from(2)
 }

@@ -318,6 +318,7 @@ fn bad_requests_get_a_json_error_naming_the_problem_and_the_server_goes_on() {
         ("/api/grundy?args=abc".into(), 400, "abc"),
         ("/api/grundy?args=%2720".into(), 400, "not closed"),
         ("/api/grundy?args=20%20--data%20/etc".into(), 400, "--data"),
+        ("/api/chess?args=--fens%20/etc/passwd".into(), 400, "--fens"),
         ("/api/grundy?args=999999999999".into(), 400, ""),
         ("/no/such/route".into(), 404, "no such route"),
     ];

@@ -218,17 +218,18 @@ pub fn run(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
         return match stream(&mut out, json) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             // The reader went away (`… | head`): nothing more to say.
-            Err(e)
-                if e.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
-            {
-                Ok(ExitCode::SUCCESS)
-            }
+            Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
             Err(e) => Err(e),
         };
     }
     emit(json, answer.json(), answer.text());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether writing stopped because the reader of standard output left.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 fn find(game: &str) -> Result<&'static dyn games::CommandLine> {
@@ -268,12 +269,7 @@ pub fn play(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(QueryError::Usage(u)) => Ok(usage(&u, json)),
         // The reader went away (`… | head`): the game just ends.
-        Err(QueryError::Failed(e))
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(ExitCode::SUCCESS)
-        }
+        Err(QueryError::Failed(e)) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
         Err(QueryError::Failed(e)) => Err(e),
     }
 }

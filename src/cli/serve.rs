@@ -352,21 +352,16 @@ async fn api(
             format!("args: {bad} is the server's to set (it serves one data directory, in JSON)"),
         ));
     }
-    // A bulk query reads a file named by the caller: not on a server.
-    if let Some(bad) = args.iter().find(|a| a.starts_with("--fens")) {
-        return Err(Failure(
-            StatusCode::BAD_REQUEST,
-            format!("args: {bad} reads a file of FENs, which the server does not do; ask one position a request (or run `nimrod query chess --fens FILE` locally)"),
-        ));
-    }
     bounded(&server, move |s| {
         let ctx = QueryContext {
             data_dir: s.data.clone(),
         };
         match games::query::ask(g, &args, &ctx) {
+            // A streamed answer (`--fens FILE`) reads its input only when
+            // written, which the server never does: no file is opened.
             Ok(answer) if answer.is_streamed() => Err(Failure(
                 StatusCode::BAD_REQUEST,
-                "args: this query answers line by line, which the server does not do".into(),
+                "args: this query reads a file and answers line by line (--fens), which the server does not do; ask one position a request, or run `nimrod query chess --fens FILE` locally".into(),
             )),
             Ok(answer) => Ok(Json(answer.json().clone()).into_response()),
             Err(QueryError::Usage(u)) if u.help => {

@@ -51,8 +51,8 @@ pub fn cache_budget() -> usize {
     CACHE_BUDGET.load(AtomicOrdering::Relaxed)
 }
 /// Largest decompressed frame a reader accepts (`nimrod pack` writes 256
-/// KiB frames, 4 KiB for chess tables): a seek table claiming more is damage, and is refused before
-/// anything is allocated for it.
+/// KiB frames, 4 KiB for chess tables): a seek table claiming more is
+/// damage, and is refused before anything is allocated for it.
 pub const MAX_FRAME_LEN: usize = 64 << 20;
 
 fn frame_checksum(data: &[u8]) -> u32 {

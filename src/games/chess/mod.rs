@@ -4,8 +4,9 @@
 //! No castling and no en passant (as in the public tablebases).
 //!
 //! The folder: `jobs` (parameters, plan, building a table), `query` and
-//! `bulk` (a file of FENs), `play`, `verify`, the rules (`bitboard`, `board`, `moves`, `unmoves`,
-//! `fen`, `san`, `full` for castling and en passant), the tables
+//! `bulk` (a file of FENs), `play`, `verify`, the rules (`bitboard`,
+//! `board`, `moves`, `unmoves`, `fen`, `san`, `full` for castling and en
+//! passant), the tables
 //! (`material`, `index`, `value`, `cells`, `solve`, `sweep` and its
 //! `checkpoint`, `probe`) and `engine`
 //! (search beyond the tables).
