@@ -62,7 +62,11 @@ struct Streams {
 fn streams(tb: &Tablebase, m: &Material) -> Streams {
     let t = tb.get(m).expect("opened");
     let n = t.layout.positions;
-    let raw = t.table.read_range::<u8>(0, 2 * n).expect("read");
+    let raw = t
+        .table()
+        .expect("a raw table")
+        .read_range::<u8>(0, 2 * n)
+        .expect("read");
     let sides: Vec<(u64, Vec<u8>, Vec<u8>)> = [Color::White, Color::Black]
         .par_iter()
         .map(|&turn| {

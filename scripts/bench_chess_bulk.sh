@@ -35,7 +35,7 @@ lines=$(wc -l < "$work/fens.txt")
 # directory is not touched).
 mkdir -p "$work/packed/chess"
 for f in "$data"/chess/*.nmt; do ln "$f" "$work/packed/chess/" 2>/dev/null || cp "$f" "$work/packed/chess/"; done
-"$bin" pack --remove "$work"/packed/chess/*.nmt > /dev/null
+"$bin" pack --seekable --remove "$work"/packed/chess/*.nmt > /dev/null
 raw_bytes=$(du -cb "$data"/chess/*.nmt | tail -1 | cut -f1)
 packed_bytes=$(du -cb "$work"/packed/chess/*.zst | tail -1 | cut -f1)
 

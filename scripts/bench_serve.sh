@@ -21,7 +21,7 @@ trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$work"' EXIT
 sed 's/^pieces = \[3\]$/pieces = [3, 4]/' tests/fixtures/small.toml > "$work/serve.toml"
 $bin build --config "$work/serve.toml" --data "$work/raw" > /dev/null 2>&1
 cp -r "$work/raw" "$work/packed"
-find "$work/packed" -name '*.nmt' -print0 | xargs -0 $bin pack --remove > /dev/null
+find "$work/packed" -name '*.nmt' -print0 | xargs -0 $bin pack --seekable --remove > /dev/null
 echo "# $(date -u +%F), $(hostname), $(nproc) cores, nimrod $(git rev-parse --short HEAD), wrk -t2 -c$conns -d${secs}s --latency"
 fen='8/8/8/8/2r5/8/2k5/K6Q_w_-_-_0_1'   # KQvKR, 23 legal moves
 for form in raw packed; do

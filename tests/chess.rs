@@ -477,7 +477,7 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
     for m in names {
         let layout = Layout::new(m);
         let tb = Tablebase::open_closure(tables(), m).unwrap();
-        let t = &tb.get(&m).unwrap().table;
+        let t = &tb.get(&m).unwrap().table().expect("a raw table");
         let built = t.read_range::<u8>(0, t.len()).unwrap();
         let old = nimrod::games::chess::solve::solve(&layout, &tb, &|_| {}).unwrap();
         let new = sweep::solve(&layout, &tb, &|_| {}).unwrap();
@@ -554,7 +554,7 @@ fn every_stored_value_follows_from_its_moves() {
         let m = Material::parse(name).unwrap();
         let layout = Layout::new(m);
         let tb = Tablebase::open_closure(tables(), m).unwrap();
-        let t = &tb.get(&m).unwrap().table;
+        let t = &tb.get(&m).unwrap().table().expect("a raw table");
         let values = Values::Narrow(t.read_range::<u8>(0, t.len()).unwrap().into());
         nimrod::games::chess::solve::check(&layout, &values, &tb).unwrap();
     }
@@ -565,7 +565,7 @@ fn a_changed_value_is_found_by_the_check_at_its_slot() {
     let m = Material::parse("KQvKR").unwrap();
     let layout = Layout::new(m);
     let tb = Tablebase::open_closure(tables(), m).unwrap();
-    let t = &tb.get(&m).unwrap().table;
+    let t = &tb.get(&m).unwrap().table().expect("a raw table");
     let values = t.read_range::<u8>(0, t.len()).unwrap();
     let mut rng = SplitMix64::new(7);
     let mut changed = 0;
@@ -811,7 +811,7 @@ fn bulk_query_answers_every_line_as_a_single_query_does() {
 }
 
 #[test]
-fn packed_chess_tables_use_small_frames_and_answer_as_the_raw_ones() {
+fn seekable_chess_tables_use_small_frames_and_answer_as_the_raw_ones() {
     let raw_dir = tables();
     let d = tempfile::tempdir().unwrap();
     std::fs::create_dir(d.path().join("chess")).unwrap();
@@ -830,7 +830,7 @@ fn packed_chess_tables_use_small_frames_and_answer_as_the_raw_ones() {
         std::fs::copy(&src, &dst).unwrap();
         packed.push(dst);
     }
-    let mut args = vec!["pack", "--remove"];
+    let mut args = vec!["pack", "--seekable", "--remove"];
     args.extend(packed.iter().map(|p| p.to_str().unwrap()));
     ok(&args);
     let zst = d.path().join("chess/KRvKP.nmt.zst");
@@ -1117,11 +1117,11 @@ fn a_table_of_two_byte_values_answers_and_verifies_like_its_one_byte_twin() {
     let wide = Tablebase::open_closure(dir.path(), m).unwrap();
     assert!(wide.get(&m).unwrap().wide && !narrow.get(&m).unwrap().wide);
     let (a, b) = (narrow.get(&m).unwrap(), wide.get(&m).unwrap());
-    assert_eq!(a.table.len(), b.table.len());
+    assert_eq!(a.table().unwrap().len(), b.table().unwrap().len());
     let mut rng = SplitMix64::new(11);
     let mut decided = 0;
     for _ in 0..20_000 {
-        let slot = rng.below(a.table.len());
+        let slot = rng.below(a.table().unwrap().len());
         let v = a.value_at(slot).unwrap();
         assert_eq!(b.value_at(slot).unwrap(), v, "slot {slot}");
         decided += usize::from(v != Value::Draw);
@@ -1396,4 +1396,116 @@ fn a_build_saving_every_ply_writes_the_same_table_and_cleans_up() {
         "{}",
         stderr(&o)
     );
+}
+
+/// The shipping form (`nimrod pack` on a chess table): every 3- and
+/// 4-piece table shipped, then restored with only shipped tables beside
+/// it. A restore evaluates every legal position of both sides through the
+/// probe path (the stored side and its captures, the other side by a
+/// one-ply search), and must equal the raw table byte for byte.
+#[test]
+fn shipped_tables_restore_every_position_of_every_three_and_four_piece_table() {
+    let raw_dir = tables();
+    let d = tempfile::tempdir().unwrap();
+    let chess = d.path().join("chess");
+    std::fs::create_dir(&chess).unwrap();
+    let mut names = Vec::new();
+    for pieces in [3, 4] {
+        for m in Material::all_with(pieces) {
+            names.push(m.name());
+        }
+    }
+    assert_eq!(names.len(), 35);
+    let mut args = vec![
+        "pack".to_string(),
+        "--remove".to_string(),
+        "--json".to_string(),
+    ];
+    for n in &names {
+        let dst = chess.join(format!("{n}.nmt"));
+        std::fs::copy(raw_dir.join(format!("chess/{n}.nmt")), &dst).unwrap();
+        args.push(dst.to_str().unwrap().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+    let report: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    let (mut raw_total, mut shipped_total) = (0u64, 0u64);
+    for row in report.as_array().unwrap() {
+        assert_eq!(row["form"], "shipped", "{row}");
+        raw_total += row["raw_bytes"].as_u64().unwrap();
+        shipped_total += row["packed_bytes"].as_u64().unwrap();
+    }
+    eprintln!("3-4 pieces: {raw_total} raw bytes shipped in {shipped_total}");
+    // 6,857,758 bytes when this was written (one side, LZMA 1 MiB blocks);
+    // the zstd-seekable form in 4 KiB frames took 34 MB.
+    assert!(shipped_total < 7 << 20, "{shipped_total} bytes");
+
+    // Queries read shipped tables and answer as the raw ones.
+    let fens = ok(&[
+        "query",
+        "chess",
+        "--sample",
+        "200",
+        "--table",
+        "KRvKP",
+        "--seed",
+        "5",
+        "--data",
+        raw_dir.to_str().unwrap(),
+    ]);
+    let file = d.path().join("fens.txt");
+    let lines: Vec<&str> = fens
+        .lines()
+        .map(|l| l.rsplitn(3, ' ').nth(2).unwrap())
+        .collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let ask = |data: &Path| {
+        ok(&[
+            "query",
+            "chess",
+            "--fens",
+            file.to_str().unwrap(),
+            "--json",
+            "--data",
+            data.to_str().unwrap(),
+        ])
+    };
+    let from_raw = ask(raw_dir);
+    assert_eq!(from_raw.lines().count(), 200);
+    assert_eq!(ask(d.path()), from_raw);
+
+    // Every table restored from shipped tables alone equals the raw one.
+    let mut args = vec!["unpack".to_string()];
+    args.extend(names.iter().map(|n| {
+        chess
+            .join(format!("{n}.nmt.zst"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    }));
+    let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+    // Restored one at a time, so that each restore reads shipped tables.
+    for a in &args[1..] {
+        let o = nimrod().args(["unpack", a]).output().unwrap();
+        assert!(o.status.success(), "{a}: {}", stderr(&o));
+        let restored = std::path::PathBuf::from(a.strip_suffix(".zst").unwrap());
+        let name = restored.file_name().unwrap().to_owned();
+        let same = std::fs::read(&restored).unwrap()
+            == std::fs::read(raw_dir.join("chess").join(&name)).unwrap();
+        assert!(same, "{name:?} restored differs from the raw table");
+        std::fs::remove_file(&restored).unwrap();
+    }
+
+    // A damaged block is refused by a probe and by a restore, naming the file.
+    let victim = chess.join("KRvKP.nmt.zst");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x55;
+    std::fs::write(&victim, &bytes).unwrap();
+    let o = nimrod()
+        .args(["unpack", victim.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("KRvKP.nmt.zst"), "{}", stderr(&o));
+    assert!(!chess.join("KRvKP.nmt").exists(), "nothing written");
 }

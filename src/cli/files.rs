@@ -4,6 +4,7 @@ use super::emit;
 use anyhow::{bail, ensure, Context, Result};
 use nimrod::games;
 use nimrod::table::pack::{pack_file, DEFAULT_FRAME_SIZE};
+use nimrod::table::shipped::DEFAULT_SHIPPED_BLOCK;
 use nimrod::table::Table;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -70,6 +71,24 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
                     format!("{}/{} [{}]", t.meta().game, t.meta().table, t.storage()),
                     t.len(),
                 ),
+                // A shipped table: its blocks are what `verify` can check
+                // without its game's restore.
+                Err(nimrod::table::TableError::Shipped { .. }) => {
+                    match nimrod::table::ShippedTable::open(&p).and_then(|s| {
+                        if quick {
+                            Ok(s)
+                        } else {
+                            s.verify().map(|_| s)
+                        }
+                    }) {
+                        Ok(s) => (
+                            if quick { "opens" } else { "ok" }.to_string(),
+                            format!("{}/{} [{}]", s.meta().game, s.meta().table, SHIPPED),
+                            s.len(),
+                        ),
+                        Err(e) => ("bad".to_string(), e.to_string(), 0),
+                    }
+                }
                 Err(e) => ("bad".to_string(), e.to_string(), 0),
             }
         };
@@ -88,15 +107,30 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How `list` and `info` name the shipping form.
+const SHIPPED: &str = "shipped (part stored in LZMA blocks, the rest restored by its game)";
+
 pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
-    let t = Table::open(file)?;
-    let h = t.header();
-    let m = t.meta();
-    let entry = games::find(&m.game).map_or_else(|| m.entry.clone(), |g| g.entry_description(&t));
+    let (table, shipped);
+    let (h, m, storage, entry) = match Table::open(file) {
+        Ok(t) => {
+            table = t;
+            let m = table.meta();
+            let entry = games::find(&m.game)
+                .map_or_else(|| m.entry.clone(), |g| g.entry_description(&table));
+            (table.header(), m, table.storage(), entry)
+        }
+        Err(nimrod::table::TableError::Shipped { .. }) => {
+            shipped = nimrod::table::ShippedTable::open(file)?;
+            let m = shipped.meta();
+            (shipped.header(), m, SHIPPED, m.entry.clone())
+        }
+        Err(e) => return Err(e.into()),
+    };
     let v = json!({
         "path": file.display().to_string(),
         "entry": entry,
-        "storage": t.storage(),
+        "storage": storage,
         "format_version": h.version,
         "entry_kind": h.entry_kind.name(),
         "entries": h.entry_count,
@@ -112,7 +146,7 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
         file.display(),
         m.game,
         m.table,
-        t.storage(),
+        storage,
         h.version,
         h.entry_count,
         h.entry_kind.name(),
@@ -131,7 +165,13 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
 }
 
 fn verify_one(p: &Path, depth: &games::VerifyDepth) -> Result<Option<games::VerifyNote>> {
-    let t = Table::open(p)?;
+    let t = match Table::open(p) {
+        // A shipped table is verified as the raw table it restores to.
+        Err(nimrod::table::TableError::Shipped { .. }) => {
+            games::query::restore_file(&nimrod::table::ShippedTable::open(p)?)?
+        }
+        other => other?,
+    };
     t.verify()?;
     check_name(p, &t)?;
     let game = games::find(&t.meta().game)
@@ -244,6 +284,7 @@ pub fn pack(
     remove: bool,
     force: bool,
     frame_size: Option<u64>,
+    seekable: bool,
     json: bool,
 ) -> Result<ExitCode> {
     if !(1..=22).contains(&level) {
@@ -271,15 +312,36 @@ pub fn pack(
             "{} is already packed; pack takes raw tables (.nmt)",
             f.display()
         );
-        let frame = match frame_size {
-            Some(n) => n as usize,
-            None => nimrod::games::find(&t.meta().game)
-                .map_or(DEFAULT_FRAME_SIZE, |g| g.packed_frame_size()),
-        };
-        drop(t);
+        let game = nimrod::games::find(&t.meta().game);
         let mut out = f.clone().into_os_string();
         out.push(".zst");
         let out = PathBuf::from(out);
+        if let Some(shipped) = game.filter(|_| !seekable).and_then(|g| {
+            let block = frame_size.map_or(DEFAULT_SHIPPED_BLOCK, |n| n as usize);
+            g.ship(&t, &out, block)
+        }) {
+            let kept = shipped.with_context(|| format!("{}: cannot pack", f.display()))?;
+            let (raw_len, packed_len) =
+                (std::fs::metadata(f)?.len(), std::fs::metadata(&out)?.len());
+            drop(t);
+            if remove {
+                std::fs::remove_file(f)
+                    .with_context(|| format!("cannot remove {}", f.display()))?;
+            }
+            let ratio = raw_len as f64 / packed_len.max(1) as f64;
+            text.push_str(&format!(
+                "shipped {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x; {kept})\n",
+                f.display(),
+                out.display(),
+            ));
+            rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len, "packed_bytes": packed_len, "form": "shipped", "kept": kept}));
+            continue;
+        }
+        let frame = match frame_size {
+            Some(n) => n as usize,
+            None => game.map_or(DEFAULT_FRAME_SIZE, |g| g.packed_frame_size()),
+        };
+        drop(t);
         // Streamed and read back before it is renamed into place: memory
         // stays small whatever the table's size.
         let (raw_len, packed_len) = pack_file(f, &out, level, frame)
@@ -313,7 +375,11 @@ pub fn unpack(files: &[PathBuf], force: bool, json: bool) -> Result<ExitCode> {
     }
     for f in files {
         let out = output(f)?;
-        let raw_len = unpack_checked(f, &out)?;
+        let raw_len = if is_shipped_file(f)? {
+            unship(f, &out)?
+        } else {
+            unpack_checked(f, &out)?
+        };
         text.push_str(&format!(
             "unpacked {} -> {} ({raw_len} bytes)\n",
             f.display(),
@@ -329,4 +395,28 @@ pub fn unpack(files: &[PathBuf], force: bool, json: bool) -> Result<ExitCode> {
 /// as a table before the rename); returns the raw length.
 fn unpack_checked(packed: &Path, out: &Path) -> Result<u64> {
     Ok(nimrod::table::pack::unpack_file(packed, out)?)
+}
+
+/// Whether `f` starts like a shipped table.
+fn is_shipped_file(f: &Path) -> Result<bool> {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    let mut file =
+        std::fs::File::open(f).with_context(|| format!("cannot open {}", f.display()))?;
+    let n = file
+        .read(&mut head)
+        .with_context(|| format!("cannot read {}", f.display()))?;
+    Ok(nimrod::table::shipped::is_shipped(&head[..n]))
+}
+
+/// Restores the raw table of the shipped `f` to `out` through its game;
+/// the bytes are checked against the raw table's checksums first.
+fn unship(f: &Path, out: &Path) -> Result<u64> {
+    let s = nimrod::table::ShippedTable::open(f)?;
+    let game = nimrod::games::find(&s.meta().game)
+        .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", f.display(), s.meta().game))?;
+    let payload = game
+        .restore(&s)
+        .with_context(|| format!("{}: cannot restore", f.display()))?;
+    Ok(s.restore(out, &payload)?)
 }

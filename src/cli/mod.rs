@@ -108,11 +108,17 @@ enum Command {
         /// Replace an existing FILE.zst (refused otherwise, as gzip and zstd do).
         #[arg(long)]
         force: bool,
-        /// Raw bytes per zstd frame (4096 ..= 67108864); default the game's:
-        /// 4 KiB for chess (probed at random: a probe decompresses one
-        /// frame), 256 KiB otherwise. Larger frames pack smaller.
+        /// Raw bytes per compressed block (4096 ..= 67108864). The zstd
+        /// form's default is the game's: 4 KiB for chess (probed at random:
+        /// a probe decompresses one frame), 256 KiB otherwise. A chess
+        /// table's shipping form uses 1 MiB LZMA blocks. Larger blocks pack
+        /// smaller.
         #[arg(long, value_parser = clap::value_parser!(u64).range(4096..=nimrod::table::pack::MAX_FRAME_LEN as u64))]
         frame_size: Option<u64>,
+        /// Write the zstd-seekable form (which `zstd -d` restores) even for a
+        /// game with a shipping form (chess): larger, faster to probe.
+        #[arg(long)]
+        seekable: bool,
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -210,8 +216,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             remove,
             force,
             frame_size,
+            seekable,
             json,
-        } => files::pack(&files, level, remove, force, frame_size, json),
+        } => files::pack(&files, level, remove, force, frame_size, seekable, json),
         Command::Unpack { files, force, json } => files::unpack(&files, force, json),
         Command::Query { game, args } => query::run(game, args),
         Command::Play { game, args } => query::play(game, args),

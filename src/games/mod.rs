@@ -151,6 +151,7 @@ use crate::pipeline::Planner;
 use crate::table::Table;
 use anyhow::Result;
 pub use query::{Answer, QueryContext, QueryError, TableUnavailable, Usage};
+use std::path::Path;
 
 /// A game: its planner (`Planner::name` is the name used in configs
 /// (`[grundy]`), job ids and `nimrod query NAME`; `Planner::plan` expands its
@@ -179,6 +180,20 @@ pub trait Game: Planner + Sync {
     /// are probed at random wants small ones.
     fn packed_frame_size(&self) -> usize {
         crate::table::pack::DEFAULT_FRAME_SIZE
+    }
+    /// Writes this game's shipping form of `table` to `out` (blocks of
+    /// `block` raw bytes) and says what it kept; None when the game has no
+    /// shipping form (`nimrod pack` then writes the zstd-seekable form).
+    fn ship(&self, _table: &Table, _out: &Path, _block: usize) -> Option<Result<String>> {
+        None
+    }
+    /// The raw payload of a shipped table of this game, restored.
+    fn restore(&self, shipped: &crate::table::ShippedTable) -> Result<Vec<u8>> {
+        anyhow::bail!(
+            "{}: a shipped table of {}, which has no shipping form",
+            shipped.path().display(),
+            shipped.meta().game
+        )
     }
 }
 

@@ -188,7 +188,41 @@ pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
 /// As [`open_table`], but a packed table is decompressed whole into memory
 /// (for a reader that probes all over it: see `Table::open_unpacked`).
 pub fn open_table_unpacked(data_dir: &Path, id: &str) -> Result<Table> {
-    open_table_with(data_dir, id, crate::table::open_job_table_unpacked)
+    match open_table_with(data_dir, id, crate::table::open_job_table_unpacked) {
+        Err(e) => match shipped_file(&e) {
+            Some(path) => restore_shipped(path, id),
+            None => Err(e),
+        },
+        ok => ok,
+    }
+}
+
+/// The file of a shipped table that was opened as a plain one.
+pub fn shipped_file(e: &anyhow::Error) -> Option<&Path> {
+    e.chain()
+        .find_map(|c| match c.downcast_ref::<crate::table::TableError>() {
+            Some(crate::table::TableError::Shipped { path }) => Some(path.as_path()),
+            _ => None,
+        })
+}
+
+/// The raw table of a shipped file, restored into memory by its game and
+/// checked against the raw table's checksums: for readers that need every
+/// entry (a build's dependencies, `verify`).
+pub fn restore_shipped(path: &Path, id: &str) -> Result<Table> {
+    let s = crate::table::ShippedTable::open(path)?;
+    crate::table::check_identity_of(path, s.meta(), s.header(), id)?;
+    restore_file(&s)
+}
+
+/// The raw table of an open shipped file, restored into memory by its
+/// game and checked against the raw table's checksums.
+pub fn restore_file(s: &crate::table::ShippedTable) -> Result<Table> {
+    let path = s.path();
+    let game = super::find(&s.meta().game)
+        .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", path.display(), s.meta().game))?;
+    let payload = game.restore(s)?;
+    Ok(Table::from_bytes(path, s.restore_bytes(&payload)?)?)
 }
 
 /// A table a query needs could not be used: missing from the data

@@ -277,6 +277,12 @@ fn waves(jobs: Vec<Job>) -> Result<Vec<Vec<Job>>> {
 pub fn is_current(path: &Path, hash: u64) -> bool {
     match Table::open(path) {
         Ok(t) => t.header().param_hash == hash && t.verify().is_ok(),
+        // The shipping form holds the raw header: its blocks are what can
+        // be damaged.
+        Err(crate::table::TableError::Shipped { .. }) => {
+            crate::table::ShippedTable::open(path)
+                .is_ok_and(|s| s.header().param_hash == hash && s.verify().is_ok())
+        }
         Err(_) => false,
     }
 }
@@ -287,7 +293,12 @@ pub fn is_current(path: &Path, hash: u64) -> bool {
 /// dependency of the jobs asked for needs: re-reading every byte of a big
 /// level for each job that reads a few blocks of it is the cost this saves.
 pub fn opens_current(path: &Path, hash: u64) -> bool {
-    Table::open(path).is_ok_and(|t| t.header().param_hash == hash)
+    match Table::open(path) {
+        Ok(t) => t.header().param_hash == hash,
+        Err(crate::table::TableError::Shipped { .. }) => crate::table::ShippedTable::open(path)
+            .is_ok_and(|s| s.header().param_hash == hash),
+        Err(_) => false,
+    }
 }
 
 /// The table at `raw` passes `check`, or, when there is no raw table, its

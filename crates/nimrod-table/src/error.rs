@@ -31,6 +31,12 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
     },
+    /// A shipped table opened as a plain one.
+    #[error("{path}: a shipped table (the shipping form `nimrod pack` writes for some games): its game restores its values; read it through that game's queries, or restore the raw table with `nimrod unpack`")]
+    Shipped {
+        /// The file.
+        path: PathBuf,
+    },
     /// A format version this build does not read.
     #[error("{path}: unsupported format version {found} (this build reads version {expected})")]
     Version {

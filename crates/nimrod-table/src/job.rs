@@ -29,14 +29,24 @@ pub fn param_hash(id: &str, params: &serde_json::Value) -> u64 {
 /// Checks that an open table is the one job `id` wrote, with the
 /// parameters its header was hashed from.
 pub fn check_identity(t: &Table, id: &str) -> Result<(), TableError> {
-    let path = t.path().display();
+    check_identity_of(t.path(), t.meta(), t.header(), id)
+}
+
+/// [`check_identity`] on a table's parts (a shipped table has no `Table`).
+pub fn check_identity_of(
+    file: &Path,
+    meta: &crate::TableMeta,
+    header: &crate::Header,
+    id: &str,
+) -> Result<(), TableError> {
+    let path = file.display();
     let wrong = |what: String| {
         Err(TableError::Identity {
-            path: t.path().to_path_buf(),
+            path: file.to_path_buf(),
             what,
         })
     };
-    let Some(job) = &t.meta().job else {
+    let Some(job) = &meta.job else {
         return wrong(format!(
             "{path} does not record which job wrote it (built by an older nimrod?)"
         ));
@@ -47,7 +57,7 @@ pub fn check_identity(t: &Table, id: &str) -> Result<(), TableError> {
             job.id
         ));
     }
-    if param_hash(id, &job.params) != t.header().param_hash {
+    if param_hash(id, &job.params) != header.param_hash {
         return wrong(format!(
             "{path}: its recorded job parameters {} do not hash to its header's parameter hash (edited or damaged metadata)",
             job.params

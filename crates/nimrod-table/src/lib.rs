@@ -26,6 +26,9 @@ pub mod rank;
 pub mod reader;
 /// Bytes shared between threads while a table is computed.
 pub mod shared;
+/// The shipping form: part of a payload stored, the rest restored by
+/// its game.
+pub mod shipped;
 /// Where a table's bytes come from (memory, a map, a packed file).
 pub mod source;
 /// [`TableWriter`] and [`writer::write_ranked`]: writing a table atomically.
@@ -33,7 +36,11 @@ pub mod writer;
 
 pub use error::TableError;
 pub use format::{EntryKind, Header, IndexKind, JobStamp, TableMeta, FORMAT_VERSION};
-pub use job::{check_identity, open_job_table, open_job_table_unpacked, param_hash, table_path};
+pub use job::{
+    check_identity, check_identity_of, open_job_table, open_job_table_unpacked, param_hash,
+    table_path,
+};
 pub use mph::PerfectHash;
 pub use reader::Table;
+pub use shipped::ShippedTable;
 pub use writer::TableWriter;

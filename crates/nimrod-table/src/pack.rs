@@ -341,17 +341,58 @@ fn decompress(z: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
 /// A frame cache slot: the frame it holds and its bytes.
 type Slot = Mutex<Option<(usize, Arc<Vec<u8>>)>>;
 
-/// Random access to a packed table through a cache of decompressed frames.
-///
-/// The cache is direct-mapped (frame i lives in slot i mod slots, one lock
-/// each): a look-up costs one lock and one compare whatever the budget,
-/// threads probing different frames rarely meet, and a table read front
-/// to back streams through it.
+/// Decompressed frames of one file, direct-mapped (frame i lives in slot
+/// i mod slots, one lock each): a look-up costs one lock and one compare
+/// whatever the budget, threads probing different frames rarely meet, and
+/// a file read front to back streams through it.
+pub(crate) struct FrameCache {
+    slots: Vec<Slot>,
+}
+
+impl FrameCache {
+    /// Slots for frames of up to `largest` bytes within the budget of
+    /// [`cache_budget`], at least one, at most one per frame.
+    pub(crate) fn new(largest: usize, frames: usize) -> FrameCache {
+        let slots = (cache_budget().min(MAX_CACHE_BYTES) / largest.max(1))
+            .clamp(1, MAX_CACHE_SLOTS.min(frames.max(1)));
+        FrameCache::with_slots(slots)
+    }
+
+    fn with_slots(slots: usize) -> FrameCache {
+        FrameCache {
+            slots: (0..slots.max(1)).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    pub(crate) fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Frame `i`, decoded by `decode` unless the cache holds it.
+    pub(crate) fn get(
+        &self,
+        i: usize,
+        decode: impl FnOnce() -> io::Result<Vec<u8>>,
+    ) -> io::Result<Arc<Vec<u8>>> {
+        let slot = &self.slots[i % self.slots.len()];
+        if let Some((f, data)) = &*slot.lock().unwrap_or_else(|p| p.into_inner()) {
+            if *f == i {
+                return Ok(data.clone());
+            }
+        }
+        let data = Arc::new(decode()?);
+        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((i, data.clone()));
+        Ok(data)
+    }
+}
+
+/// Random access to a packed table through a cache of decompressed frames
+/// (`FrameCache`).
 pub struct PackedFile<B: AsRef<[u8]> + Send + Sync> {
     bytes: B,
     frames: Vec<Frame>,
     raw_len: u64,
-    cache: Vec<Slot>,
+    cache: FrameCache,
 }
 
 impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
@@ -428,7 +469,7 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
             bytes,
             frames,
             raw_len: r_at,
-            cache: (0..slots).map(|_| Mutex::new(None)).collect(),
+            cache: FrameCache::with_slots(slots),
         })
     }
 
@@ -439,16 +480,14 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
 
     /// Frames the cache holds at most.
     pub fn cache_frames(&self) -> usize {
-        self.cache.len()
+        self.cache.slots()
     }
 
     fn frame(&self, i: usize) -> io::Result<Arc<Vec<u8>>> {
-        let slot = &self.cache[i % self.cache.len()];
-        if let Some((f, data)) = &*slot.lock().unwrap_or_else(|p| p.into_inner()) {
-            if *f == i {
-                return Ok(data.clone());
-            }
-        }
+        self.cache.get(i, || self.decode_frame(i))
+    }
+
+    fn decode_frame(&self, i: usize) -> io::Result<Vec<u8>> {
         let f = &self.frames[i];
         let z = &self.bytes.as_ref()[f.compressed_at..f.compressed_at + f.compressed_len];
         // The frame's own header must agree with the seek table before the
@@ -473,8 +512,6 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
         if f.checksum.is_some_and(|c| c != frame_checksum(&data)) {
             return Err(invalid(format!("frame {i} checksum mismatch")));
         }
-        let data = Arc::new(data);
-        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((i, data.clone()));
         Ok(data)
     }
 

@@ -132,6 +132,9 @@ impl Table {
                 path,
                 format!("{file_len} bytes is shorter than the {HEADER_LEN}-byte header"),
             ),
+            HeaderProblem::Magic if crate::shipped::is_shipped(&head) => TableError::Shipped {
+                path: path.to_path_buf(),
+            },
             HeaderProblem::Magic => TableError::Foreign {
                 path: path.to_path_buf(),
             },
@@ -201,6 +204,26 @@ impl Table {
             return Err(table.corrupt("metadata/index checksum mismatch"));
         }
         Ok(table)
+    }
+
+    /// The file's bytes before the payload (header, index, keys), read
+    /// into `buf` (as long as the payload's offset).
+    pub fn read_prefix(&self, buf: &mut [u8]) -> Result<(), TableError> {
+        if buf.len() as u64 != self.header.payload.offset {
+            return Err(self.request("the prefix is the bytes before the payload"));
+        }
+        self.src
+            .read_at(0, buf)
+            .map_err(|e| self.corrupt(e.to_string()))
+    }
+
+    /// The metadata section's bytes, as stored.
+    pub fn meta_bytes(&self) -> Result<Vec<u8>, TableError> {
+        let mut b = vec![0u8; self.header.meta.len as usize];
+        self.src
+            .read_at(self.header.meta.offset, &mut b)
+            .map_err(|e| self.corrupt(e.to_string()))?;
+        Ok(b)
     }
 
     /// The file the table was opened from.
@@ -512,7 +535,7 @@ fn is_packed(bytes: &[u8]) -> bool {
 
 /// The file at `path`, memory-mapped read-only (see [`Table::open`] for why
 /// that is sound), after checking it is a non-empty regular file.
-fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
+pub(crate) fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
     // Checked before opening: opening a FIFO for reading blocks until
     // someone writes to it, and a directory opens but cannot be mapped.
     let kind = std::fs::metadata(path)

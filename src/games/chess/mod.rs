@@ -28,6 +28,7 @@ internal_mod!(play);
 internal_mod!(probe);
 internal_mod!(query);
 mod san;
+pub mod ship;
 internal_mod!(solve);
 internal_mod!(sweep);
 mod unmoves;
@@ -70,6 +71,23 @@ impl Game for Chess {
     /// (benches/results/chess/2026-11-29-bulk.txt).
     fn packed_frame_size(&self) -> usize {
         4 << 10
+    }
+
+    fn ship(&self, table: &Table, out: &std::path::Path, block: usize) -> Option<Result<String>> {
+        Some(ship::ship_table(table, out, block).map(|s| {
+            format!(
+                "{} to move stored",
+                if s.kept == Color::White {
+                    "white"
+                } else {
+                    "black"
+                }
+            )
+        }))
+    }
+
+    fn restore(&self, shipped: &crate::table::ShippedTable) -> Result<Vec<u8>> {
+        ship::restore_payload(shipped)
     }
 }
 

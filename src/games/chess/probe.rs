@@ -7,36 +7,93 @@ use super::index::Layout;
 use super::material::Material;
 use super::jobs::TableJob;
 use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
-use crate::games::query::{open_table, table_params};
+use crate::games::query::{open_table, shipped_file};
+use crate::table::shipped::ShippedTable;
 use crate::table::{EntryKind, Table};
-use anyhow::{anyhow, bail, ensure, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use std::path::Path;
+
+/// Where an opened table's values come from.
+pub enum Storage {
+    /// Every entry stored (a raw table, or a packed one).
+    Table(Table),
+    /// The shipping form (`ship`): one side to move stored, the other
+    /// restored by a one-ply search at probe time.
+    Shipped {
+        /// The file.
+        file: ShippedTable,
+        /// The side to move it stores.
+        kept: Color,
+    },
+}
 
 /// One opened table and its ranking.
 pub struct Loaded {
     /// The ranking of its material.
     pub layout: Layout,
-    /// The table.
-    pub table: Table,
+    /// Its values.
+    pub storage: Storage,
     /// Two-byte values.
     pub wide: bool,
 }
 
 impl Loaded {
-    /// The stored value of a slot (one byte or two, see `value`).
-    pub fn value_at(&self, slot: u64) -> Result<Value> {
-        Ok(if self.wide {
-            Value::decode_wide(self.table.get::<u16>(slot)?)
-        } else {
-            Value::decode(self.table.get::<u8>(slot)?)
+    /// The table, when every entry is stored (raw or packed).
+    pub fn table(&self) -> Option<&Table> {
+        match &self.storage {
+            Storage::Table(t) => Some(t),
+            Storage::Shipped { .. } => None,
+        }
+    }
+
+    /// The file it was opened from.
+    pub fn path(&self) -> &Path {
+        match &self.storage {
+            Storage::Table(t) => t.path(),
+            Storage::Shipped { file, .. } => file.path(),
+        }
+    }
+
+    /// How its bytes are held, for `nimrod info` and answers.
+    pub fn storage_name(&self) -> &'static str {
+        match &self.storage {
+            Storage::Table(t) => t.storage(),
+            Storage::Shipped { .. } => "shipped (one side to move, LZMA blocks)",
+        }
+    }
+
+    /// The entry stored at `slot`: the table's value, or in a shipped table
+    /// what the stored side keeps (see `ship`), which a probe completes.
+    fn stored_at(&self, slot: u64) -> Result<Value> {
+        Ok(match (&self.storage, self.wide) {
+            (Storage::Table(t), false) => Value::decode(t.get::<u8>(slot)?),
+            (Storage::Table(t), true) => Value::decode_wide(t.get::<u16>(slot)?),
+            (Storage::Shipped { file, .. }, false) => Value::decode(file.stored::<u8>(slot)?),
+            (Storage::Shipped { file, .. }, true) => Value::decode_wide(file.stored::<u16>(slot)?),
         })
     }
 
-    /// Value of a board of exactly this table's material and colours.
-    pub fn value_oriented(&self, b: &Board) -> Result<Value> {
+    /// The value stored at `slot` of a raw or packed table; a shipped
+    /// table's values exist only through [`Tablebase::value_in`].
+    pub fn value_at(&self, slot: u64) -> Result<Value> {
+        ensure!(
+            self.table().is_some(),
+            "{}: a shipped table's slots are answered through its tablebase",
+            self.path().display()
+        );
+        self.stored_at(slot)
+    }
+
+    /// The entry stored for `b` (of this table's material and colours):
+    /// in a shipped table, what its stored side keeps, which a probe
+    /// completes (see `ship`).
+    pub(super) fn stored(&self, b: &Board) -> Result<Value> {
+        self.stored_at(self.slot(b))
+    }
+
+    fn slot(&self, b: &Board) -> u64 {
         let side = if b.turn == Color::White { 0 } else { 1 };
-        let slot = side * self.layout.positions + self.layout.index(b);
-        self.value_at(slot)
+        side * self.layout.positions + self.layout.index(b)
     }
 }
 
@@ -53,29 +110,45 @@ pub fn read_values(table: &Table) -> Result<Values> {
 /// whether its values are two bytes: an error saying how to rebuild it
 /// otherwise.
 pub fn value_format(table: &Table) -> Result<bool> {
-    let job: TableJob = table_params(table)?;
+    value_format_of(table.path(), table.meta(), table.header())
+}
+
+/// [`value_format`] on a table's parts (a shipped table has no `Table`).
+pub fn value_format_of(
+    path: &Path,
+    meta: &crate::table::TableMeta,
+    header: &crate::table::Header,
+) -> Result<bool> {
+    let job: TableJob = serde_json::from_value(meta.params.clone()).with_context(|| {
+        format!(
+            "{}: its parameters are not those of a {}/{} table of this version; rebuild it",
+            path.display(),
+            meta.game,
+            meta.table
+        )
+    })?;
     let name = &job.material;
     ensure!(
         job.values == VALUE_FORMAT,
         "{}: a chess table in value format {} (written before nimrod could store distances past one byte); this nimrod reads format {VALUE_FORMAT}. Rebuild it: `nimrod build --only chess/{name}` with the config that made it (its parameters changed, so the pipeline rebuilds it and, first, any of its dependencies that are old too)",
-        table.path().display(),
+        path.display(),
         job.values
     );
-    let (wide, description) = match table.header().entry_kind {
+    let (wide, description) = match header.entry_kind {
         EntryKind::U8 => (false, NARROW_DESCRIPTION),
         EntryKind::U16 => (true, WIDE_DESCRIPTION),
         other => bail!(
             "{}: chess table {name} stores {} entries; chess values are u8 or u16",
-            table.path().display(),
+            path.display(),
             other.name()
         ),
     };
     ensure!(
-        table.meta().entry == description,
+        meta.entry == description,
         "{}: chess table {name} describes its entries as \"{}\", not as its {} entries should be",
-        table.path().display(),
-        table.meta().entry,
-        table.header().entry_kind.name()
+        path.display(),
+        meta.entry,
+        header.entry_kind.name()
     );
     Ok(wide)
 }
@@ -99,7 +172,9 @@ impl Tablebase {
     /// every page ever touched.
     pub fn release_resident_pages(&self) {
         for t in &self.tables {
-            t.table.release_resident_pages();
+            if let Some(t) = t.table() {
+                t.release_resident_pages();
+            }
         }
     }
 
@@ -111,7 +186,10 @@ impl Tablebase {
     /// with the read-ahead.
     pub fn advise_random(&self) {
         for t in &self.tables {
-            t.table.advise_random();
+            match &t.storage {
+                Storage::Table(t) => t.advise_random(),
+                Storage::Shipped { file, .. } => file.advise_random(),
+            }
         }
     }
 
@@ -126,9 +204,9 @@ impl Tablebase {
     }
 
     /// Opens the tables of `materials` (canonical) from a data directory,
-    /// raw or packed, and checks each holds what its name says.
+    /// raw, packed or shipped, and checks each holds what its name says.
     pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {
-        Tablebase::open_with(materials, |id| open_table(data_dir, id))
+        Tablebase::open_storage(materials, |id| open_storage(data_dir, id))
     }
 
     /// Opens the tables of `materials` through `open` (given a job id, it
@@ -138,31 +216,64 @@ impl Tablebase {
         materials: &[Material],
         open: impl Fn(&str) -> Result<Table>,
     ) -> Result<Tablebase> {
+        Tablebase::open_storage(materials, |id| open(id).map(Storage::Table))
+    }
+
+    fn open_storage(
+        materials: &[Material],
+        open: impl Fn(&str) -> Result<Storage>,
+    ) -> Result<Tablebase> {
         let mut tb = Tablebase::default();
-        for m in materials {
-            let m = m.canonical();
+        let mut todo: Vec<Material> = materials.iter().map(|m| m.canonical()).collect();
+        let mut i = 0;
+        while i < todo.len() {
+            let m = todo[i];
+            i += 1;
             if tb.keys.contains(&m.key()) {
                 continue;
             }
-            let table = open(&table_id(&m))?;
-            let wide = value_format(&table)?;
-            let layout = Layout::new(m);
-            ensure!(
-                table.len() == 2 * layout.positions,
-                "{}: {} entries, expected {} for {}",
-                table.path().display(),
-                table.len(),
-                2 * layout.positions,
-                m
-            );
-            tb.keys.push(m.key());
-            tb.tables.push(Loaded {
-                layout,
-                table,
-                wide,
-            });
+            let storage = open(&table_id(&m))?;
+            // A shipped table answers through the tables its captures
+            // and promotions reach: they are opened too.
+            if matches!(storage, Storage::Shipped { .. }) {
+                todo.extend(m.successors().iter().map(|s| s.canonical()));
+            }
+            tb.insert(m, storage)?;
         }
         Ok(tb)
+    }
+
+    /// Adds the table of `m` (replacing one already open), after checking
+    /// it holds the entries of that material.
+    pub fn insert(&mut self, m: Material, storage: Storage) -> Result<()> {
+        let m = m.canonical();
+        let (path, meta, header) = match &storage {
+            Storage::Table(t) => (t.path(), t.meta(), t.header()),
+            Storage::Shipped { file, .. } => (file.path(), file.meta(), file.header()),
+        };
+        let wide = value_format_of(path, meta, header)?;
+        let layout = Layout::new(m);
+        ensure!(
+            header.entry_count == 2 * layout.positions,
+            "{}: {} entries, expected {} for {}",
+            path.display(),
+            header.entry_count,
+            2 * layout.positions,
+            m
+        );
+        let loaded = Loaded {
+            layout,
+            storage,
+            wide,
+        };
+        match self.keys.iter().position(|&k| k == m.key()) {
+            Some(i) => self.tables[i] = loaded,
+            None => {
+                self.keys.push(m.key());
+                self.tables.push(loaded);
+            }
+        }
+        Ok(())
     }
 
     /// Opens a table and, transitively, every table its captures and
@@ -203,9 +314,24 @@ impl Tablebase {
         let t = self
             .get(&m)
             .ok_or_else(|| anyhow!("table {} is not loaded", m.name()))?;
-        t.value_oriented(&board)
+        self.value_in(t, &board)
     }
-}
+
+    /// Value of a board of exactly `t`'s material and colours.
+    pub fn value_in(&self, t: &Loaded, b: &Board) -> Result<Value> {
+        let Storage::Shipped { kept, .. } = &t.storage else {
+            return t.stored_at(t.slot(b));
+        };
+        if b.turn == *kept {
+            // The stored value is exact unless a conversion is better.
+            let stored = t.stored_at(t.slot(b))?;
+            return Ok(match super::ship::best_conversion(self, b)? {
+                Some(c) => better(stored, c),
+                None => stored,
+            });
+        }
+        one_ply(b, |m| self.value_after(b, m))
+    }}
 
 /// En passant in a position reached by a double push to `pushed_to`: the
 /// best capture's value for the side to move (None when no capture is
@@ -330,4 +456,41 @@ impl Tablebase {
             None => Ok(v),
         }
     }
+}
+
+/// The table of job `id` under `data_dir`: raw or packed as a `Table`, or
+/// the shipping form, each checked to be that job's table.
+pub fn open_storage(data_dir: &Path, id: &str) -> Result<Storage> {
+    match open_table(data_dir, id) {
+        Ok(t) => Ok(Storage::Table(t)),
+        Err(e) if shipped_file(&e).is_some() => {
+            let path = shipped_file(&e).expect("matched").to_path_buf();
+            let file = ShippedTable::open(&path)?;
+            crate::table::check_identity_of(&path, file.meta(), file.header(), id)?;
+            let job: TableJob = serde_json::from_value(file.meta().params.clone())
+                .with_context(|| format!("{}: not a chess table's parameters", path.display()))?;
+            let layout = Layout::new(Material::parse(&job.material)?.canonical());
+            let kept = super::ship::kept_side(&file, &layout)?;
+            Ok(Storage::Shipped { file, kept })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The value for the side to move of `b` from its moves one ply down:
+/// `after(m)` is the value for the side to move once `m` is played.
+/// Checkmate and stalemate need no probe.
+pub fn one_ply(b: &Board, mut after: impl FnMut(&Move) -> Result<Value>) -> Result<Value> {
+    let mut moves = Vec::with_capacity(64);
+    b.legal_moves(&mut moves);
+    let mut best = if b.in_check(b.turn) {
+        Value::Loss(0)
+    } else {
+        Value::Draw
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let v = after(m)?.before_move();
+        best = if i == 0 { v } else { better(best, v) };
+    }
+    Ok(best)
 }

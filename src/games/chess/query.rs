@@ -543,7 +543,7 @@ fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answe
         let Some(b) = t.layout.legal_board(rng.below(t.layout.positions), turn) else {
             continue;
         };
-        let v = t.value_oriented(&b)?;
+        let v = tb.value_in(t, &b)?;
         rows.push(SampledPosition {
             fen: b.fen(),
             dtm_plies: dtm_plies(v),

@@ -1,0 +1,308 @@
+//! The shipping form of a chess table (`nimrod pack`): one side to move
+//! stored, in LZMA blocks, with the values a probe restores left free.
+//!
+//! - The other side to move is not stored: its value is the best of its
+//!   moves one ply down, which land in the stored side or, by a capture or
+//!   promotion, in a smaller table.
+//! - A stored position whose best move is a capture or a promotion stores
+//!   any value no better than that move's (a probe answers the better of
+//!   the stored value and its best conversion): the value before it when
+//!   that is allowed, else the conversion's own.
+//! - A slot that holds no legal position repeats the value before it.
+//!
+//! The side kept is the one whose stream compresses smaller. Restoring
+//! the raw table (`nimrod unpack`) evaluates every position through the
+//! same probe path, and the result must match the raw table's checksums,
+//! kept in the shipped file, before it is written.
+
+use super::board::{Board, Color};
+use super::index::Layout;
+use super::jobs::TableJob;
+use super::material::Material;
+use super::probe::{after_move, better, one_ply, Storage, Tablebase};
+use super::value::Value;
+use crate::games::query::{open_table_unpacked, table_params};
+use crate::table::shipped::{write_shipped, ShippedTable};
+use crate::table::Table;
+use anyhow::{anyhow, Context, Result};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Slots a worker handles at once when a side is encoded or restored.
+const CHUNK: u64 = 1 << 18;
+
+/// The data directory a table file lives in (`DIR/chess/X.nmt`), also
+/// when the path is relative to the working directory.
+pub fn data_dir_of(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path)
+        .ok()
+        .and_then(|p| Some(p.parent()?.parent()?.to_path_buf()))
+        .ok_or_else(|| anyhow!("cannot locate the data directory of {}", path.display()))
+}
+
+/// The best value a capture or promotion gives the side to move (None
+/// when it has none).
+pub fn best_conversion(tb: &Tablebase, b: &Board) -> Result<Option<Value>> {
+    thread_local! {
+        // Every probe of a stored side generates moves: a buffer per
+        // thread (and per nesting level) instead of an allocation each.
+        static BUFFERS: std::cell::RefCell<Vec<Vec<super::board::Move>>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let mut moves = BUFFERS.with(|c| c.borrow_mut().pop()).unwrap_or_default();
+    moves.clear();
+    b.legal_moves(&mut moves);
+    let mut best: Option<Value> = None;
+    let mut result = Ok(());
+    for m in moves.iter().filter(|m| m.converts()) {
+        match tb.value_after(b, m) {
+            Ok(v) => {
+                let v = v.before_move();
+                best = Some(best.map_or(v, |b| better(b, v)));
+            }
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    BUFFERS.with(|c| c.borrow_mut().push(moves));
+    result.map(|_| best)
+}
+
+fn encode(v: Value, wide: bool, out: &mut Vec<u8>) -> Result<()> {
+    if wide {
+        out.extend_from_slice(
+            &v.encode_wide()
+                .ok_or_else(|| anyhow!("{v:?} does not fit"))?
+                .to_le_bytes(),
+        );
+    } else {
+        out.push(
+            v.encode()
+                .ok_or_else(|| anyhow!("{v:?} does not fit a byte"))?,
+        );
+    }
+    Ok(())
+}
+
+fn decode(bytes: &[u8], wide: bool) -> Value {
+    if wide {
+        Value::decode_wide(u16::from_le_bytes([bytes[0], bytes[1]]))
+    } else {
+        Value::decode(bytes[0])
+    }
+}
+
+/// The stored stream of one side: `values` are the raw table's entries of
+/// that side (little-endian); `tb` holds the tables its conversions reach.
+fn side_stream(
+    layout: &Layout,
+    turn: Color,
+    values: &[u8],
+    wide: bool,
+    tb: &Tablebase,
+) -> Result<Vec<u8>> {
+    let width = if wide { 2 } else { 1 };
+    let chunks: Vec<Vec<u8>> = (0..layout.positions.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| -> Result<Vec<u8>> {
+            let (from, to) = (c * CHUNK, ((c + 1) * CHUNK).min(layout.positions));
+            let mut out = Vec::with_capacity(((to - from) * width) as usize);
+            let mut cursor = layout.cursor(from);
+            let mut prev = Value::Draw;
+            for slot in from..to {
+                let at = (slot * width) as usize;
+                let stored = decode(&values[at..at + width as usize], wide);
+                let keep = match cursor.legal_board(turn) {
+                    None => prev,
+                    Some(b) => match best_conversion(tb, &b)? {
+                        Some(c) if c.preference() >= stored.preference() => {
+                            if prev.preference() <= c.preference() {
+                                prev
+                            } else {
+                                c
+                            }
+                        }
+                        _ => stored,
+                    },
+                };
+                encode(keep, wide, &mut out)?;
+                prev = keep;
+                if slot + 1 < to {
+                    cursor.advance();
+                }
+            }
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    Ok(chunks.concat())
+}
+
+/// What `ship_table` wrote.
+pub struct Shipped {
+    /// Bytes of the shipped file.
+    pub bytes: u64,
+    /// The side to move it stores.
+    pub kept: Color,
+}
+
+/// Writes the shipping form of the chess table `table` to `out`, in blocks
+/// of `block` raw bytes. The tables its captures and promotions reach must
+/// be in its data directory (raw, packed or shipped).
+pub fn ship_table(table: &Table, out: &Path, block: usize) -> Result<Shipped> {
+    let job: TableJob = table_params(table)?;
+    let m = Material::parse(&job.material)?.canonical();
+    let wide = super::probe::value_format(table)?;
+    let layout = Layout::new(m);
+    let data_dir = data_dir_of(table.path())?;
+    let tb = Tablebase::open(&data_dir, &m.successors())
+        .with_context(|| format!("{}: the tables its captures reach", table.path().display()))?;
+    let width = if wide { 2 } else { 1 };
+    let n = layout.positions;
+    let bytes: Vec<u8> = if wide {
+        table
+            .read_range::<u16>(0, 2 * n)?
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect()
+    } else {
+        table.read_range::<u8>(0, 2 * n)?
+    };
+    let half = (n * width) as usize;
+    let streams = [Color::White, Color::Black]
+        .iter()
+        .map(|&turn| {
+            let part = if turn == Color::White {
+                &bytes[..half]
+            } else {
+                &bytes[half..]
+            };
+            side_stream(&layout, turn, part, wide, &tb)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    drop(bytes);
+    // Which side compresses smaller, judged by a fast zstd pass (it agreed
+    // with LZMA's choice on the 3-4 piece set).
+    let estimate = |s: &[u8]| -> u64 {
+        s.par_chunks(1 << 20)
+            .map(|c| zstd::bulk::compress(c, 3).map_or(c.len(), |z| z.len()) as u64)
+            .sum()
+    };
+    let kept = if estimate(&streams[0]) <= estimate(&streams[1]) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let first = if kept == Color::White { 0 } else { n };
+    let written = write_shipped(table, out, first..first + n, &streams[kept.index()], block)?;
+    Ok(Shipped {
+        bytes: written,
+        kept,
+    })
+}
+
+/// The side a shipped table stores, checked against its layout.
+pub fn kept_side(s: &ShippedTable, layout: &Layout) -> Result<Color> {
+    let kept = s.kept();
+    let n = layout.positions;
+    if kept == (0..n) {
+        Ok(Color::White)
+    } else if kept == (n..2 * n) {
+        Ok(Color::Black)
+    } else {
+        Err(anyhow!(
+            "{}: stores entries {kept:?}, not one side to move of {} ({n} positions a side)",
+            s.path().display(),
+            layout.material
+        ))
+    }
+}
+
+/// Every entry of a shipped chess table, restored (little-endian bytes of
+/// the raw payload), 0 for slots that hold no position. The tables its
+/// captures and promotions reach are read whole (a shipped one is restored
+/// in memory first); the stored side is completed by its best conversion,
+/// then the other side is searched one ply into it. The same rules as a
+/// probe (`Tablebase::value_in`), walked slot by slot.
+pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
+    let job: TableJob = serde_json::from_value(s.meta().params.clone()).with_context(|| {
+        format!(
+            "{}: not the parameters of a chess table",
+            s.path().display()
+        )
+    })?;
+    let m = Material::parse(&job.material)?.canonical();
+    let data_dir = data_dir_of(s.path())?;
+    let subs = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(&data_dir, id))?;
+    let layout = Layout::new(m);
+    let me = ShippedTable::open(s.path())?;
+    let kept = kept_side(&me, &layout)?;
+    let wide = super::probe::value_format_of(me.path(), me.meta(), me.header())?;
+    let mut one = Tablebase::default();
+    one.insert(m, Storage::Shipped { file: me, kept })?;
+    let t = one.get(&m).expect("inserted");
+    let n = layout.positions;
+    let chunks =
+        |f: &(dyn Fn(&Board) -> Result<Value> + Sync), turn: Color| -> Result<Vec<Value>> {
+            let parts: Vec<Vec<Value>> = (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| -> Result<Vec<Value>> {
+                    let (from, to) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                    let mut out = Vec::with_capacity((to - from) as usize);
+                    let mut cursor = layout.cursor(from);
+                    for slot in from..to {
+                        out.push(match cursor.legal_board(turn) {
+                            None => Value::Draw,
+                            Some(b) => f(&b)?,
+                        });
+                        if slot + 1 < to {
+                            cursor.advance();
+                        }
+                    }
+                    Ok(out)
+                })
+                .collect::<Result<_>>()?;
+            Ok(parts.concat())
+        };
+    let stored_side = chunks(
+        &|b| {
+            let stored = t.stored(b)?;
+            Ok(match best_conversion(&subs, b)? {
+                Some(c) => better(stored, c),
+                None => stored,
+            })
+        },
+        kept,
+    )?;
+    let other_side = chunks(
+        &|b| {
+            one_ply(b, |mv| {
+                if mv.converts() {
+                    return subs.value_after(b, mv);
+                }
+                let child = b.play(mv);
+                let stored = stored_side[layout.index(&child) as usize];
+                let mut err = None;
+                let v = after_move(&child, mv, stored, &mut |c| {
+                    subs.value(c).unwrap_or_else(|e| {
+                        err = Some(e);
+                        Value::Draw
+                    })
+                });
+                err.map_or(Ok(v), Err)
+            })
+        },
+        kept.other(),
+    )?;
+    let (white, black) = if kept == Color::White {
+        (stored_side, other_side)
+    } else {
+        (other_side, stored_side)
+    };
+    let mut out = Vec::with_capacity(2 * n as usize * if wide { 2 } else { 1 });
+    for v in white.into_iter().chain(black) {
+        encode(v, wide, &mut out)?;
+    }
+    Ok(out)
+}
