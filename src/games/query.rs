@@ -222,7 +222,7 @@ pub fn restore_file(s: &crate::table::ShippedTable) -> Result<Table> {
     let game = super::find(&s.meta().game)
         .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", path.display(), s.meta().game))?;
     let payload = game.restore(s)?;
-    Ok(Table::from_bytes(path, s.restore_bytes(&payload)?)?)
+    Ok(s.restore_table(&payload)?)
 }
 
 /// A table a query needs could not be used: missing from the data

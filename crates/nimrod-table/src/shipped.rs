@@ -66,24 +66,52 @@ fn block_checksum(data: &[u8]) -> u32 {
     xxhash_rust::xxh64::xxh64(data, 0) as u32
 }
 
-fn lzma_filters(block: usize) -> io::Result<liblzma::stream::Filters> {
-    let mut opts = liblzma::stream::LzmaOptions::new_preset(9 | liblzma::stream::PRESET_EXTREME)
-        .map_err(io::Error::other)?;
-    // Entries are bytes with no alignment structure: literal and position
-    // contexts only dilute the statistics (lc 0 / pb 0 measured 0.1-1%
-    // smaller than the defaults on chess values).
+/// LZMA1 options for chess-like entries. Entries are bytes with no
+/// alignment structure: literal and position contexts only dilute the
+/// statistics (lc 0 / pb 0 measured 0.1-1% smaller than the defaults on
+/// chess values); the dictionary is one block.
+fn lzma_options(preset: u32, block: usize) -> io::Result<liblzma::stream::LzmaOptions> {
+    let mut opts = liblzma::stream::LzmaOptions::new_preset(preset).map_err(io::Error::other)?;
     opts.literal_context_bits(0)
         .literal_position_bits(0)
         .position_bits(0)
         .dict_size((block as u32).max(4096));
+    Ok(opts)
+}
+
+/// The filter chain every block is written and read with.
+fn lzma_filters(block: usize) -> io::Result<liblzma::stream::Filters> {
     let mut filters = liblzma::stream::Filters::new();
-    filters.lzma1(&opts);
+    filters.lzma1(&lzma_options(9 | liblzma::stream::PRESET_EXTREME, block)?);
     Ok(filters)
 }
 
+/// About how many bytes `stored` takes in blocks of `block` raw bytes, for
+/// choosing between candidate streams: a faster LZMA setting (preset 6)
+/// on every `stride`-th block. Comparable between streams of one length.
+pub fn estimate_shipped_len(stored: &[u8], block: usize, stride: usize) -> io::Result<u64> {
+    let blocks: Vec<&[u8]> = stored.chunks(block.max(1)).step_by(stride.max(1)).collect();
+    let one = |c: &&[u8]| -> io::Result<u64> {
+        let mut filters = liblzma::stream::Filters::new();
+        filters.lzma1(&lzma_options(6, block)?);
+        Ok(compress_with(c, &filters)?.len() as u64)
+    };
+    #[cfg(feature = "parallel")]
+    let sizes = blocks
+        .par_iter()
+        .map(one)
+        .collect::<io::Result<Vec<u64>>>()?;
+    #[cfg(not(feature = "parallel"))]
+    let sizes = blocks.iter().map(one).collect::<io::Result<Vec<u64>>>()?;
+    Ok(sizes.iter().sum())
+}
+
 fn compress_block(raw: &[u8], block: usize) -> io::Result<Vec<u8>> {
-    let mut enc = liblzma::stream::Stream::new_raw_encoder(&lzma_filters(block)?)
-        .map_err(io::Error::other)?;
+    compress_with(raw, &lzma_filters(block)?)
+}
+
+fn compress_with(raw: &[u8], filters: &liblzma::stream::Filters) -> io::Result<Vec<u8>> {
+    let mut enc = liblzma::stream::Stream::new_raw_encoder(filters).map_err(io::Error::other)?;
     let mut out = Vec::with_capacity(raw.len() / 4 + 64);
     let mut input = raw;
     loop {
@@ -481,9 +509,8 @@ impl ShippedTable {
 
     /// The raw table file's bytes given its whole `payload` (restored by
     /// the game): the kept head and metadata, the payload and its block
-    /// sums, opened and fully verified (the raw header's payload and
-    /// metadata checksums) so that a wrong restore is refused.
-    pub fn restore_bytes(&self, payload: &[u8]) -> Result<Vec<u8>, TableError> {
+    /// sums. Unchecked: see `restore_table` and `restore`.
+    fn raw_bytes(&self, payload: &[u8]) -> Result<Vec<u8>, TableError> {
         let h = &self.header;
         if payload.len() as u64 != h.payload.len {
             return Err(self.corrupt(format!(
@@ -509,25 +536,41 @@ impl ShippedTable {
         out.extend_from_slice(&sums);
         out.resize(h.meta.offset.max(out.len() as u64) as usize, 0);
         out.extend_from_slice(&self.meta_bytes);
-        crate::Table::from_bytes(&self.path, out.clone())
-            .and_then(|t| t.verify())
-            .map_err(|e| self.corrupt(format!("the restored table does not check: {e}")))?;
         Ok(out)
     }
 
+    fn refused(&self, e: TableError) -> TableError {
+        self.corrupt(format!("the restored table does not check: {e}"))
+    }
+
+    /// The raw table, in memory, given its whole `payload` (restored by the
+    /// game), fully verified against the raw header's payload and metadata
+    /// checksums: a wrong restore is an error, never a table.
+    pub fn restore_table(&self, payload: &[u8]) -> Result<crate::Table, TableError> {
+        let t = crate::Table::from_bytes(&self.path, self.raw_bytes(payload)?)
+            .map_err(|e| self.refused(e))?;
+        t.verify().map_err(|e| self.refused(e))?;
+        Ok(t)
+    }
+
     /// Writes the raw table to `out` (atomically) given its whole
-    /// `payload`: see [`ShippedTable::restore_bytes`]. Returns its length.
+    /// `payload`; the file is opened and fully verified, as by
+    /// `restore_table`, before the rename. Returns its length.
     pub fn restore(&self, out: &Path, payload: &[u8]) -> Result<u64, TableError> {
-        let bytes = self.restore_bytes(payload)?;
+        let bytes = self.raw_bytes(payload)?;
         let tmp = tmp_path(out);
-        let result = (|| -> io::Result<()> {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()
+        let result = (|| -> Result<(), TableError> {
+            let mut f = std::fs::File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
+            f.write_all(&bytes)
+                .and_then(|_| f.sync_all())
+                .map_err(|e| TableError::io(&tmp, e))?;
+            crate::Table::open(&tmp)
+                .and_then(|t| t.verify())
+                .map_err(|e| self.refused(e))
         })();
         if let Err(e) = result {
             let _ = std::fs::remove_file(&tmp);
-            return Err(TableError::io(&tmp, e));
+            return Err(e);
         }
         std::fs::rename(&tmp, out).map_err(|e| TableError::io(out, e))?;
         sync_parent(out);

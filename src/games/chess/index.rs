@@ -247,6 +247,12 @@ impl Layout {
         }
     }
 
+    /// Slots between a position and the one with the last group's piece
+    /// moved to the next square: the innermost digit's radix.
+    pub fn innermost(&self) -> u64 {
+        self.groups.last().map_or(self.positions, |g| g.size)
+    }
+
     /// One line: the material, its positions and how they are ranked.
     pub fn description(&self) -> String {
         let mut s = format!(

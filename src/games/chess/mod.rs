@@ -75,14 +75,16 @@ impl Game for Chess {
 
     fn ship(&self, table: &Table, out: &std::path::Path, block: usize) -> Option<Result<String>> {
         Some(ship::ship_table(table, out, block).map(|s| {
-            format!(
-                "{} to move stored",
-                if s.kept == Color::White {
-                    "white"
-                } else {
-                    "black"
-                }
-            )
+            let side = if s.kept == Color::White {
+                "white"
+            } else {
+                "black"
+            };
+            let fill = match s.fill {
+                ship::Fill::Previous => "previous",
+                ship::Fill::Up => "up",
+            };
+            format!("{side} to move stored, {fill} fill")
         }))
     }
 
