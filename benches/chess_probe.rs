@@ -9,6 +9,8 @@
 //! read from the disk), the tables advised random as queries advise them
 //! (READAHEAD=1: not, to see the read-ahead's cost). Prints the median
 //! and the 90th percentile.
+//! PROBES=N sets the number of positions (default 10^6);
+//! NIMROD_FRAME_CACHE_MIB the frame cache of packed and shipped tables.
 //! Usage: cargo bench --bench chess_probe [-- TABLE]
 
 use nimrod::games::chess::board::{Board, Color};
@@ -21,6 +23,14 @@ use std::time::Instant;
 
 fn main() {
     let data = PathBuf::from(std::env::var("NIMROD_DATA").unwrap_or_else(|_| "data".into()));
+    // As the command line reads it: the decompressed bytes each packed or
+    // shipped table keeps.
+    if let Some(mib) = std::env::var("NIMROD_FRAME_CACHE_MIB")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        nimrod::table::pack::set_cache_budget(mib << 20);
+    }
     let name = std::env::args()
         .skip(1)
         .find(|a| a.contains('v'))
@@ -61,7 +71,8 @@ fn main() {
         let t = Instant::now();
         let mut moves = Vec::new();
         let mut probes = 0;
-        for b in &boards[..10_000] {
+        let rated = boards.len().min(10_000);
+        for b in &boards[..rated] {
             moves.clear();
             b.legal_moves(&mut moves);
             for mv in &moves {
@@ -69,12 +80,12 @@ fn main() {
                 probes += 1;
             }
         }
-        let all = t.elapsed().as_nanos() as f64 / 10_000.0;
+        let all = t.elapsed().as_nanos() as f64 / rated as f64;
         println!(
             "{m} {}: {per:.0} ns per position probe ({} probes); {all:.0} ns to rate every move of a position ({:.1} moves on average)",
             if round == 0 { "first pass (first touch of each page and block)" } else { "second pass (warm)" },
             boards.len(),
-            probes as f64 / 10_000.0
+            probes as f64 / rated as f64
         );
     }
     let cold: usize = std::env::var("COLD")

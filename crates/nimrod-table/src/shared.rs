@@ -18,10 +18,32 @@ pub fn atomic_bytes(bytes: &mut [u8]) -> &[AtomicU8] {
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
 }
 
+/// `len` zeroed atomic bytes owned by the caller. The zeroed allocation
+/// comes from the system as untouched pages, so a large buffer that is
+/// written sparsely (a cache of resolved values) costs only the pages it
+/// touches.
+pub fn zeroed_atomic_bytes(len: usize) -> Box<[AtomicU8]> {
+    let bytes: Box<[u8]> = vec![0u8; len].into_boxed_slice();
+    let raw = Box::into_raw(bytes);
+    // SAFETY: `AtomicU8` has the same size, alignment and in-memory
+    // representation as `u8`, so the allocation of `len` bytes is a valid
+    // allocation of `len` atomics and is freed with the same layout. The
+    // box is consumed: no non-atomic reference to the bytes remains.
+    unsafe { Box::from_raw(raw as *mut [AtomicU8]) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn zeroed_atomic_bytes_start_at_zero_and_keep_writes() {
+        let a = zeroed_atomic_bytes(5000);
+        assert!(a.iter().all(|b| b.load(Relaxed) == 0));
+        a[4999].store(7, Relaxed);
+        assert_eq!(a[4999].load(Relaxed), 7);
+    }
 
     #[test]
     fn writes_through_the_view_are_the_bytes() {

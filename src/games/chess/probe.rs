@@ -8,7 +8,10 @@ use super::material::Material;
 use super::jobs::TableJob;
 use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
 use crate::games::query::{open_table, shipped_file};
+use crate::table::shared::zeroed_atomic_bytes;
 use crate::table::shipped::ShippedTable;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
 use crate::table::{EntryKind, Table};
 use anyhow::{anyhow, bail, ensure, Context, Result};
 use std::path::Path;
@@ -24,7 +27,74 @@ pub enum Storage {
         file: ShippedTable,
         /// The side to move it stores.
         kept: Color,
+        /// Values resolved so far, when the table's entries fit the cache
+        /// budget (see `Resolved`).
+        resolved: OnceLock<Option<Resolved>>,
     },
+}
+
+impl Storage {
+    /// A shipped table's storage.
+    pub fn shipped(file: ShippedTable, kept: Color) -> Storage {
+        Storage::Shipped {
+            file,
+            kept,
+            resolved: OnceLock::new(),
+        }
+    }
+}
+
+/// The values of a shipped table resolved by probes so far (a probe of
+/// the side not stored searches every move; of the stored side, its
+/// conversions), one entry a slot as the raw table stores it plus a
+/// known bit. Kept only when the raw entries fit the frame cache budget
+/// (`table::pack::cache_budget`), so it is bounded as the block cache is;
+/// its pages are taken as they are first written.
+pub struct Resolved {
+    entries: Box<[AtomicU8]>,
+    known: Box<[AtomicU8]>,
+}
+
+impl Resolved {
+    fn new(slots: u64, width: usize) -> Option<Resolved> {
+        let bytes = (slots as usize).checked_mul(width)?;
+        (bytes <= crate::table::pack::cache_budget()).then(|| Resolved {
+            entries: zeroed_atomic_bytes(bytes),
+            known: zeroed_atomic_bytes((slots as usize).div_ceil(8)),
+        })
+    }
+
+    fn get(&self, slot: u64, wide: bool) -> Option<Value> {
+        let s = slot as usize;
+        if self.known[s / 8].load(Ordering::Acquire) & (1 << (s % 8)) == 0 {
+            return None;
+        }
+        Some(if wide {
+            Value::decode_wide(u16::from_le_bytes([
+                self.entries[2 * s].load(Ordering::Relaxed),
+                self.entries[2 * s + 1].load(Ordering::Relaxed),
+            ]))
+        } else {
+            Value::decode(self.entries[s].load(Ordering::Relaxed))
+        })
+    }
+
+    /// Two threads resolving one slot write the same value, so a race
+    /// between them is harmless; the known bit is set after the value with
+    /// release ordering, and read before it with acquire.
+    fn set(&self, slot: u64, wide: bool, v: Value) {
+        let s = slot as usize;
+        if wide {
+            let Some(code) = v.encode_wide() else { return };
+            let [lo, hi] = code.to_le_bytes();
+            self.entries[2 * s].store(lo, Ordering::Relaxed);
+            self.entries[2 * s + 1].store(hi, Ordering::Relaxed);
+        } else {
+            let Some(code) = v.encode() else { return };
+            self.entries[s].store(code, Ordering::Relaxed);
+        }
+        self.known[s / 8].fetch_or(1 << (s % 8), Ordering::Release);
+    }
 }
 
 /// One opened table and its ranking.
@@ -319,18 +389,29 @@ impl Tablebase {
 
     /// Value of a board of exactly `t`'s material and colours.
     pub fn value_in(&self, t: &Loaded, b: &Board) -> Result<Value> {
-        let Storage::Shipped { kept, .. } = &t.storage else {
+        let Storage::Shipped { kept, resolved, .. } = &t.storage else {
             return t.stored_at(t.slot(b));
         };
-        if b.turn == *kept {
+        let slot = t.slot(b);
+        let resolved = resolved
+            .get_or_init(|| Resolved::new(2 * t.layout.positions, if t.wide { 2 } else { 1 }));
+        if let Some(v) = resolved.as_ref().and_then(|r| r.get(slot, t.wide)) {
+            return Ok(v);
+        }
+        let v = if b.turn == *kept {
             // The stored value is exact unless a conversion is better.
-            let stored = t.stored_at(t.slot(b))?;
-            return Ok(match super::ship::best_conversion(self, b)? {
+            let stored = t.stored_at(slot)?;
+            match super::ship::best_conversion(self, b)? {
                 Some(c) => better(stored, c),
                 None => stored,
-            });
+            }
+        } else {
+            one_ply(b, |m| self.value_after(b, m))?
+        };
+        if let Some(r) = resolved {
+            r.set(slot, t.wide, v);
         }
-        one_ply(b, |m| self.value_after(b, m))
+        Ok(v)
     }}
 
 /// En passant in a position reached by a double push to `pushed_to`: the
@@ -471,7 +552,7 @@ pub fn open_storage(data_dir: &Path, id: &str) -> Result<Storage> {
                 .with_context(|| format!("{}: not a chess table's parameters", path.display()))?;
             let layout = Layout::new(Material::parse(&job.material)?.canonical());
             let kept = super::ship::kept_side(&file, &layout)?;
-            Ok(Storage::Shipped { file, kept })
+            Ok(Storage::shipped(file, kept))
         }
         Err(e) => Err(e),
     }

@@ -279,7 +279,7 @@ pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
     let kept = kept_side(&me, &layout)?;
     let wide = super::probe::value_format_of(me.path(), me.meta(), me.header())?;
     let mut one = Tablebase::default();
-    one.insert(m, Storage::Shipped { file: me, kept })?;
+    one.insert(m, Storage::shipped(me, kept))?;
     let t = one.get(&m).expect("inserted");
     let n = layout.positions;
     let width = if wide { 2 } else { 1 };

@@ -7,7 +7,7 @@ use super::probe::{read_values, Tablebase};
 use super::solve;
 use crate::games::query::{open_table_unpacked, table_params};
 use crate::table::Table;
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 
 /// Re-derives every stored value from its moves one ply down (the
 /// table's own values and the smaller tables' it probes).
@@ -16,18 +16,9 @@ pub(super) fn verify_table(table: &Table) -> Result<()> {
     let values = read_values(table)?;
     let m = Material::parse(&job.material)?;
     let layout = Layout::new(m);
-    let data_dir = table
-        .path()
-        .parent()
-        .and_then(|p| p.parent())
-        .ok_or_else(|| {
-            anyhow!(
-                "cannot locate the data directory of {}",
-                table.path().display()
-            )
-        })?;
+    let data_dir = super::ship::data_dir_of(table.path())?;
     // Probed all over: packed inputs are decompressed whole once rather than
     // a frame per probe (zstd took an eighth of KPvKP's check).
-    let probe = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(data_dir, id))?;
+    let probe = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(&data_dir, id))?;
     Ok(solve::check(&layout, &values, &probe)?)
 }
