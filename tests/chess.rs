@@ -810,6 +810,28 @@ fn bulk_query_answers_every_line_as_a_single_query_does() {
     assert!(e.contains("/no/such/fens.txt"), "{e}");
 }
 
+/// Writes `count` positions of `table` drawn by `query chess --sample`
+/// (seeded) from the tables in `data`, one FEN a line, to `file`.
+fn write_sampled_fens(data: &Path, table: &str, count: u32, seed: u64, file: &Path) {
+    let fens = ok(&[
+        "query",
+        "chess",
+        "--sample",
+        &count.to_string(),
+        "--table",
+        table,
+        "--seed",
+        &seed.to_string(),
+        "--data",
+        data.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = fens
+        .lines()
+        .map(|l| l.rsplitn(3, ' ').nth(2).unwrap())
+        .collect();
+    std::fs::write(file, lines.join("\n")).unwrap();
+}
+
 #[test]
 fn seekable_chess_tables_use_small_frames_and_answer_as_the_raw_ones() {
     let raw_dir = tables();
@@ -846,24 +868,8 @@ fn seekable_chess_tables_use_small_frames_and_answer_as_the_raw_ones() {
 
     // Every answer from the packed tables equals the raw ones', moves and
     // principal variations included.
-    let fens = ok(&[
-        "query",
-        "chess",
-        "--sample",
-        "300",
-        "--table",
-        "KRvKP",
-        "--seed",
-        "7",
-        "--data",
-        raw_dir.to_str().unwrap(),
-    ]);
     let file = d.path().join("fens.txt");
-    let lines: Vec<&str> = fens
-        .lines()
-        .map(|l| l.rsplitn(3, ' ').nth(2).unwrap())
-        .collect();
-    std::fs::write(&file, lines.join("\n")).unwrap();
+    write_sampled_fens(raw_dir, "KRvKP", 300, 7, &file);
     // The bulk answers from `data`, with a frame cache of `cache` MiB.
     let ask = |data: &Path, cache: &str| {
         nimrod()
@@ -1440,24 +1446,8 @@ fn shipped_tables_restore_every_position_of_every_three_and_four_piece_table() {
     assert!(shipped_total < 7 << 20, "{shipped_total} bytes");
 
     // Queries read shipped tables and answer as the raw ones.
-    let fens = ok(&[
-        "query",
-        "chess",
-        "--sample",
-        "200",
-        "--table",
-        "KRvKP",
-        "--seed",
-        "5",
-        "--data",
-        raw_dir.to_str().unwrap(),
-    ]);
     let file = d.path().join("fens.txt");
-    let lines: Vec<&str> = fens
-        .lines()
-        .map(|l| l.rsplitn(3, ' ').nth(2).unwrap())
-        .collect();
-    std::fs::write(&file, lines.join("\n")).unwrap();
+    write_sampled_fens(raw_dir, "KRvKP", 200, 5, &file);
     let ask = |data: &Path| {
         ok(&[
             "query",

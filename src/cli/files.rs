@@ -316,46 +316,53 @@ pub fn pack(
         let mut out = f.clone().into_os_string();
         out.push(".zst");
         let out = PathBuf::from(out);
-        if let Some(shipped) = game.filter(|_| !seekable).and_then(|g| {
+        let shipped = game.filter(|_| !seekable).and_then(|g| {
             let block = frame_size.map_or(DEFAULT_SHIPPED_BLOCK, |n| n as usize);
             g.ship(&t, &out, block)
-        }) {
-            let kept = shipped.with_context(|| format!("{}: cannot pack", f.display()))?;
-            let (raw_len, packed_len) =
-                (std::fs::metadata(f)?.len(), std::fs::metadata(&out)?.len());
-            drop(t);
-            if remove {
-                std::fs::remove_file(f)
-                    .with_context(|| format!("cannot remove {}", f.display()))?;
+        });
+        // What the shipping form kept, or None for the zstd form.
+        let (raw_len, packed_len, kept) = match shipped {
+            Some(kept) => {
+                let kept = kept.with_context(|| format!("{}: cannot pack", f.display()))?;
+                drop(t);
+                let lens = (std::fs::metadata(f)?.len(), std::fs::metadata(&out)?.len());
+                (lens.0, lens.1, Some(kept))
             }
-            let ratio = raw_len as f64 / packed_len.max(1) as f64;
-            text.push_str(&format!(
-                "shipped {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x; {kept})\n",
-                f.display(),
-                out.display(),
-            ));
-            rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len, "packed_bytes": packed_len, "form": "shipped", "kept": kept}));
-            continue;
-        }
-        let frame = match frame_size {
-            Some(n) => n as usize,
-            None => game.map_or(DEFAULT_FRAME_SIZE, |g| g.packed_frame_size()),
+            None => {
+                let frame = match frame_size {
+                    Some(n) => n as usize,
+                    None => game.map_or(DEFAULT_FRAME_SIZE, |g| g.packed_frame_size()),
+                };
+                drop(t);
+                // Streamed and read back before it is renamed into place:
+                // memory stays small whatever the table's size.
+                let (raw_len, packed_len) = pack_file(f, &out, level, frame)
+                    .with_context(|| format!("{}: cannot pack", f.display()))?;
+                (raw_len, packed_len, None)
+            }
         };
-        drop(t);
-        // Streamed and read back before it is renamed into place: memory
-        // stays small whatever the table's size.
-        let (raw_len, packed_len) = pack_file(f, &out, level, frame)
-            .with_context(|| format!("{}: cannot pack", f.display()))?;
         if remove {
             std::fs::remove_file(f).with_context(|| format!("cannot remove {}", f.display()))?;
         }
         let ratio = raw_len as f64 / packed_len.max(1) as f64;
-        text.push_str(&format!(
-            "packed  {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x)\n",
-            f.display(),
-            out.display(),
-        ));
-        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len, "packed_bytes": packed_len}));
+        let mut row = json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len, "packed_bytes": packed_len});
+        match kept {
+            Some(kept) => {
+                text.push_str(&format!(
+                    "shipped {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x; {kept})\n",
+                    f.display(),
+                    out.display(),
+                ));
+                row["form"] = json!("shipped");
+                row["kept"] = json!(kept);
+            }
+            None => text.push_str(&format!(
+                "packed  {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x)\n",
+                f.display(),
+                out.display(),
+            )),
+        }
+        rows.push(row);
     }
     emit(json, &json!(rows), &text);
     Ok(ExitCode::SUCCESS)
@@ -413,10 +420,5 @@ fn is_shipped_file(f: &Path) -> Result<bool> {
 /// the bytes are checked against the raw table's checksums first.
 fn unship(f: &Path, out: &Path) -> Result<u64> {
     let s = nimrod::table::ShippedTable::open(f)?;
-    let game = nimrod::games::find(&s.meta().game)
-        .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", f.display(), s.meta().game))?;
-    let payload = game
-        .restore(&s)
-        .with_context(|| format!("{}: cannot restore", f.display()))?;
-    Ok(s.restore(out, &payload)?)
+    Ok(s.restore(out, &games::query::restored_payload(&s)?)?)
 }

@@ -153,25 +153,34 @@ pub fn ask(
 /// A table's statistics as the game's typed struct, or an error naming the
 /// table (a malformed or older table must not answer with zeros).
 pub fn table_stats<T: serde::de::DeserializeOwned>(t: &Table) -> Result<T> {
-    typed_meta(t, "statistics", &t.meta().stats)
+    typed_meta(t.path(), t.meta(), "statistics", &t.meta().stats)
 }
 
 /// A table's parameters as the game's typed struct, or an error naming it.
 pub fn table_params<T: serde::de::DeserializeOwned>(t: &Table) -> Result<T> {
-    typed_meta(t, "parameters", &t.meta().params)
+    params_of(t.path(), t.meta())
+}
+
+/// [`table_params`] from a table's file and metadata (a shipped table has
+/// no `Table`).
+pub fn params_of<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    meta: &crate::table::TableMeta,
+) -> Result<T> {
+    typed_meta(path, meta, "parameters", &meta.params)
 }
 
 fn typed_meta<T: serde::de::DeserializeOwned>(
-    t: &Table,
+    path: &Path,
+    m: &crate::table::TableMeta,
     what: &str,
     value: &serde_json::Value,
 ) -> Result<T> {
     use anyhow::Context;
     serde_json::from_value(value.clone()).with_context(|| {
-        let m = t.meta();
         format!(
             "{}: its {what} are not those of a {}/{} table of this version; rebuild it",
-            t.path().display(),
+            path.display(),
             m.game,
             m.table
         )
@@ -218,11 +227,18 @@ pub fn restore_shipped(path: &Path, id: &str) -> Result<Table> {
 /// The raw table of an open shipped file, restored into memory by its
 /// game and checked against the raw table's checksums.
 pub fn restore_file(s: &crate::table::ShippedTable) -> Result<Table> {
+    Ok(s.restore_table(&restored_payload(s)?)?)
+}
+
+/// The whole payload of a shipped table, restored by its game (unchecked:
+/// `ShippedTable::restore_table` and `restore` check it).
+pub fn restored_payload(s: &crate::table::ShippedTable) -> Result<Vec<u8>> {
+    use anyhow::Context;
     let path = s.path();
     let game = super::find(&s.meta().game)
         .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", path.display(), s.meta().game))?;
-    let payload = game.restore(s)?;
-    Ok(s.restore_table(&payload)?)
+    game.restore(s)
+        .with_context(|| format!("{}: cannot restore", path.display()))
 }
 
 /// A table a query needs could not be used: missing from the data

@@ -262,24 +262,47 @@ pub fn unpack_file(packed: &Path, out: &Path) -> Result<u64, crate::TableError> 
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(packed, e))?;
     let p = PackedFile::new(&map[..])
         .map_err(|e| TableError::corrupt(packed, format!("not a valid packed table: {e}")))?;
+    write_checked(
+        out,
+        |w, tmp| write_frames(&p, w, packed, tmp),
+        |tmp| {
+            crate::Table::open(tmp)
+                .and_then(|t| t.verify())
+                .map_err(|e| {
+                    TableError::corrupt(
+                        packed,
+                        format!("the unpacked bytes are not a valid table: {e}"),
+                    )
+                })
+        },
+    )
+}
+
+/// Writes `out` atomically and checked: `write` fills its temporary name
+/// (buffered; it is given that name for its errors), which is fsynced and
+/// handed to `check` to be read back; only then is it renamed into place.
+/// The temporary is held locked until the rename, so that a build of the
+/// same table that starts meanwhile, which removes stale temporaries next
+/// to it, leaves it alone (`pipeline::lock`). On any failure nothing is
+/// left under either name. Returns the file's length.
+pub(crate) fn write_checked(
+    out: &Path,
+    write: impl FnOnce(&mut io::BufWriter<std::fs::File>, &Path) -> Result<(), crate::TableError>,
+    check: impl FnOnce(&Path) -> Result<(), crate::TableError>,
+) -> Result<u64, crate::TableError> {
+    use crate::TableError;
     let tmp = tmp_path(out);
     let result = (|| -> Result<u64, TableError> {
         let create = std::fs::File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
-        let mut w = std::io::BufWriter::new(create);
-        write_frames(&p, &mut w, packed, &tmp)?;
+        let in_use_lock = std::fs::File::open(&tmp).map_err(|e| TableError::io(&tmp, e))?;
+        let _ = in_use_lock.try_lock();
+        let mut w = io::BufWriter::new(create);
+        write(&mut w, &tmp)?;
         let file = w
             .into_inner()
             .map_err(|e| TableError::io(&tmp, e.into_error()))?;
         file.sync_all().map_err(|e| TableError::io(&tmp, e))?;
-        let unpacked_is_a_table = |e: TableError| {
-            TableError::corrupt(
-                packed,
-                format!("the unpacked bytes are not a valid table: {e}"),
-            )
-        };
-        crate::Table::open(&tmp)
-            .and_then(|t| t.verify())
-            .map_err(unpacked_is_a_table)?;
+        check(&tmp)?;
         let len = file.metadata().map_err(|e| TableError::io(&tmp, e))?.len();
         std::fs::rename(&tmp, out).map_err(|e| TableError::io(out, e))?;
         Ok(len)

@@ -28,9 +28,9 @@
 //! ```
 
 use crate::format::{block_count, Header, HEADER_LEN};
-use crate::pack::FrameCache;
-use crate::writer::{sync_parent, tmp_path, Entry};
-use crate::{EntryKind, TableError, TableMeta};
+use crate::pack::{write_checked, FrameCache};
+use crate::writer::Entry;
+use crate::{TableError, TableMeta};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -216,36 +216,23 @@ pub fn write_shipped(
     sum.update(&list);
     fixed[88..96].copy_from_slice(&sum.digest().to_le_bytes());
 
-    let tmp = tmp_path(out);
-    let result = (|| -> io::Result<u64> {
-        let mut w = io::BufWriter::new(std::fs::File::create(&tmp)?);
-        w.write_all(&fixed)?;
-        w.write_all(&head_z)?;
-        w.write_all(&meta_bytes)?;
-        w.write_all(&list)?;
-        for (z, _) in &blocks {
-            w.write_all(z)?;
-        }
-        let file = w.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        Ok(file.metadata()?.len())
-    })();
-    let len = match result {
-        Ok(len) => len,
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(TableError::io(&tmp, e));
-        }
-    };
-    // Read back before the rename: a shipped file that does not open is
-    // never put in place.
-    if let Err(e) = ShippedTable::open(&tmp).and_then(|s| s.verify()) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, out).map_err(|e| TableError::io(out, e))?;
-    sync_parent(out);
-    Ok(len)
+    // Read back before the rename: a shipped file that does not open, or
+    // whose blocks do not decompress to their sums, is never put in place.
+    write_checked(
+        out,
+        |w, tmp| {
+            let io = |e| TableError::io(tmp, e);
+            w.write_all(&fixed).map_err(io)?;
+            w.write_all(&head_z).map_err(io)?;
+            w.write_all(&meta_bytes).map_err(io)?;
+            w.write_all(&list).map_err(io)?;
+            for (z, _) in &blocks {
+                w.write_all(z).map_err(io)?;
+            }
+            Ok(())
+        },
+        |tmp| ShippedTable::open(tmp)?.verify(),
+    )
 }
 
 struct Block {
@@ -434,29 +421,24 @@ impl ShippedTable {
     pub fn kept(&self) -> Range<u64> {
         self.kept.clone()
     }
-    /// Bytes of the file.
-    pub fn file_len(&self) -> u64 {
-        self.map.len() as u64
-    }
-    /// Blocks the cache holds at most.
-    pub fn cache_blocks(&self) -> usize {
-        self.cache.slots()
-    }
     /// See `ByteSource::advise_random`.
     pub fn advise_random(&self) {
         crate::source::Advise::advise_random(&self.map);
     }
 
     fn block(&self, i: usize) -> io::Result<Arc<Vec<u8>>> {
-        self.cache.get(i, || {
-            let b = &self.blocks[i];
-            let data = decompress_block(&self.map[b.at..b.at + b.len], b.raw_len, self.block_bytes)
-                .map_err(|e| invalid(format!("block {i} {e}")))?;
-            if data.len() != b.raw_len || block_checksum(&data) != b.sum {
-                return Err(invalid(format!("block {i} checksum mismatch")));
-            }
-            Ok(data)
-        })
+        self.cache.get(i, || self.decode_block(i))
+    }
+
+    /// Block `i` decompressed and checked against its length and sum.
+    fn decode_block(&self, i: usize) -> io::Result<Vec<u8>> {
+        let b = &self.blocks[i];
+        let data = decompress_block(&self.map[b.at..b.at + b.len], b.raw_len, self.block_bytes)
+            .map_err(|e| invalid(format!("block {i} {e}")))?;
+        if data.len() != b.raw_len || block_checksum(&data) != b.sum {
+            return Err(invalid(format!("block {i} checksum mismatch")));
+        }
+        Ok(data)
     }
 
     /// The stored entry at `slot` (in the kept range): the game decides
@@ -485,26 +467,14 @@ impl ShippedTable {
         Ok(bytemuck::pod_read_unaligned(&data[from..from + width]))
     }
 
-    /// Decompresses every block and checks it against its sum.
+    /// Decompresses every block and checks it against its sum (without
+    /// filling the cache).
     pub fn verify(&self) -> Result<(), TableError> {
         for i in 0..self.blocks.len() {
-            let b = &self.blocks[i];
-            let data = decompress_block(&self.map[b.at..b.at + b.len], b.raw_len, self.block_bytes)
-                .map_err(|e| self.corrupt(format!("block {i} {e}")))?;
-            if block_checksum(&data) != b.sum {
-                return Err(self.corrupt(format!("block {i} checksum mismatch")));
-            }
+            self.decode_block(i)
+                .map_err(|e| self.corrupt(e.to_string()))?;
         }
         Ok(())
-    }
-
-    /// Every stored entry's bytes, in order (little-endian).
-    pub fn stored_bytes(&self) -> Result<Vec<u8>, TableError> {
-        let mut out = Vec::new();
-        for i in 0..self.blocks.len() {
-            out.extend_from_slice(&self.block(i).map_err(|e| self.corrupt(e.to_string()))?);
-        }
-        Ok(out)
     }
 
     /// The raw table file's bytes given its whole `payload` (restored by
@@ -558,28 +528,15 @@ impl ShippedTable {
     /// `restore_table`, before the rename. Returns its length.
     pub fn restore(&self, out: &Path, payload: &[u8]) -> Result<u64, TableError> {
         let bytes = self.raw_bytes(payload)?;
-        let tmp = tmp_path(out);
-        let result = (|| -> Result<(), TableError> {
-            let mut f = std::fs::File::create(&tmp).map_err(|e| TableError::io(&tmp, e))?;
-            f.write_all(&bytes)
-                .and_then(|_| f.sync_all())
-                .map_err(|e| TableError::io(&tmp, e))?;
-            crate::Table::open(&tmp)
-                .and_then(|t| t.verify())
-                .map_err(|e| self.refused(e))
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        std::fs::rename(&tmp, out).map_err(|e| TableError::io(out, e))?;
-        sync_parent(out);
-        Ok(bytes.len() as u64)
-    }
-
-    /// The entry kind of the raw table.
-    pub fn entry_kind(&self) -> EntryKind {
-        self.header.entry_kind
+        write_checked(
+            out,
+            |w, tmp| w.write_all(&bytes).map_err(|e| TableError::io(tmp, e)),
+            |tmp| {
+                crate::Table::open(tmp)
+                    .and_then(|t| t.verify())
+                    .map_err(|e| self.refused(e))
+            },
+        )
     }
 }
 

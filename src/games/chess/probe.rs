@@ -7,13 +7,13 @@ use super::index::Layout;
 use super::material::Material;
 use super::jobs::TableJob;
 use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
-use crate::games::query::{open_table, shipped_file};
+use crate::games::query::{open_table, params_of, shipped_file};
 use crate::table::shared::zeroed_atomic_bytes;
 use crate::table::shipped::ShippedTable;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 use crate::table::{EntryKind, Table};
-use anyhow::{anyhow, bail, ensure, Context, Result};
+use anyhow::{anyhow, bail, ensure, Result};
 use std::path::Path;
 
 /// Where an opened table's values come from.
@@ -124,14 +124,6 @@ impl Loaded {
         }
     }
 
-    /// How its bytes are held, for `nimrod info` and answers.
-    pub fn storage_name(&self) -> &'static str {
-        match &self.storage {
-            Storage::Table(t) => t.storage(),
-            Storage::Shipped { .. } => "shipped (one side to move, LZMA blocks)",
-        }
-    }
-
     /// The entry stored at `slot`: the table's value, or in a shipped table
     /// what the stored side keeps (see `ship`), which a probe completes.
     fn stored_at(&self, slot: u64) -> Result<Value> {
@@ -189,14 +181,7 @@ pub fn value_format_of(
     meta: &crate::table::TableMeta,
     header: &crate::table::Header,
 ) -> Result<bool> {
-    let job: TableJob = serde_json::from_value(meta.params.clone()).with_context(|| {
-        format!(
-            "{}: its parameters are not those of a {}/{} table of this version; rebuild it",
-            path.display(),
-            meta.game,
-            meta.table
-        )
-    })?;
+    let job: TableJob = params_of(path, meta)?;
     let name = &job.material;
     ensure!(
         job.values == VALUE_FORMAT,
@@ -399,12 +384,7 @@ impl Tablebase {
             return Ok(v);
         }
         let v = if b.turn == *kept {
-            // The stored value is exact unless a conversion is better.
-            let stored = t.stored_at(slot)?;
-            match super::ship::best_conversion(self, b)? {
-                Some(c) => better(stored, c),
-                None => stored,
-            }
+            super::ship::stored_side_value(t, b, self)?
         } else {
             one_ply(b, |m| self.value_after(b, m))?
         };
@@ -548,14 +528,19 @@ pub fn open_storage(data_dir: &Path, id: &str) -> Result<Storage> {
             let path = shipped_file(&e).expect("matched").to_path_buf();
             let file = ShippedTable::open(&path)?;
             crate::table::check_identity_of(&path, file.meta(), file.header(), id)?;
-            let job: TableJob = serde_json::from_value(file.meta().params.clone())
-                .with_context(|| format!("{}: not a chess table's parameters", path.display()))?;
-            let layout = Layout::new(Material::parse(&job.material)?.canonical());
-            let kept = super::ship::kept_side(&file, &layout)?;
-            Ok(Storage::shipped(file, kept))
+            Ok(shipped_storage(file)?.1)
         }
         Err(e) => Err(e),
     }
+}
+
+/// A shipped chess table's material and its storage, the side it stores
+/// checked against the material's layout.
+pub fn shipped_storage(file: ShippedTable) -> Result<(Material, Storage)> {
+    let job: TableJob = params_of(file.path(), file.meta())?;
+    let m = Material::parse(&job.material)?.canonical();
+    let kept = super::ship::kept_side(&file, &Layout::new(m))?;
+    Ok((m, Storage::shipped(file, kept)))
 }
 
 /// The value for the side to move of `b` from its moves one ply down:

@@ -6,20 +6,21 @@
 //!   promotion, in a smaller table.
 //! - A stored position whose best move is a capture or a promotion stores
 //!   any value no better than that move's (a probe answers the better of
-//!   the stored value and its best conversion): the value before it when
-//!   that is allowed, else the conversion's own.
-//! - A slot that holds no legal position repeats the value before it.
+//!   the stored value and its best conversion).
+//! - A slot that holds no legal position is free.
+//! - The free values are filled by one of two rules (`Fill`), and of both
+//!   sides and both fills the writer keeps the stream that compresses
+//!   smallest.
 //!
-//! The side kept is the one whose stream compresses smaller. Restoring
-//! the raw table (`nimrod unpack`) evaluates every position through the
-//! same probe path, and the result must match the raw table's checksums,
-//! kept in the shipped file, before it is written.
+//! Restoring the raw table (`nimrod unpack`) evaluates every position by
+//! the same rules as a probe, and the result must match the raw table's
+//! checksums, kept in the shipped file, before it is written.
 
 use super::board::{Board, Color};
 use super::index::Layout;
 use super::jobs::TableJob;
 use super::material::Material;
-use super::probe::{after_move, better, one_ply, Storage, Tablebase};
+use super::probe::{after_move, better, one_ply, shipped_storage, Loaded, Storage, Tablebase};
 use super::value::Value;
 use crate::games::query::{open_table_unpacked, table_params};
 use crate::table::shipped::{estimate_shipped_len, write_shipped, ShippedTable};
@@ -68,6 +69,13 @@ pub fn best_conversion(tb: &Tablebase, b: &Board) -> Result<Option<Value>> {
     }
     BUFFERS.with(|c| c.borrow_mut().push(moves));
     result.map(|_| best)
+}
+
+/// The value of a position of `t`'s stored side: its stored entry is
+/// exact unless a capture or promotion (probed in `conversions`) is better.
+pub fn stored_side_value(t: &Loaded, b: &Board, conversions: &Tablebase) -> Result<Value> {
+    let stored = t.stored(b)?;
+    Ok(best_conversion(conversions, b)?.map_or(stored, |c| better(stored, c)))
 }
 
 fn encode(v: Value, wide: bool, out: &mut Vec<u8>) -> Result<()> {
@@ -265,22 +273,16 @@ pub fn kept_side(s: &ShippedTable, layout: &Layout) -> Result<Color> {
 /// then the other side is searched one ply into it. The same rules as a
 /// probe (`Tablebase::value_in`), walked slot by slot.
 pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
-    let job: TableJob = serde_json::from_value(s.meta().params.clone()).with_context(|| {
-        format!(
-            "{}: not the parameters of a chess table",
-            s.path().display()
-        )
-    })?;
-    let m = Material::parse(&job.material)?.canonical();
     let data_dir = data_dir_of(s.path())?;
-    let subs = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(&data_dir, id))?;
-    let layout = Layout::new(m);
-    let me = ShippedTable::open(s.path())?;
-    let kept = kept_side(&me, &layout)?;
-    let wide = super::probe::value_format_of(me.path(), me.meta(), me.header())?;
+    let (m, storage) = shipped_storage(ShippedTable::open(s.path())?)?;
     let mut one = Tablebase::default();
-    one.insert(m, Storage::shipped(me, kept))?;
+    one.insert(m, storage)?;
     let t = one.get(&m).expect("inserted");
+    let Storage::Shipped { kept, .. } = t.storage else {
+        unreachable!("inserted as shipped")
+    };
+    let (layout, wide) = (&t.layout, t.wide);
+    let subs = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(&data_dir, id))?;
     let n = layout.positions;
     let width = if wide { 2 } else { 1 };
     // One side's entries, encoded as the raw table stores them (a side of
@@ -307,16 +309,7 @@ pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
             .collect::<Result<_>>()?;
         Ok(parts.concat())
     };
-    let stored_side = side(
-        &|b| {
-            let stored = t.stored(b)?;
-            Ok(match best_conversion(&subs, b)? {
-                Some(c) => better(stored, c),
-                None => stored,
-            })
-        },
-        kept,
-    )?;
+    let stored_side = side(&|b| stored_side_value(t, b, &subs), kept)?;
     let other_side = side(
         &|b| {
             one_ply(b, |mv| {
