@@ -475,3 +475,144 @@ fn solvitaire_seed_tables_agree_with_the_reference_solver_and_split_into_parts()
         );
     }
 }
+
+/// The no-peek jobs: the same bytes built whole on one thread or in three
+/// parts on two; the report's rows are a recount of the tables, paired
+/// with the strong list's games on the same deals; every win replays under
+/// the independent rules engine; bad keys are refused by name.
+#[test]
+fn nopeek_games_are_the_same_bytes_whole_or_in_parts_and_the_report_recounts_them() {
+    use nimrod::games::klondike::independent::rules::Table as Independent;
+    use nimrod::games::klondike::nopeek::{play_game, NoPeek};
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("nopeek.toml");
+    std::fs::write(
+        &cfg,
+        "[klondike]\nrules = [\"3/unlimited\"]\ngreedy_deals = 9\nsolver_deals = 9\nsolver_budget = 2000000\nnopeek_deals = 9\nnopeek_samples = [1, 6]\n",
+    )
+    .unwrap();
+    let (whole, parts) = (tmp.path().join("whole"), tmp.path().join("parts"));
+    build_json(&cfg, &whole, &["--threads", "1"]);
+    let id = "klondike/nopeek-d3-unlimited-s6";
+    for i in 1..=3 {
+        build_json(
+            &cfg,
+            &parts,
+            &["--only", id, "--shard", &format!("{i}/3"), "--threads", "2"],
+        );
+    }
+    build_json(&cfg, &parts, &["--only", id]);
+    let file = format!("{id}.nmt");
+    let a = std::fs::read(whole.join(&file)).unwrap();
+    assert!(
+        a == std::fs::read(parts.join(&file)).unwrap(),
+        "{id}: one thread whole and three parts on two threads differ"
+    );
+
+    let rules = parse_rules("3/unlimited").unwrap();
+    let data = whole.to_str().unwrap();
+    let report: serde_json::Value = serde_json::from_str(&ok(&[
+        "query", "klondike", "--report", "--data", data, "--json",
+    ]))
+    .unwrap();
+    let rows = report["nopeek"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{report}");
+    for (row, samples) in rows.iter().zip([1u32, 6]) {
+        assert_eq!(row["player"], format!("no-peek search, {samples} samples"));
+        let player = NoPeek::with_samples(samples);
+        let (mut wins, mut only_nopeek, mut only_strong) = (0, 0, 0);
+        for deal in 0..9 {
+            let game = play_game(State::deal(deal), &rules, &player, 1951);
+            let won = game.home == 52;
+            if won {
+                wins += 1;
+                Independent::deal(deal)
+                    .replay_win(&game.line, &rules)
+                    .unwrap_or_else(|e| panic!("deal {deal}: {}", e.0));
+            }
+            let strong = greedy::play(deal, &rules, &Player::Strong).won;
+            only_nopeek += (won && !strong) as i64;
+            only_strong += (strong && !won) as i64;
+        }
+        assert_eq!(row["wins"], wins, "{row}");
+        let diff = row["vs_strong"]["diff"].as_f64().unwrap();
+        assert!(
+            (diff - (only_nopeek - only_strong) as f64 / 9.0).abs() < 1e-12,
+            "{row}"
+        );
+        assert!(row["winnable_won"].as_u64() <= row["winnable"].as_u64());
+        assert_eq!(row["solver_deals"], 9);
+    }
+    let text = ok(&["query", "klondike", "--report", "--data", data]);
+    assert!(text.contains("no-peek search, 6 samples"), "{text}");
+
+    let bad = tmp.path().join("bad.toml");
+    for (keys, expect) in [
+        ("nopeek_deals = 9\nnopeek_samples = [0]", "nopeek_samples"),
+        ("nopeek_deals = 9\nnopeek_samples = 5000", "nopeek_samples"),
+        ("nopeek_deals = 9\nnopeek_samples = [4, 4]", "twice"),
+        ("nopeek_deals = 10", "nopeek_deals"),
+    ] {
+        std::fs::write(
+            &bad,
+            format!("[klondike]\nrules = [\"1/unlimited\"]\ngreedy_deals = 9\nsolver_deals = 4\nsolver_budget = 100\n{keys}\n"),
+        )
+        .unwrap();
+        let err = fails(&["plan", "--config", bad.to_str().unwrap()]);
+        assert!(err.contains(expect), "{keys}: {err}");
+    }
+}
+
+/// `play klondike --variant nopeek`: the hint is the no-peek player's move
+/// (the first of its plan from what the table shows), and `g` plays it.
+#[test]
+fn play_offers_the_nopeek_move_as_a_hint() {
+    use nimrod::games::klondike::nopeek::{decide, NoPeek, Table};
+    use std::io::Write;
+    use std::process::Stdio;
+    let rules = parse_rules("3/unlimited").unwrap();
+    let start = State::deal(42);
+    let expected = decide(
+        &Table::new(start, &rules).view(),
+        &rules,
+        &NoPeek::with_samples(8),
+        1951,
+    )
+    .first_move()
+    .expect("a move on deal 42");
+    let mut child = nimrod()
+        .args([
+            "play",
+            "klondike",
+            "--deal",
+            "42",
+            "--draw",
+            "3",
+            "--variant",
+            "nopeek",
+            "--samples",
+            "8",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"h\ng\nq\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let said = start.describe(expected);
+    assert!(text.contains(&format!("hint: {said}")), "{said}\n{text}");
+    assert!(text.contains(&format!("no-peek plays: {said}")), "{text}");
+    let e = fails(&[
+        "play",
+        "klondike",
+        "--deal",
+        "1",
+        "--variant",
+        "nopeek",
+        "--samples",
+        "0",
+    ]);
+    assert!(e.contains("--samples 0 is out of range"), "{e}");
+}

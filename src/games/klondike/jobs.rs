@@ -8,7 +8,7 @@ use super::solver::{self, Layout};
 use super::state::{Move, Rules};
 use super::verdict::{self, RelaxedVerdict, Verdict, LOST, RELAXED, UNKNOWN, WON};
 use super::{
-    greedy, parse_rules, query, records, report, rules_id, seeds, stats, Klondike,
+    greedy, nopeek_games, parse_rules, query, records, report, rules_id, seeds, stats, Klondike,
     MAX_GREEDY_DEALS, PLAYERS, SOLVER_VERSION, VERSION,
 };
 use crate::pipeline::config::game_params;
@@ -48,6 +48,16 @@ struct ReportJob {
     solver_deals: u64,
     budget: u64,
     version: u32,
+    /// The no-peek jobs read (none: the field is left out, so a report
+    /// without them keeps its hash).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    nopeek_samples: Vec<u32>,
+    #[serde(skip_serializing_if = "is_zero")]
+    nopeek_deals: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -69,6 +79,39 @@ pub struct KlondikeParams {
     /// parts with `build --shard`); none when absent.
     #[serde(default)]
     pub solvitaire_seeds: Option<Vec<u64>>,
+    /// Deals `0..nopeek_deals` the no-peek player plays per rule set and
+    /// sample count (`klondike/nopeek-R-sS`, built in parts with `build
+    /// --shard`); none when 0 or absent.
+    #[serde(default)]
+    pub nopeek_deals: u64,
+    /// Samples of the unseen cards per decision: one count or a list (a
+    /// job each, for the samples-vs-strength curve).
+    #[serde(default)]
+    pub nopeek_samples: Option<OneOrMany>,
+}
+
+/// A count or a list of counts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// One count.
+    One(u32),
+    /// Several.
+    Many(Vec<u32>),
+}
+
+impl KlondikeParams {
+    /// The no-peek sample counts the config asks for (none without deals).
+    fn nopeek_samples(&self) -> Vec<u32> {
+        if self.nopeek_deals == 0 {
+            return Vec::new();
+        }
+        match &self.nopeek_samples {
+            None => vec![nopeek_games::DEFAULT_SAMPLES],
+            Some(OneOrMany::One(s)) => vec![*s],
+            Some(OneOrMany::Many(v)) => v.clone(),
+        }
+    }
 }
 
 impl Planner for Klondike {
@@ -78,6 +121,9 @@ impl Planner for Klondike {
     /// The solver jobs: a verdict byte a deal, and at their peak one full
     /// search per thread (about 12.5 bytes a class of the budget).
     fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
+        if let Ok(j) = serde_json::from_value::<nopeek_games::NoPeekJob>(job.params.clone()) {
+            return Some(nopeek_games::estimate(&j));
+        }
         let (deals, budget) = match serde_json::from_value::<SolverJob>(job.params.clone()) {
             Ok(j) => (j.deals, j.budget),
             Err(_) => seeds::deals_and_budget(&job.params)?,
@@ -126,6 +172,13 @@ impl Planner for Klondike {
         let relaxed_job = parsed
             .contains(&RELAXED)
             .then(|| format!("klondike/solver-{}", rules_id(&RELAXED)));
+        let nopeek = p.nopeek_samples();
+        nopeek_games::check(source, p.nopeek_deals, &nopeek)?;
+        ensure!(
+            p.nopeek_deals <= p.greedy_deals,
+            "{source}: [klondike] nopeek_deals = {} needs greedy_deals >= it (the report pairs the games with the strong list's)",
+            p.nopeek_deals
+        );
         let seeds = match &p.solvitaire_seeds {
             Some(range) => Some(seeds::seed_range(source, range)?),
             None => None,
@@ -174,8 +227,11 @@ impl Planner for Klondike {
             if let Some((first, last)) = seeds {
                 jobs.push(seeds::job(rules, first, last, p.solver_budget)?);
             }
+            for &samples in &nopeek {
+                jobs.push(nopeek_games::job(rules, p.nopeek_deals, samples)?);
+            }
         }
-        let deps: Vec<String> = ids
+        let mut deps: Vec<String> = ids
             .iter()
             .flat_map(|id| {
                 [
@@ -184,6 +240,9 @@ impl Planner for Klondike {
                 ]
             })
             .collect();
+        for rules in &all_rules {
+            deps.extend(nopeek.iter().map(|&s| nopeek_games::job_id(rules, s)));
+        }
         jobs.push(Job {
             id: "klondike/report".into(),
             deps,
@@ -193,8 +252,10 @@ impl Planner for Klondike {
                 solver_deals: p.solver_deals,
                 budget: p.solver_budget,
                 version: SOLVER_VERSION,
+                nopeek_samples: nopeek.clone(),
+                nopeek_deals: if nopeek.is_empty() { 0 } else { p.nopeek_deals },
             })?,
-            run: Box::new(move |ctx| report::build(ctx, &all_rules)),
+            run: Box::new(move |ctx| report::build(ctx, &all_rules, &nopeek)),
             parts: None,
         });
         Ok(jobs)

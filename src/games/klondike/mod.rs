@@ -17,6 +17,8 @@
 
 internal_mod!(cards);
 internal_mod!(greedy);
+internal_mod!(nopeek);
+internal_mod!(nopeek_games);
 internal_mod!(independent);
 mod jobs;
 internal_mod!(pile);

@@ -4,6 +4,8 @@
 
 use super::cards::DealId;
 use super::greedy::{self, Player};
+use super::nopeek::{self, NoPeek, MAX_SAMPLES};
+use super::nopeek_games;
 use super::parse_rules;
 use super::records::{self, ReportStats};
 use super::seeds::SeedStats;
@@ -39,9 +41,14 @@ pub struct KlondikeQuery {
     /// literally, our earlier reading of Gruber's player; 5 (strong) the
     /// strong priority list; 6 (gruber) Gruber's next_move() as written,
     /// one pass through the deck; 7 (gruber-turned-over) the same with the
-    /// stack turned over when the deck is empty.
+    /// stack turned over when the deck is empty; nopeek the no-peek
+    /// search player (`--samples` a decision), which sees no hidden card.
     #[cfg_attr(feature = "cli", arg(long, default_value = "0", value_parser = greedy::parse_player))]
     pub variant: usize,
+    /// Samples of the unseen cards a decision, for `--variant nopeek`
+    /// (1 ..= 4096).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = DEFAULT_PLAY_SAMPLES))]
+    pub samples: u32,
     /// Positions (classes) the solver may store before answering unknown
     /// (at most 10^9: it keeps 10 to 12.5 bytes a class).
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 20_000_000))]
@@ -51,7 +58,7 @@ pub struct KlondikeQuery {
     /// apply to it and are refused beside it).
     #[cfg_attr(
         feature = "cli",
-        arg(long, conflicts_with_all = ["deal", "draw", "redeal", "no_worry", "variant", "budget"])
+        arg(long, conflicts_with_all = ["deal", "draw", "redeal", "no_worry", "variant", "samples", "budget"])
     )]
     pub report: bool,
 }
@@ -80,10 +87,34 @@ pub struct KlondikePlay {
     /// Forbid worrying back (a card coming back from its foundation).
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_worry: bool,
-    /// The greedy player giving hints, 0..7 or a name (as `query klondike
-    /// --variant`).
+    /// The player giving hints, 0..7 or a name (as `query klondike
+    /// --variant`); nopeek: the no-peek search player.
     #[cfg_attr(feature = "cli", arg(long, default_value = "0", value_parser = greedy::parse_player))]
     pub variant: usize,
+    /// Samples a decision of the no-peek player (1 ..= 4096).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = DEFAULT_PLAY_SAMPLES))]
+    pub samples: u32,
+}
+
+/// Samples a decision of the no-peek player in `query` and `play`.
+pub const DEFAULT_PLAY_SAMPLES: u32 = 64;
+
+/// The player a query or a game asks for.
+#[derive(Clone, Copy, Debug)]
+enum Hinter {
+    /// A greedy player.
+    Greedy(Player),
+    /// The no-peek search player.
+    NoPeek(NoPeek),
+}
+
+impl Hinter {
+    fn label(&self) -> String {
+        match self {
+            Hinter::Greedy(p) => p.label(),
+            Hinter::NoPeek(p) => nopeek_games::label(p.samples),
+        }
+    }
 }
 
 impl KlondikePlay {
@@ -96,13 +127,14 @@ impl KlondikePlay {
             redeal: self.redeal.clone(),
             no_worry: self.no_worry,
             variant: self.variant,
+            samples: self.samples,
             budget: 1,
             report: false,
         }
     }
 }
 
-fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
+fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Hinter)> {
     let worry = if q.no_worry { "/noworry" } else { "" };
     let rules = parse_rules(&format!("{}/{}{worry}", q.draw, q.redeal))?;
     ensure!(
@@ -111,12 +143,20 @@ fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Player)> {
         q.budget
     );
     ensure!(
+        (1..=MAX_SAMPLES).contains(&q.samples),
+        "--samples {} is out of range: 1 to {MAX_SAMPLES} samples a decision",
+        q.samples
+    );
+    if q.variant == greedy::NOPEEK {
+        return Ok((rules, Hinter::NoPeek(NoPeek::with_samples(q.samples))));
+    }
+    ensure!(
         q.variant < Player::ALL.len(),
-        "--variant {} is out of range (0 ..= {})",
+        "--variant {} is out of range (0 ..= {} or nopeek)",
         q.variant,
         Player::ALL.len() - 1
     );
-    Ok((rules, Player::ALL[q.variant]))
+    Ok((rules, Hinter::Greedy(Player::ALL[q.variant])))
 }
 
 fn describe_line(start: &State, rules: &Rules, moves: &[Move]) -> Vec<String> {
@@ -146,7 +186,17 @@ pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
     };
     let (rules, variant) = rules_of(q)?;
     let start = State::from_deck(&deal.deck());
-    let played = greedy::play_from(start, &rules, &variant);
+    let played = match variant {
+        Hinter::Greedy(p) => greedy::play_from(start, &rules, &p),
+        Hinter::NoPeek(p) => {
+            let g = nopeek::play_game(start, &rules, &p, nopeek_games::SEED);
+            greedy::Played {
+                won: g.home == 52,
+                home: g.home,
+                moves: g.line,
+            }
+        }
+    };
     let greedy_moves = describe_line(&start, &rules, &played.moves);
     let mut solved = solver::solve_from(&start, &rules, q.budget);
     if solved.verdict == Verdict::Unknown && played.won {
@@ -162,6 +212,7 @@ pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
         rules: rules.label(),
         layout: start.render(true),
         variant: variant.label(),
+        nopeek: matches!(variant, Hinter::NoPeek(_)),
         greedy: GreedyGame {
             won: played.won,
             home: played.home,
@@ -186,6 +237,9 @@ struct DealAnswer {
     /// The deal as dealt, face-down cards in parentheses.
     layout: String,
     variant: String,
+    /// Whether the game is the no-peek player's (else a greedy player's).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    nopeek: bool,
     greedy: GreedyGame,
     solver: SolverAnswer,
 }
@@ -227,7 +281,8 @@ impl std::fmt::Display for DealAnswer {
         let g = &self.greedy;
         writeln!(
             f,
-            "greedy player ({}): {} after {} moves, {} cards home",
+            "{} player ({}): {} after {} moves, {} cards home",
+            if self.nopeek { "no-peek" } else { "greedy" },
             self.variant,
             if g.won { "won" } else { "gave up" },
             g.moves.len(),
@@ -362,6 +417,38 @@ impl std::fmt::Display for ReportStats {
             }
             writeln!(f)?;
         }
+        if !self.nopeek.is_empty() {
+            writeln!(f, "no-peek players (they see no face-down card), win rate with 95% interval; against the strong list on the same deals (McNemar p); winnable deals won")?;
+        }
+        for r in &self.nopeek {
+            let v = &r.vs_strong;
+            writeln!(
+                f,
+                "  {:<28} {:<34} {:>6}/{:<6} {:>7}  [{}, {}]  vs strong {:+.2}% [{:+.2}%, {:+.2}%] {}  winnable won {}/{} ({}) of deals 0..{}; a game: {:.0} moves, {:.1} decisions, {:.0} solves",
+                r.rules,
+                r.player,
+                r.wins,
+                r.deals,
+                percent(r.win_rate),
+                percent(r.ci95.0),
+                percent(r.ci95.1),
+                100.0 * v.diff,
+                100.0 * v.ci95.0,
+                100.0 * v.ci95.1,
+                if v.mcnemar_p < 0.001 {
+                    "p<0.001".to_string()
+                } else {
+                    format!("p={:.3}", v.mcnemar_p)
+                },
+                r.winnable_won,
+                r.winnable,
+                percent(r.winnable_won as f64 / r.winnable.max(1) as f64),
+                r.solver_deals,
+                r.mean_moves,
+                r.mean_decisions,
+                r.mean_solves,
+            )?;
+        }
         writeln!(f, "solver (every card visible)")?;
         for r in &self.solver {
             let v = &r.solver;
@@ -421,6 +508,12 @@ pub fn play(
     };
     let (rules, variant) = rules_of(q)?;
     let mut s = State::from_deck(&deal.deck());
+    let who = match variant {
+        Hinter::Greedy(_) => "greedy",
+        Hinter::NoPeek(_) => "no-peek",
+    };
+    // What the no-peek player may see: the cards shown so far.
+    let mut table = nopeek::Table::new(s, &rules);
     let mut moves = Vec::new();
     loop {
         writeln!(output, "{}", s.render(false))?;
@@ -442,22 +535,33 @@ pub fn play(
             "move number, h(int), g(reedy move), q(uit)> ",
             "klondike",
         )?;
-        let hint = variant.next_move(&s, &rules, false);
+        let hint = |s: &State, table: &nopeek::Table| match variant {
+            Hinter::Greedy(p) => p.next_move(s, &rules, false),
+            Hinter::NoPeek(p) => {
+                nopeek::decide(&table.view(), &rules, &p, nopeek_games::SEED).first_move()
+            }
+        };
+        let play = |s: &mut State, table: &mut nopeek::Table, m: Move| -> Result<()> {
+            s.apply(m, &rules);
+            table
+                .apply(m, &rules)
+                .map_err(|m| anyhow::anyhow!("play klondike: move {m:?} is not legal"))
+        };
         match line.trim().to_ascii_lowercase().as_str() {
             "q" | "quit" => return Ok(()),
-            "h" | "hint" => match hint {
+            "h" | "hint" => match hint(&s, &table) {
                 Some(m) => writeln!(output, "hint: {}", s.describe(m))?,
-                None => writeln!(output, "hint: the greedy player would give up here")?,
+                None => writeln!(output, "hint: the {who} player would give up here")?,
             },
-            "g" | "greedy" => match hint {
+            "g" | "greedy" => match hint(&s, &table) {
                 Some(m) => {
-                    writeln!(output, "greedy plays: {}", s.describe(m))?;
-                    s.apply(m, &rules);
+                    writeln!(output, "{who} plays: {}", s.describe(m))?;
+                    play(&mut s, &mut table, m)?;
                 }
-                None => writeln!(output, "the greedy player would give up here")?,
+                None => writeln!(output, "the {who} player would give up here")?,
             },
             other => match other.parse::<usize>() {
-                Ok(n) if (1..=moves.len()).contains(&n) => s.apply(moves[n - 1], &rules),
+                Ok(n) if (1..=moves.len()).contains(&n) => play(&mut s, &mut table, moves[n - 1])?,
                 _ => writeln!(output, "not a move: \"{other}\"")?,
             },
         }

@@ -178,6 +178,45 @@ pub struct ReportStats {
     pub greedy: Vec<ReportRow>,
     /// The solver's statistics per rule set.
     pub solver: Vec<ReportSolver>,
+    /// The no-peek player per rule set and sample count (none when the
+    /// config plays no no-peek games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nopeek: Vec<NoPeekRow>,
+}
+
+/// One no-peek row of the report: the player at one sample count under one
+/// rule set.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoPeekRow {
+    /// The rule set in words.
+    pub rules: String,
+    /// "no-peek search, S samples".
+    pub player: String,
+    /// Samples a decision.
+    pub samples: u32,
+    /// Deals played.
+    pub deals: u64,
+    /// Deals won.
+    pub wins: u64,
+    /// Wins over deals.
+    pub win_rate: f64,
+    /// 95% Wilson interval.
+    pub ci95: (f64, f64),
+    /// Against the strong priority list on the same deals.
+    pub vs_strong: VsFirst,
+    /// Deals among the played ones the solver decided winnable.
+    pub winnable: u64,
+    /// Of those, the deals the player won.
+    pub winnable_won: u64,
+    /// Deals the solver's table covers among the played ones.
+    pub solver_deals: u64,
+    /// Moves a game.
+    pub mean_moves: f64,
+    /// Decisions a game.
+    pub mean_decisions: f64,
+    /// Sample solves a game.
+    pub mean_solves: f64,
 }
 
 /// The statistics of `table` as `T`, or an error naming the table.

@@ -4,7 +4,11 @@
 //! `report.svg`.
 
 use super::greedy::Player;
-use super::records::{self, ReportRow, ReportSolver, ReportStats, SolverStats, VsFirst};
+use super::nopeek_games::{self, NoPeekStats};
+use super::records::{
+    self, NoPeekRow, ReportRow, ReportSolver, ReportStats, SolverStats, VsFirst,
+};
+use super::verdict::{LOST, WON};
 use super::state::Rules;
 use super::{greedy_outcomes, rules_id, stats, PLAYERS};
 use crate::pipeline::JobContext;
@@ -33,10 +37,12 @@ pub struct Row {
     pub vs_earlier: Option<(f64, (f64, f64), f64)>,
 }
 
-/// Builds the report table from the greedy and solver tables of rule sets `all`.
-pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
+/// Builds the report table from the greedy and solver tables of rule sets
+/// `all`, and the no-peek tables at sample counts `nopeek`.
+pub fn build(ctx: &JobContext, all: &[Rules], nopeek: &[u32]) -> Result<()> {
     let mut rows = Vec::new();
     let mut solver = Vec::new();
+    let mut nopeek_rows = Vec::new();
     for rules in all {
         let id = rules_id(rules);
         let g = ctx.open(&format!("klondike/greedy-{id}"))?;
@@ -66,6 +72,15 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
             });
         }
         let s = ctx.open(&format!("klondike/solver-{id}"))?;
+        let strong = Player::ALL
+            .iter()
+            .position(|&q| q == Player::Strong)
+            .expect("the strong list is a player");
+        for &samples in nopeek {
+            nopeek_rows.push(nopeek_row(ctx, rules, samples, &s, |d| {
+                (d < deals).then(|| won(d, strong))
+            })?);
+        }
         solver.push(ReportSolver {
             rules: rules.label(),
             solver: records::read::<SolverStats>(&s)?,
@@ -119,6 +134,7 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
             })
             .collect(),
         solver,
+        nopeek: nopeek_rows,
     };
     write_ranked(
         &ctx.output,
@@ -135,6 +151,69 @@ pub fn build(ctx: &JobContext, all: &[Rules]) -> Result<()> {
         ctx.param_hash,
     )?;
     Ok(())
+}
+
+/// The no-peek player at `samples` samples under `rules`: its wins against
+/// the strong list's (`strong_won(deal)`, None past the greedy table) and
+/// the solver's verdicts (`solver`).
+fn nopeek_row(
+    ctx: &JobContext,
+    rules: &Rules,
+    samples: u32,
+    solver: &crate::table::Table,
+    strong_won: impl Fn(u64) -> Option<bool>,
+) -> Result<NoPeekRow> {
+    let id = nopeek_games::job_id(rules, samples);
+    let t = ctx.open(&id)?;
+    let stats: NoPeekStats = records::read(&t)?;
+    let games = t.read_range::<u64>(0, t.len())?;
+    let deals = games.len() as u64;
+    let won: Vec<bool> = games.iter().map(|&g| nopeek_games::home_of(g) == 52).collect();
+    let mut only = (0, 0);
+    for (d, &w) in won.iter().enumerate() {
+        let s = strong_won(d as u64)
+            .with_context(|| format!("{}: {id} plays deal {d}, past the greedy table", ctx.id))?;
+        match (w, s) {
+            (true, false) => only.0 += 1,
+            (false, true) => only.1 += 1,
+            _ => {}
+        }
+    }
+    let (diff, ci95, mcnemar_p) = stats::paired(only.0, only.1, deals);
+    let covered = solver.len().min(deals);
+    let verdicts = solver.read_range::<u8>(0, covered)?;
+    let winnable: Vec<usize> = (0..covered as usize)
+        .filter(|&d| verdicts[d] == WON)
+        .collect();
+    let impossible = (0..covered as usize)
+        .filter(|&d| verdicts[d] == LOST && won[d])
+        .count();
+    anyhow::ensure!(
+        impossible == 0,
+        "{}: the no-peek player won {impossible} deals the solver calls unwinnable",
+        ctx.id
+    );
+    let wins = won.iter().filter(|&&w| w).count() as u64;
+    Ok(NoPeekRow {
+        rules: rules.label(),
+        player: nopeek_games::label(samples),
+        samples,
+        deals,
+        wins,
+        win_rate: wins as f64 / deals.max(1) as f64,
+        ci95: stats::wilson(wins, deals),
+        vs_strong: VsFirst {
+            diff,
+            ci95,
+            mcnemar_p,
+        },
+        winnable: winnable.len() as u64,
+        winnable_won: winnable.iter().filter(|&&d| won[d]).count() as u64,
+        solver_deals: covered,
+        mean_moves: stats.mean_moves,
+        mean_decisions: stats.mean_decisions,
+        mean_solves: stats.mean_solves,
+    })
 }
 
 /// Win rate with its 95% interval per rule set and variant.

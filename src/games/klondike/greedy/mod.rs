@@ -286,6 +286,7 @@ impl Player {
 pub fn parse_player(s: &str) -> Result<usize, String> {
     let n = Player::ALL.len();
     match s {
+        "nopeek" => Ok(NOPEEK),
         "seed" => Ok(4),
         "strong" => Ok(5),
         "gruber" => Ok(6),
@@ -296,12 +297,16 @@ pub fn parse_player(s: &str) -> Result<usize, String> {
             .filter(|&v| v < n)
             .ok_or_else(|| {
                 format!(
-                    "\"{s}\" is not a player: a number 0 ..= {} or seed, strong, gruber, gruber-turned-over",
+                    "\"{s}\" is not a player: a number 0 ..= {} or seed, strong, gruber, gruber-turned-over, nopeek",
                     n - 1
                 )
             }),
     }
 }
+
+/// The number `parse_player` gives the no-peek player (`nopeek`), which is
+/// no greedy player: one past them.
+pub const NOPEEK: usize = Player::ALL.len();
 
 /// The greedy player's move, or None when it gives up. `stalled` says the
 /// last pass through the stock made no other move, so turning the waste
