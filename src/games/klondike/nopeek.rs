@@ -27,7 +27,9 @@
 //!    samples is played (ties: more proposals, then proposed first).
 //!
 //! A sample lost from the current position is lost after every candidate,
-//! so it is not solved again. When no sample is won the player resigns.
+//! so it is not solved again; a candidate stops being played out once it
+//! can no longer win more samples than the best so far (the same choice,
+//! fewer solves). When no sample is won the player resigns.
 //! When no card is unseen, one solve decides the rest of the game.
 //!
 //! The samples come from a generator seeded by the caller's seed and the
@@ -42,6 +44,10 @@ use super::verdict::Verdict;
 use crate::rng::SplitMix64;
 use rayon::prelude::*;
 use std::collections::HashMap;
+
+/// Samples a candidate is played out on between checks that it can still
+/// beat the best (a chunk is solved in parallel).
+const EVALUATION_CHUNK: usize = 8;
 
 /// Samples a decision may draw at most.
 pub const MAX_SAMPLES: u32 = 4096;
@@ -62,7 +68,10 @@ impl NoPeek {
     pub fn with_samples(samples: u32) -> NoPeek {
         NoPeek {
             samples,
-            budget: 200_000,
+            // Measured on deals 0-99 drawing three, 16 samples: 2*10^5
+            // classes won 43, 2*10^4 won 42 at 3.4x less CPU, 2*10^3 won
+            // 39; at 64 samples 2*10^4 won 50 and 2*10^3 45.
+            budget: 20_000,
             candidates: 8,
         }
     }
@@ -373,32 +382,36 @@ pub fn decide(view: &View, rules: &Rules, player: &NoPeek, seed: u64) -> Decisio
     ranked.sort_by_key(|(first, by)| (std::cmp::Reverse(by.len()), *first));
     ranked.truncate(player.candidates.max(1));
     let won: Vec<usize> = (0..samples.len()).filter(|&i| lines[i].is_some()).collect();
-    let mut best: Option<(u32, usize, usize)> = None; // (wins, proposals, rank)
+    // Candidates come most proposed first, so a later one beats the best so
+    // far only with more wins (on a tie the earlier stays): once its wins
+    // plus the samples left to try cannot pass the best, it is dropped.
+    let mut best: Option<(u32, usize)> = None; // (wins, rank)
     for (rank, (first, by)) in ranked.iter().enumerate() {
         let plan = &order[*first].1;
-        let wins = if ranked.len() == 1 {
-            by.len() as u32
-        } else {
+        let mut wins = by.len() as u32;
+        if ranked.len() > 1 {
             let others: Vec<usize> = won.iter().copied().filter(|i| !by.contains(i)).collect();
-            solves += others.len() as u32;
-            let extra = others
-                .par_iter()
-                .filter(|&&i| {
-                    played(&samples[i], plan, rules)
-                        .is_some_and(|s| won_line(&s, rules, player.budget).is_some())
-                })
-                .count();
-            (by.len() + extra) as u32
-        };
-        let better = match best {
-            None => true,
-            Some((w, p, _)) => (wins, by.len()) > (w, p),
-        };
-        if better {
-            best = Some((wins, by.len(), rank));
+            let mut left = others.len() as u32;
+            for chunk in others.chunks(EVALUATION_CHUNK) {
+                if best.is_some_and(|(w, _)| wins + left <= w) {
+                    break;
+                }
+                solves += chunk.len() as u32;
+                left -= chunk.len() as u32;
+                wins += chunk
+                    .par_iter()
+                    .filter(|&&i| {
+                        played(&samples[i], plan, rules)
+                            .is_some_and(|s| won_line(&s, rules, player.budget).is_some())
+                    })
+                    .count() as u32;
+            }
+        }
+        if best.is_none_or(|(w, _)| wins > w) {
+            best = Some((wins, rank));
         }
     }
-    let (wins, _, rank) = best.expect("at least one candidate");
+    let (wins, rank) = best.expect("at least one candidate");
     Decision::Plan {
         moves: order[ranked[rank].0].1.clone(),
         wins,

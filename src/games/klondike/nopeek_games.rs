@@ -19,8 +19,10 @@ use std::sync::Arc;
 
 /// The player's version, in the job's parameters: a player that chooses
 /// differently rebuilds its tables. 1: hindsight optimisation over
-/// reveals (`nopeek`).
-pub const NOPEEK_VERSION: u32 = 1;
+/// reveals (`nopeek`). 2: a candidate that can no longer beat the best is
+/// not played out further (the same moves, fewer solves recorded), and a
+/// sample's solve stores at most 2*10^4 classes (was 2*10^5).
+pub const NOPEEK_VERSION: u32 = 2;
 
 /// The parameters of `klondike/nopeek-R-sS` (hashed into its header).
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -70,8 +70,8 @@ pub const MAX_BUDGET: u64 = 1_000_000_000;
 /// query takes them.
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
 #[cfg_attr(feature = "cli", command(
-    about = "Play a Klondike deal yourself, with the greedy player's move as a hint",
-    after_help = "Examples:\n  nimrod play klondike --deal 42\n  nimrod play klondike --deal 7 --draw 3\n\nA move number plays that move; 'hint' shows the greedy player's move, 'greedy' plays it, 'quit' ends the game."
+    about = "Play a Klondike deal yourself, with a player's move as a hint (a greedy player, or the no-peek search)",
+    after_help = "Examples:\n  nimrod play klondike --deal 42\n  nimrod play klondike --deal 7 --draw 3\n  nimrod play klondike --deal 7 --draw 3 --variant nopeek\n\nA move number plays that move; 'hint' shows the player's move, 'greedy' plays it, 'quit' ends the game."
 ))]
 pub struct KlondikePlay {
     /// Deal: our number N (the shuffle in cards.rs), or solvitaire:S for
