@@ -88,6 +88,10 @@ pub struct KlondikeParams {
     /// job each, for the samples-vs-strength curve).
     #[serde(default)]
     pub nopeek_samples: Option<OneOrMany>,
+    /// Classes each sample's solve may store before it counts as not won
+    /// (default 2*10^4).
+    #[serde(default)]
+    pub nopeek_budget: Option<u64>,
 }
 
 /// A count or a list of counts.
@@ -174,6 +178,13 @@ impl Planner for Klondike {
             .then(|| format!("klondike/solver-{}", rules_id(&RELAXED)));
         let nopeek = p.nopeek_samples();
         nopeek_games::check(source, p.nopeek_deals, &nopeek)?;
+        if let Some(b) = p.nopeek_budget {
+            ensure!(
+                (1..=query::MAX_BUDGET).contains(&b),
+                "{source}: [klondike] nopeek_budget = {b} is out of range (1 ..= {})",
+                query::MAX_BUDGET
+            );
+        }
         ensure!(
             p.nopeek_deals <= p.greedy_deals,
             "{source}: [klondike] nopeek_deals = {} needs greedy_deals >= it (the report pairs the games with the strong list's)",
@@ -228,7 +239,12 @@ impl Planner for Klondike {
                 jobs.push(seeds::job(rules, first, last, p.solver_budget)?);
             }
             for &samples in &nopeek {
-                jobs.push(nopeek_games::job(rules, p.nopeek_deals, samples)?);
+                jobs.push(nopeek_games::job(
+                    rules,
+                    p.nopeek_deals,
+                    samples,
+                    p.nopeek_budget,
+                )?);
             }
         }
         let mut deps: Vec<String> = ids

@@ -78,9 +78,13 @@ pub fn check(source: &str, deals: u64, samples: &[u32]) -> Result<()> {
     Ok(())
 }
 
-/// The job of one rule set and sample count.
-pub fn job(rules: Rules, deals: u64, samples: u32) -> Result<Job> {
-    let player = NoPeek::with_samples(samples);
+/// The job of one rule set and sample count, each sample's solve storing
+/// at most `budget` classes (the player's default when None).
+pub fn job(rules: Rules, deals: u64, samples: u32, budget: Option<u64>) -> Result<Job> {
+    let mut player = NoPeek::with_samples(samples);
+    if let Some(b) = budget {
+        player.budget = b;
+    }
     let params = NoPeekJob {
         rules,
         deals,
