@@ -545,6 +545,17 @@ fn nopeek_games_are_the_same_bytes_whole_or_in_parts_and_the_report_recounts_the
     }
     let text = ok(&["query", "klondike", "--report", "--data", data]);
     assert!(text.contains("no-peek search, 6 samples"), "{text}");
+    let csv = std::fs::read_to_string(whole.join("klondike/nopeek.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(
+        csv.lines()
+            .nth(2)
+            .unwrap()
+            .starts_with("draw 3, unlimited redeals,no-peek search, 6 samples,6,9,"),
+        "{csv}"
+    );
+    let svg = std::fs::read_to_string(whole.join("klondike/nopeek.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("circle"));
 
     let bad = tmp.path().join("bad.toml");
     for (keys, expect) in [

@@ -110,6 +110,16 @@ pub fn build(ctx: &JobContext, all: &[Rules], nopeek: &[u32]) -> Result<()> {
     let dir = ctx.output.parent().context("output has a directory")?;
     crate::table::pack::write_atomic(&dir.join("report.csv"), csv.as_bytes())?;
     crate::table::pack::write_atomic(&dir.join("report.svg"), svg.as_bytes())?;
+    if !nopeek_rows.is_empty() {
+        crate::table::pack::write_atomic(
+            &dir.join("nopeek.csv"),
+            nopeek_csv(&nopeek_rows).as_bytes(),
+        )?;
+        crate::table::pack::write_atomic(
+            &dir.join("nopeek.svg"),
+            nopeek_chart(&nopeek_rows)?.as_bytes(),
+        )?;
+    }
     let entries: Vec<u64> = rows.iter().flat_map(|r| [r.wins, r.deals]).collect();
     let recorded = ReportStats {
         greedy: rows
@@ -214,6 +224,106 @@ fn nopeek_row(
         mean_decisions: stats.mean_decisions,
         mean_solves: stats.mean_solves,
     })
+}
+
+/// The no-peek rows as CSV, one per rule set and sample count.
+fn nopeek_csv(rows: &[NoPeekRow]) -> String {
+    let mut csv = String::from("rules,player,samples,deals,wins,win_rate,ci_low,ci_high,diff_vs_strong,diff_ci_low,diff_ci_high,mcnemar_p,solver_deals,winnable,winnable_won,mean_moves,mean_decisions,mean_solves\n");
+    for r in rows {
+        let v = &r.vs_strong;
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.5},{:.5},{:.5},{:.4},{},{},{},{:.2},{:.3},{:.1}",
+            r.rules,
+            r.player,
+            r.samples,
+            r.deals,
+            r.wins,
+            r.win_rate,
+            r.ci95.0,
+            r.ci95.1,
+            v.diff,
+            v.ci95.0,
+            v.ci95.1,
+            v.mcnemar_p,
+            r.solver_deals,
+            r.winnable,
+            r.winnable_won,
+            r.mean_moves,
+            r.mean_decisions,
+            r.mean_solves
+        );
+    }
+    csv
+}
+
+/// The no-peek player's win rate against samples a decision (log scale),
+/// a line per rule set, with 95% intervals.
+fn nopeek_chart(rows: &[NoPeekRow]) -> Result<String> {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let top = (rows.iter().map(|r| r.ci95.1).fold(0.05, f64::max) * 1.15).min(1.0);
+        let most = rows.iter().map(|r| r.samples).max().unwrap_or(1).max(2);
+        let right = f64::from(most).log2() + 0.5;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Klondike no-peek player: win rate against samples a decision, 95% interval",
+                ("sans-serif", 20),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..right, 0f64..top)?;
+        chart
+            .configure_mesh()
+            .x_desc("log2(samples a decision)")
+            .y_desc("win rate")
+            .draw()?;
+        let colors = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
+        let mut rule_sets: Vec<&str> = Vec::new();
+        for r in rows {
+            if !rule_sets.contains(&r.rules.as_str()) {
+                rule_sets.push(&r.rules);
+            }
+        }
+        for (i, rules) in rule_sets.iter().enumerate() {
+            let color = colors[i % colors.len()];
+            let mut points: Vec<(f64, &NoPeekRow)> = rows
+                .iter()
+                .filter(|r| r.rules == *rules)
+                .map(|r| (f64::from(r.samples).log2(), r))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for (x, r) in &points {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(*x, r.ci95.0), (*x, r.ci95.1)],
+                    color,
+                )))?;
+            }
+            chart.draw_series(std::iter::once(PathElement::new(
+                points.iter().map(|(x, r)| (*x, r.win_rate)).collect::<Vec<_>>(),
+                color,
+            )))?;
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|(x, r)| Circle::new((*x, r.win_rate), 4, color.filled())),
+                )?
+                .label(rules.to_string())
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE)
+            .draw()?;
+        root.present()?;
+    }
+    Ok(svg)
 }
 
 /// Win rate with its 95% interval per rule set and variant.
