@@ -224,6 +224,14 @@ fn report_counts_match_a_recount_and_the_cli_answers() {
     }
     let csv = std::fs::read_to_string(dir.path().join("klondike/report.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 2 * n);
+    // Rule sets hold a comma, so they are quoted (RFC 4180).
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("\"draw 1, unlimited redeals\","),
+        "{csv}"
+    );
     let svg = std::fs::read_to_string(dir.path().join("klondike/report.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("circle"));
 
@@ -551,7 +559,7 @@ fn nopeek_games_are_the_same_bytes_whole_or_in_parts_and_the_report_recounts_the
         csv.lines()
             .nth(2)
             .unwrap()
-            .starts_with("draw 3, unlimited redeals,no-peek search, 6 samples,6,9,"),
+            .starts_with("\"draw 3, unlimited redeals\",\"no-peek search, 6 samples\",6,9,"),
         "{csv}"
     );
     let svg = std::fs::read_to_string(whole.join("klondike/nopeek.svg")).unwrap();

@@ -424,7 +424,7 @@ impl std::fmt::Display for ReportStats {
             let v = &r.vs_strong;
             writeln!(
                 f,
-                "  {:<28} {:<34} {:>6}/{:<6} {:>7}  [{}, {}]  vs strong {:+.2}% [{:+.2}%, {:+.2}%] {}  winnable won {}/{} ({}) of deals 0..{}; a game: {:.0} moves, {:.1} decisions, {:.0} solves",
+                "  {:<28} {:<34} {:>6}/{:<6} {:>7}  [{}, {}]  vs strong {:+.2}% [{:+.2}%, {:+.2}%] {}  winnable won {}/{} ({}) of the first {} deals; a game: {:.0} moves, {:.1} decisions, {:.0} solves",
                 r.rules,
                 r.player,
                 r.wins,

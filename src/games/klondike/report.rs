@@ -91,8 +91,8 @@ pub fn build(ctx: &JobContext, all: &[Rules], nopeek: &[u32]) -> Result<()> {
         let _ = write!(
             csv,
             "{},{},{},{},{:.5},{:.5},{:.5}",
-            r.rules,
-            r.variant,
+            csv_field(&r.rules),
+            csv_field(&r.variant),
             r.deals,
             r.wins,
             r.wins as f64 / r.deals as f64,
@@ -226,6 +226,16 @@ fn nopeek_row(
     })
 }
 
+/// A CSV field: quoted (RFC 4180) when it holds a comma, quote or line
+/// break, as rule sets and player names do ("draw 1, unlimited redeals").
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
 /// The no-peek rows as CSV, one per rule set and sample count.
 fn nopeek_csv(rows: &[NoPeekRow]) -> String {
     let mut csv = String::from("rules,player,samples,deals,wins,win_rate,ci_low,ci_high,diff_vs_strong,diff_ci_low,diff_ci_high,mcnemar_p,solver_deals,winnable,winnable_won,mean_moves,mean_decisions,mean_solves\n");
@@ -234,8 +244,8 @@ fn nopeek_csv(rows: &[NoPeekRow]) -> String {
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{:.5},{:.5},{:.5},{:.5},{:.5},{:.5},{:.4},{},{},{},{:.2},{:.3},{:.1}",
-            r.rules,
-            r.player,
+            csv_field(&r.rules),
+            csv_field(&r.player),
             r.samples,
             r.deals,
             r.wins,
