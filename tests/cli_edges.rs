@@ -557,6 +557,21 @@ fn every_numeric_config_key_at_its_extremes_is_planned_or_refused_by_name() {
         ("klondike", "greedy_deals", "rules = [\"1/unlimited\"]"),
         ("klondike", "solver_deals", "rules = [\"1/unlimited\"]"),
         ("klondike", "solver_budget", "rules = [\"1/unlimited\"]"),
+        (
+            "klondike",
+            "nopeek_deals",
+            "rules = [\"1/unlimited\"]\ngreedy_deals = 10\nsolver_deals = 1\nsolver_budget = 10",
+        ),
+        (
+            "klondike",
+            "nopeek_samples",
+            "rules = [\"1/unlimited\"]\ngreedy_deals = 10\nsolver_deals = 1\nsolver_budget = 10\nnopeek_deals = 5",
+        ),
+        (
+            "klondike",
+            "nopeek_budget",
+            "rules = [\"1/unlimited\"]\ngreedy_deals = 10\nsolver_deals = 1\nsolver_budget = 10\nnopeek_deals = 5",
+        ),
     ];
     for (section, key, rest) in keys {
         for v in ["4294967296", "9223372036854775807", "-1"] {

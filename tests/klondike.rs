@@ -570,6 +570,8 @@ fn nopeek_games_are_the_same_bytes_whole_or_in_parts_and_the_report_recounts_the
         ("nopeek_deals = 9\nnopeek_samples = [0]", "nopeek_samples"),
         ("nopeek_deals = 9\nnopeek_samples = 5000", "nopeek_samples"),
         ("nopeek_deals = 9\nnopeek_samples = [4, 4]", "twice"),
+        ("nopeek_deals = 9\nnopeek_samples = []", "empty list"),
+        ("nopeek_deals = 9\nnopeek_samples = \"x\"", "nopeek_samples"),
         ("nopeek_deals = 10", "nopeek_deals"),
         ("nopeek_deals = 9\nnopeek_budget = 0", "nopeek_budget"),
     ] {

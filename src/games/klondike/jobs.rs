@@ -8,8 +8,8 @@ use super::solver::{self, Layout};
 use super::state::{Move, Rules};
 use super::verdict::{self, RelaxedVerdict, Verdict, LOST, RELAXED, UNKNOWN, WON};
 use super::{
-    greedy, nopeek_games, parse_rules, query, records, report, rules_id, seeds, stats, Klondike,
-    MAX_GREEDY_DEALS, PLAYERS, SOLVER_VERSION, VERSION,
+    greedy, nopeek, nopeek_games, parse_rules, query, records, report, rules_id, seeds, stats,
+    Klondike, MAX_GREEDY_DEALS, PLAYERS, SOLVER_VERSION, VERSION,
 };
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
@@ -87,33 +87,38 @@ pub struct KlondikeParams {
     /// Samples of the unseen cards per decision: one count or a list (a
     /// job each, for the samples-vs-strength curve).
     #[serde(default)]
-    pub nopeek_samples: Option<OneOrMany>,
+    pub nopeek_samples: Option<toml::Value>,
     /// Classes each sample's solve may store before it counts as not won
     /// (default 2*10^4).
     #[serde(default)]
     pub nopeek_budget: Option<u64>,
 }
 
-/// A count or a list of counts.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    /// One count.
-    One(u32),
-    /// Several.
-    Many(Vec<u32>),
-}
-
 impl KlondikeParams {
-    /// The no-peek sample counts the config asks for (none without deals).
-    fn nopeek_samples(&self) -> Vec<u32> {
+    /// The no-peek sample counts the config asks for (none without deals),
+    /// each checked to be a count in range.
+    fn nopeek_samples(&self, source: &str) -> Result<Vec<u32>> {
         if self.nopeek_deals == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
+        let count = |v: &toml::Value| -> Result<u32> {
+            v.as_integer()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| (1..=nopeek::MAX_SAMPLES).contains(n))
+                .with_context(|| {
+                    format!(
+                        "{source}: [klondike] nopeek_samples: {v} is not a count in range (1 ..= {})",
+                        nopeek::MAX_SAMPLES
+                    )
+                })
+        };
         match &self.nopeek_samples {
-            None => vec![nopeek_games::DEFAULT_SAMPLES],
-            Some(OneOrMany::One(s)) => vec![*s],
-            Some(OneOrMany::Many(v)) => v.clone(),
+            None => Ok(vec![nopeek_games::DEFAULT_SAMPLES]),
+            Some(toml::Value::Array(list)) if list.is_empty() => Err(anyhow::anyhow!(
+                "{source}: [klondike] nopeek_samples is an empty list: give a count or a list of counts"
+            )),
+            Some(toml::Value::Array(list)) => list.iter().map(count).collect(),
+            Some(one) => Ok(vec![count(one)?]),
         }
     }
 }
@@ -176,7 +181,7 @@ impl Planner for Klondike {
         let relaxed_job = parsed
             .contains(&RELAXED)
             .then(|| format!("klondike/solver-{}", rules_id(&RELAXED)));
-        let nopeek = p.nopeek_samples();
+        let nopeek = p.nopeek_samples(source)?;
         nopeek_games::check(source, p.nopeek_deals, &nopeek)?;
         if let Some(b) = p.nopeek_budget {
             ensure!(
