@@ -295,33 +295,26 @@ fn won_line(s: &State, rules: &Rules, budget: u64) -> Option<Vec<Move>> {
 }
 
 /// The prefix of `line` from `s` up to and including the first move that
-/// turns up a card unseen in `view`, and the view before that move.
+/// turns up a card unseen in `view`, and the view before that move. Until
+/// then no card has been shown, so the sample's view has `view`'s unseen
+/// cards and is built once, at the end.
 fn first_reveal(view: &View, s: &State, line: &[Move], rules: &Rules) -> (View, usize) {
-    let mut table = Table {
-        state: *s,
+    let mut state = *s;
+    let mut len = line.len();
+    for (i, &m) in line.iter().enumerate() {
+        let mut after = state;
+        after.apply(m, rules);
+        if face_up(&after) & view.unseen != 0 {
+            len = i + 1;
+            break;
+        }
+        state = after;
+    }
+    let before = Table {
+        state,
         shown: !view.unseen,
     };
-    for (i, &m) in line.iter().enumerate() {
-        let before = view_like(&table, view);
-        table.state.apply(m, rules);
-        if face_up(&table.state) & view.unseen != 0 {
-            return (before, i + 1);
-        }
-    }
-    (view_like(&table, view), line.len())
-}
-
-/// The view of a sampled position that has shown no new card (so its
-/// unseen set is the original view's).
-fn view_like(t: &Table, original: &View) -> View {
-    let mut v = t.view();
-    v.unseen = original.unseen;
-    for (slot, c) in v.stock.iter_mut().zip(t.state.stock.iter()) {
-        if original.unseen & bit(*c) != 0 {
-            *slot = None;
-        }
-    }
-    v
+    (before.view(), len)
 }
 
 /// Plays `moves` on `s`, which must all be legal there.
@@ -425,8 +418,6 @@ pub fn decide(view: &View, rules: &Rules, player: &NoPeek, seed: u64) -> Decisio
 pub struct NoPeekGame {
     /// Cards home at the end (52: won).
     pub home: u32,
-    /// Moves played.
-    pub moves: u32,
     /// Decisions taken.
     pub decisions: u32,
     /// Solves run.
@@ -443,12 +434,11 @@ pub fn play_game(start: State, rules: &Rules, player: &NoPeek, seed: u64) -> NoP
     let mut table = Table::new(start, rules);
     let mut record = NoPeekGame {
         home: 0,
-        moves: 0,
         decisions: 0,
         solves: 0,
         line: Vec::new(),
     };
-    while !table.state.is_won() && (record.moves as usize) < MOVE_LIMIT {
+    while !table.state.is_won() && record.line.len() < MOVE_LIMIT {
         let decision = decide(&table.view(), rules, player, seed);
         record.decisions += 1;
         let moves = match decision {
@@ -465,7 +455,6 @@ pub fn play_game(start: State, rules: &Rules, player: &NoPeek, seed: u64) -> NoP
             table
                 .apply(m, rules)
                 .unwrap_or_else(|m| panic!("no-peek plan move {m:?} is not legal"));
-            record.moves += 1;
             record.line.push(m);
         }
     }

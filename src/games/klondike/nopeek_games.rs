@@ -120,7 +120,7 @@ pub fn estimate(j: &NoPeekJob) -> crate::pipeline::Estimate {
 /// A game packed as a table keeps it: cards home, then moves, decisions
 /// and solves (each saturated to its field).
 fn pack(g: &NoPeekGame) -> u64 {
-    u64::from(g.home) | u64::from(g.moves.min(0xFFFF)) << 8 | u64::from(g.decisions.min(0xFFFF)) << 24 | g.solves.min(0xFF_FFFF) << 40
+    u64::from(g.home) | (g.line.len() as u64).min(0xFFFF) << 8 | u64::from(g.decisions.min(0xFFFF)) << 24 | g.solves.min(0xFF_FFFF) << 40
 }
 
 /// Cards home of a packed game.
