@@ -19,6 +19,7 @@ internal_mod!(cards);
 internal_mod!(greedy);
 internal_mod!(nopeek);
 internal_mod!(nopeek_games);
+mod parts;
 internal_mod!(independent);
 mod jobs;
 internal_mod!(pile);

@@ -7,12 +7,13 @@
 
 use super::cards::shuffled;
 use super::nopeek::{self, NoPeek, NoPeekGame};
+use super::parts::PartKind;
 use super::state::{Rules, State};
 use super::{rules_id, stats, MAX_GREEDY_DEALS};
 use crate::pipeline::{Job, JobContext, JobParts, Shard};
 use crate::table::writer::write_ranked;
 use crate::table::{Table, TableMeta};
-use anyhow::{ensure, Context, Result};
+use anyhow::{ensure, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -133,6 +134,11 @@ fn field(packed: u64, shift: u32, bits: u32) -> u64 {
 }
 
 impl NoPeekJob {
+    /// The table's name ("nopeek-d3-unlimited-s64").
+    fn table_name(&self) -> String {
+        format!("nopeek-{}-s{}", rules_id(&self.rules), self.samples)
+    }
+
     fn player(&self) -> NoPeek {
         NoPeek {
             samples: self.samples,
@@ -187,7 +193,7 @@ impl NoPeekJob {
             games,
             &TableMeta::new(
                 "klondike",
-                &format!("nopeek-{}-s{}", rules_id(&self.rules), self.samples),
+                &self.table_name(),
                 ctx.params.clone(),
                 "deal",
                 "u64: cards home (52 = won) | moves << 8 | decisions << 24 | solves << 40",
@@ -229,64 +235,22 @@ pub struct NoPeekStats {
     pub mean_solves: f64,
 }
 
-/// What a part table records beside its packed games.
-#[derive(Serialize, Deserialize)]
-struct PartStats {
-    part: u32,
-    parts: u32,
-    deals: [u64; 2],
-}
+/// The no-peek jobs' part tables.
+const PARTS: PartKind = PartKind {
+    items: "deals",
+    index: "deal - the part's first deal",
+    entry: "u64: a packed game, as the whole table",
+};
 
 impl JobParts for NoPeekJob {
     fn build_part(&self, ctx: &JobContext, part: Shard) -> Result<()> {
         let range = part.range(self.deals);
         let games = self.play(ctx, range.clone());
-        write_ranked(
-            &ctx.output,
-            &games,
-            &TableMeta::new(
-                "klondike",
-                &format!("nopeek-{}-s{}-part", rules_id(&self.rules), self.samples),
-                ctx.params.clone(),
-                "deal - the part's first deal",
-                "u64: a packed game, as the whole table",
-                serde_json::to_value(PartStats {
-                    part: part.index,
-                    parts: part.count,
-                    deals: [range.start, range.end],
-                })?,
-            )
-            .stamped(ctx.stamp()),
-            ctx.param_hash,
-        )?;
-        Ok(())
+        PARTS.write(ctx, &self.table_name(), part, range, &games)
     }
 
     fn merge(&self, ctx: &JobContext, parts: &[Table]) -> Result<()> {
-        let mut games = Vec::with_capacity(self.deals as usize);
-        let count = parts.len() as u32;
-        for (i, t) in parts.iter().enumerate() {
-            let part = Shard::new(i as u32 + 1, count)?;
-            let r = part.range(self.deals);
-            let ps: PartStats =
-                serde_json::from_value(t.meta().stats.clone()).with_context(|| {
-                    format!("{}: part statistics are malformed", t.path().display())
-                })?;
-            ensure!(
-                ps.part == part.index
-                    && ps.parts == count
-                    && ps.deals == [r.start, r.end]
-                    && t.len() == r.end - r.start,
-                "{}: holds part {}/{} deals {:?} ({} entries), expected part {}/{count}",
-                t.path().display(),
-                ps.part,
-                ps.parts,
-                ps.deals,
-                t.len(),
-                part.index
-            );
-            games.extend(t.read_range::<u64>(0, t.len())?);
-        }
+        let games = PARTS.merged(parts, 0, self.deals)?;
         self.write(ctx, &games)
     }
 }

@@ -8,6 +8,7 @@
 
 use super::cards::{solvitaire_deck, MAX_SOLVITAIRE_SEED};
 use super::independent::rules::Table as IndependentTable;
+use super::parts::PartKind;
 use super::records::NodeQuantiles;
 use super::solver;
 use super::state::{Redeal, Rules, State};
@@ -180,65 +181,29 @@ impl SeedsJob {
     }
 }
 
-/// What a part table records beside its packed entries.
-#[derive(Serialize, Deserialize)]
-struct PartStats {
-    part: u32,
-    parts: u32,
-    seeds: [u64; 2],
-}
+/// The Solvitaire jobs' part tables.
+const PARTS: PartKind = PartKind {
+    items: "seeds",
+    index: "seed - the part's first seed",
+    entry: "u64: verdict code | classes stored << 8",
+};
 
 impl JobParts for SeedsJob {
     fn build_part(&self, ctx: &JobContext, part: Shard) -> Result<()> {
         let r = part.range(self.seeds());
         let range = self.first + r.start..self.first + r.end;
         let found = self.solve(ctx, range.clone())?;
-        write_ranked(
-            &ctx.output,
+        PARTS.write(
+            ctx,
+            &format!("solvitaire-{}", rules_id(&self.rules)),
+            part,
+            range,
             &found,
-            &TableMeta::new(
-                "klondike",
-                &format!("solvitaire-{}-part", rules_id(&self.rules)),
-                ctx.params.clone(),
-                "seed - the part's first seed",
-                "u64: verdict code | classes stored << 8",
-                serde_json::to_value(PartStats {
-                    part: part.index,
-                    parts: part.count,
-                    seeds: [range.start, range.end],
-                })?,
-            )
-            .stamped(ctx.stamp()),
-            ctx.param_hash,
-        )?;
-        Ok(())
+        )
     }
 
     fn merge(&self, ctx: &JobContext, parts: &[Table]) -> Result<()> {
-        let mut found = Vec::with_capacity(self.seeds() as usize);
-        let count = parts.len() as u32;
-        for (i, t) in parts.iter().enumerate() {
-            let part = Shard::new(i as u32 + 1, count)?;
-            let r = part.range(self.seeds());
-            let ps: PartStats =
-                serde_json::from_value(t.meta().stats.clone()).with_context(|| {
-                    format!("{}: part statistics are malformed", t.path().display())
-                })?;
-            ensure!(
-                ps.part == part.index
-                    && ps.parts == count
-                    && ps.seeds == [self.first + r.start, self.first + r.end]
-                    && t.len() == r.end - r.start,
-                "{}: holds part {}/{} seeds {:?} ({} entries), expected part {}/{count}",
-                t.path().display(),
-                ps.part,
-                ps.parts,
-                ps.seeds,
-                t.len(),
-                part.index
-            );
-            found.extend(t.read_range::<u64>(0, t.len())?);
-        }
+        let found = PARTS.merged(parts, self.first, self.seeds())?;
         self.write(ctx, &found)
     }
 }
