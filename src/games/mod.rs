@@ -127,6 +127,7 @@
 //!     redeal: "unlimited".into(),
 //!     no_worry: false,
 //!     variant: 0,
+//!     samples: 64,
 //!     budget: 20_000,
 //!     report: false,
 //! };
