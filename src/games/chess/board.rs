@@ -61,6 +61,7 @@ pub(super) const PIECES: [Role; 5] = [
 ];
 
 /// Squares a piece (not a pawn) on `sq` attacks with the given occupancy.
+#[inline]
 pub(crate) fn piece_attacks(role: Role, sq: u8, occ: Bitboard) -> Bitboard {
     match role {
         Role::Knight => KNIGHT[sq as usize],

@@ -36,7 +36,7 @@
 //! idempotent, so the bytes are the same for any thread count.
 
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
-use super::bitboard::KING;
+use super::bitboard::{between, KING, KNIGHT};
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Bytes, Cells};
 use super::checkpoint::{self, Snapshot};
@@ -49,7 +49,7 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use nimrod_table::shared::atomic_bytes;
+use nimrod_table::shared::{atomic_bytes, huge_zeroed_bytes, huge_zeroed_words};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -400,6 +400,13 @@ impl Engine<'_> {
     }
 }
 
+/// What [`Work::first_look`] makes of a position from its squares.
+enum FirstLook {
+    Illegal,
+    Undecided,
+    Board,
+}
+
 /// One slice's solve.
 struct Work<'a> {
     engine: &'a Engine<'a>,
@@ -572,6 +579,8 @@ impl Work<'_> {
 
     fn first_pass(&self, cells: &mut [u8]) {
         let (n, e) = (self.size(), self.engine);
+        // Without pawns most positions are settled from their squares.
+        let quick = self.slice.white_pawns | self.slice.black_pawns == 0;
         cells
             .par_chunks_mut(64)
             .enumerate()
@@ -583,6 +592,17 @@ impl Work<'_> {
                 for slot in first..end {
                     let side = slot / n;
                     let s = e.geo.decode(slot % n);
+                    if quick {
+                        match self.first_look(&s, side) {
+                            FirstLook::Illegal => continue,
+                            FirstLook::Undecided => {
+                                // The byte is already DRAW (undecided).
+                                legal |= 1 << (slot - first);
+                                continue;
+                            }
+                            FirstLook::Board => {}
+                        }
+                    }
                     let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
                         continue;
                     };
@@ -594,6 +614,74 @@ impl Work<'_> {
                 }
                 self.legal[word].store(legal, Relaxed);
             });
+    }
+
+    /// What a pawnless position's squares alone say of it (side `side` to
+    /// move): illegal (two pieces on a square, or the side not to move in
+    /// check), or undecided with no need of a board (no capture to make,
+    /// not in check, and a piece that is surely not pinned has a quiet
+    /// move: [`Work::initial`] would give DRAW), or a board is needed.
+    #[inline]
+    fn first_look(&self, s: &Squares, side: usize) -> FirstLook {
+        let geo = &self.engine.geo;
+        let fields = &geo.fields[..];
+        let us = SIDES[side];
+        let (our_king, their_king) = if side == 0 { (s.wk, s.bk) } else { (s.bk, s.wk) };
+        let mut occ = bit(s.wk) | bit(s.bk);
+        if s.wk == s.bk {
+            return FirstLook::Illegal;
+        }
+        let mut theirs = 0;
+        for (j, &(color, _)) in fields.iter().enumerate() {
+            let b = bit(s.sq[j]);
+            if occ & b != 0 {
+                return FirstLook::Illegal;
+            }
+            occ |= b;
+            if color != us {
+                theirs |= b;
+            }
+        }
+        if KING[our_king as usize] & bit(their_king) != 0 {
+            return FirstLook::Illegal;
+        }
+        let mut our_reach = KING[our_king as usize];
+        for (j, &(color, role)) in fields.iter().enumerate() {
+            if color == us {
+                let reach = piece_attacks(role, s.sq[j], occ);
+                if reach & bit(their_king) != 0 {
+                    return FirstLook::Illegal;
+                }
+                our_reach |= reach;
+            }
+        }
+        if our_reach & theirs != 0 {
+            return FirstLook::Board;
+        }
+        // In check, or a piece of ours between our king and one of their
+        // sliders on a line (perhaps pinned): the board decides.
+        let mut shadow = 0;
+        for (j, &(color, role)) in fields.iter().enumerate() {
+            if color == us || role == Role::Knight {
+                if color != us && KNIGHT[s.sq[j] as usize] & bit(our_king) != 0 {
+                    return FirstLook::Board;
+                }
+                continue;
+            }
+            if piece_attacks(role, s.sq[j], occ) & bit(our_king) != 0 {
+                return FirstLook::Board;
+            }
+            shadow |= between(our_king, s.sq[j]);
+        }
+        for (j, &(color, role)) in fields.iter().enumerate() {
+            if color == us
+                && shadow & bit(s.sq[j]) == 0
+                && piece_attacks(role, s.sq[j], occ) & !occ != 0
+            {
+                return FirstLook::Undecided;
+            }
+        }
+        FirstLook::Board
     }
 
     /// The slots before each unmove that stays in the slice, of the
@@ -719,42 +807,55 @@ impl Work<'_> {
 
     /// Decides candidate `q` (side `side`, undecided) lost if every move
     /// leads to a win for the opponent, known by ply `ply`: moves within
-    /// the slice first (a table lookup each, and the likeliest to fail),
-    /// then pushes and conversions (probes).
+    /// the slice first, with no board (a move is legal exactly when the
+    /// position it reaches has its legal bit: the mover's king is not
+    /// attacked there), then pushes and conversions (a board, probes),
+    /// reached only when every move within the slice is won.
     fn verify(&self, side: usize, read: &[u8], write: &[AtomicU8], q: usize, ply: u32) {
         let e = self.engine;
+        let (n, other) = (self.size(), 1 - side);
         let s = e.geo.decode(q);
-        let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
-            return;
-        };
-        let pins = b.pins();
+        let k = e.geo.fields.len();
+        let mut occ = bit(s.wk) | bit(s.bk) | self.slice.white_pawns | self.slice.black_pawns;
+        for &x in &s.sq[..k] {
+            occ |= bit(x);
+        }
+        let empty = !occ;
         let mut slowest = 0;
         let window = self.window;
-        let mut won = |i: usize| match window.decode(read[i]) {
-            Value::Win(w) if 2 * w - 1 <= ply => {
-                slowest = slowest.max(2 * w - 1);
-                true
+        // Whether the move to slot `i` (of the opponent) does not save the
+        // candidate: it is illegal, or the opponent wins by this ply. Only
+        // legal moves count towards the slowest loss (an illegal slot may
+        // have been offered a win).
+        let mut won = |i: usize| {
+            if !self.is_legal(other * n + i) {
+                return true;
             }
-            _ => false,
-        };
-        let allowed = b.quiet_targets(&pins);
-        if allowed != 0 {
-            for (j, &(color, role)) in e.geo.fields.iter().enumerate() {
-                if color != SIDES[side] {
-                    continue;
+            match window.decode(read[i]) {
+                Value::Win(w) if 2 * w - 1 <= ply => {
+                    slowest = slowest.max(2 * w - 1);
+                    true
                 }
-                let (from, shift) = (s.sq[j], e.geo.shift(j));
-                // The identity image: with the kings on a diagonal's axis
-                // the table holds both, so either serves.
-                let base = q - ((from as usize) << shift);
-                for to in squares(b.quiet_piece_targets(&pins, allowed, role, from)) {
-                    if !won(base + ((to as usize) << shift)) {
-                        return;
-                    }
+                _ => false,
+            }
+        };
+        for (j, &(color, role)) in e.geo.fields.iter().enumerate() {
+            if color != SIDES[side] {
+                continue;
+            }
+            let (from, shift) = (s.sq[j], e.geo.shift(j));
+            // The identity image: with the kings on a diagonal's axis
+            // the table holds both, so either serves.
+            let base = q - ((from as usize) << shift);
+            for to in squares(piece_attacks(role, from, occ) & empty) {
+                if !won(base + ((to as usize) << shift)) {
+                    return;
                 }
             }
         }
-        for to in squares(b.quiet_king_targets(&pins)) {
+        let (king, their_king) = if side == 0 { (s.wk, s.bk) } else { (s.bk, s.wk) };
+        // Next to the other king is illegal and has no king pair.
+        for to in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
             let mut c = s;
             if side == 0 {
                 c.wk = to;
@@ -765,6 +866,10 @@ impl Work<'_> {
                 return;
             }
         }
+        let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
+            return;
+        };
+        let pins = b.pins();
         let mut lose = |v: Value| match v {
             Value::Win(w) => {
                 slowest = slowest.max(2 * w - 1);
@@ -944,7 +1049,7 @@ impl<'a> Engine<'a> {
             slice,
             solved,
             legal: Vec::new(),
-            candidates: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            candidates: huge_zeroed_words(n.div_ceil(64)).into_vec(),
             window: Window::default(),
             horizon: AtomicU32::new(0),
             error: Mutex::new(None),
@@ -980,10 +1085,12 @@ impl<'a> Engine<'a> {
                 }
             }
             None => {
-                cells = vec![DRAW; 2 * n];
+                // Zeroed pages are DRAW and untouched until written.
+                const _: () = assert!(DRAW == 0);
+                cells = huge_zeroed_bytes(2 * n);
                 exact = None;
                 ply = 0;
-                work.legal = (0..(2 * n).div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+                work.legal = huge_zeroed_words((2 * n).div_ceil(64)).into_vec();
                 let t0 = std::time::Instant::now();
                 work.first_pass(&mut cells);
                 if trace {
