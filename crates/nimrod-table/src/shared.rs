@@ -43,7 +43,7 @@ pub fn huge_zeroed_bytes(len: usize) -> Vec<u8> {
 /// `len` zeroed atomic words backed, where the kernel allows, by
 /// transparent huge pages; none of them touched here (a collect of
 /// `AtomicU64::new(0)` writes every page before any advice could apply).
-pub fn huge_zeroed_words(len: usize) -> Box<[AtomicU64]> {
+pub fn huge_zeroed_words(len: usize) -> Vec<AtomicU64> {
     let words: Box<[u64]> = vec![0u64; len].into_boxed_slice();
     advise_huge_pages(&words);
     let raw = Box::into_raw(words);
@@ -54,7 +54,7 @@ pub fn huge_zeroed_words(len: usize) -> Box<[AtomicU64]> {
     // allocation of `len` words is a valid allocation of `len` atomics
     // freed with the same layout. The box is consumed: no non-atomic
     // reference to the words remains.
-    unsafe { Box::from_raw(raw as *mut [AtomicU64]) }
+    unsafe { Box::from_raw(raw as *mut [AtomicU64]) }.into_vec()
 }
 
 /// Asks the kernel to back the whole pages of `s` with transparent huge
@@ -63,6 +63,8 @@ pub fn huge_zeroed_words(len: usize) -> Box<[AtomicU64]> {
 /// megabytes at random pays a page-table walk for nearly every access
 /// with 4 KiB pages; a 2 MiB page covers 512 times as much per TLB entry.
 /// Advice given before the pages are first touched takes effect at once.
+/// (Syzygy's generator asks the same; on the 2-core VM of
+/// `benches/results/chess/` no speed-up of a chess build could be measured.)
 pub fn advise_huge_pages<T>(s: &[T]) {
     #[cfg(target_os = "linux")]
     {

@@ -36,7 +36,7 @@
 //! idempotent, so the bytes are the same for any thread count.
 
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
-use super::bitboard::{between, KING, KNIGHT};
+use super::bitboard::{between, KING};
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Bytes, Cells};
 use super::checkpoint::{self, Snapshot};
@@ -164,6 +164,17 @@ struct Squares {
     wk: u8,
     bk: u8,
     sq: [u8; MAX_FIELDS],
+}
+
+impl Squares {
+    /// The king of side `side` (0 white) and the other king.
+    fn kings(&self, side: usize) -> (u8, u8) {
+        if side == 0 {
+            (self.wk, self.bk)
+        } else {
+            (self.bk, self.wk)
+        }
+    }
 }
 
 /// The index of one table's slices.
@@ -626,7 +637,7 @@ impl Work<'_> {
         let geo = &self.engine.geo;
         let fields = &geo.fields[..];
         let us = SIDES[side];
-        let (our_king, their_king) = if side == 0 { (s.wk, s.bk) } else { (s.bk, s.wk) };
+        let (our_king, their_king) = s.kings(side);
         let mut occ = bit(s.wk) | bit(s.bk);
         if s.wk == s.bk {
             return FirstLook::Illegal;
@@ -645,14 +656,15 @@ impl Work<'_> {
         if KING[our_king as usize] & bit(their_king) != 0 {
             return FirstLook::Illegal;
         }
+        let mut reach = [0; MAX_FIELDS];
         let mut our_reach = KING[our_king as usize];
         for (j, &(color, role)) in fields.iter().enumerate() {
+            reach[j] = piece_attacks(role, s.sq[j], occ);
             if color == us {
-                let reach = piece_attacks(role, s.sq[j], occ);
-                if reach & bit(their_king) != 0 {
+                if reach[j] & bit(their_king) != 0 {
                     return FirstLook::Illegal;
                 }
-                our_reach |= reach;
+                our_reach |= reach[j];
             }
         }
         if our_reach & theirs != 0 {
@@ -662,22 +674,18 @@ impl Work<'_> {
         // sliders on a line (perhaps pinned): the board decides.
         let mut shadow = 0;
         for (j, &(color, role)) in fields.iter().enumerate() {
-            if color == us || role == Role::Knight {
-                if color != us && KNIGHT[s.sq[j] as usize] & bit(our_king) != 0 {
-                    return FirstLook::Board;
-                }
+            if color == us {
                 continue;
             }
-            if piece_attacks(role, s.sq[j], occ) & bit(our_king) != 0 {
+            if reach[j] & bit(our_king) != 0 {
                 return FirstLook::Board;
             }
-            shadow |= between(our_king, s.sq[j]);
+            if role != Role::Knight {
+                shadow |= between(our_king, s.sq[j]);
+            }
         }
-        for (j, &(color, role)) in fields.iter().enumerate() {
-            if color == us
-                && shadow & bit(s.sq[j]) == 0
-                && piece_attacks(role, s.sq[j], occ) & !occ != 0
-            {
+        for (j, &(color, _)) in fields.iter().enumerate() {
+            if color == us && shadow & bit(s.sq[j]) == 0 && reach[j] & !occ != 0 {
                 return FirstLook::Undecided;
             }
         }
@@ -692,11 +700,7 @@ impl Work<'_> {
     fn predecessors(&self, side: usize, i: usize, s: &Squares, out: &mut Vec<usize>) {
         let geo = &self.engine.geo;
         let mover = SIDES[1 - side];
-        let k = geo.fields.len();
-        let mut occ = bit(s.wk) | bit(s.bk) | self.slice.white_pawns | self.slice.black_pawns;
-        for &q in &s.sq[..k] {
-            occ |= bit(q);
-        }
+        let occ = self.occupied(s);
         let empty = !occ;
         out.clear();
         // With the kings on a diagonal's axis a position has two slots.
@@ -727,6 +731,16 @@ impl Work<'_> {
             }
             geo.images(&q, |x| out.push(x));
         }
+    }
+
+    /// The squares a placement of this slice occupies (its pawns included).
+    fn occupied(&self, s: &Squares) -> Bitboard {
+        let k = self.engine.geo.fields.len();
+        let mut occ = bit(s.wk) | bit(s.bk) | self.slice.white_pawns | self.slice.black_pawns;
+        for &q in &s.sq[..k] {
+            occ |= bit(q);
+        }
+        occ
     }
 
     fn is_legal(&self, slot: usize) -> bool {
@@ -815,11 +829,7 @@ impl Work<'_> {
         let e = self.engine;
         let (n, other) = (self.size(), 1 - side);
         let s = e.geo.decode(q);
-        let k = e.geo.fields.len();
-        let mut occ = bit(s.wk) | bit(s.bk) | self.slice.white_pawns | self.slice.black_pawns;
-        for &x in &s.sq[..k] {
-            occ |= bit(x);
-        }
+        let occ = self.occupied(&s);
         let empty = !occ;
         let mut slowest = 0;
         let window = self.window;
@@ -853,7 +863,7 @@ impl Work<'_> {
                 }
             }
         }
-        let (king, their_king) = if side == 0 { (s.wk, s.bk) } else { (s.bk, s.wk) };
+        let (king, their_king) = s.kings(side);
         // Next to the other king is illegal and has no king pair.
         for to in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
             let mut c = s;
@@ -1049,7 +1059,7 @@ impl<'a> Engine<'a> {
             slice,
             solved,
             legal: Vec::new(),
-            candidates: huge_zeroed_words(n.div_ceil(64)).into_vec(),
+            candidates: huge_zeroed_words(n.div_ceil(64)),
             window: Window::default(),
             horizon: AtomicU32::new(0),
             error: Mutex::new(None),
@@ -1090,7 +1100,7 @@ impl<'a> Engine<'a> {
                 cells = huge_zeroed_bytes(2 * n);
                 exact = None;
                 ply = 0;
-                work.legal = huge_zeroed_words((2 * n).div_ceil(64)).into_vec();
+                work.legal = huge_zeroed_words((2 * n).div_ceil(64));
                 let t0 = std::time::Instant::now();
                 work.first_pass(&mut cells);
                 if trace {
