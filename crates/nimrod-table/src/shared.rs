@@ -1,6 +1,6 @@
 //! Bytes shared between threads while a table is computed.
 
-use std::sync::atomic::{AtomicU64, AtomicU8};
+use std::sync::atomic::AtomicU8;
 
 /// An exclusively borrowed byte slice as atomic bytes, so that threads can
 /// read and write it together for the length of the borrow (what the
@@ -38,23 +38,6 @@ pub fn huge_zeroed_bytes(len: usize) -> Vec<u8> {
     let v = vec![0u8; len];
     advise_huge_pages(&v);
     v
-}
-
-/// `len` zeroed atomic words backed, where the kernel allows, by
-/// transparent huge pages; none of them touched here (a collect of
-/// `AtomicU64::new(0)` writes every page before any advice could apply).
-pub fn huge_zeroed_words(len: usize) -> Vec<AtomicU64> {
-    let words: Box<[u64]> = vec![0u64; len].into_boxed_slice();
-    advise_huge_pages(&words);
-    let raw = Box::into_raw(words);
-    // SAFETY: `AtomicU64` has the same size and in-memory representation
-    // as `u64`, and on every target where it exists the same alignment
-    // (the standard library documents it only for targets with 64-bit
-    // atomics, which are the targets where this type compiles), so the
-    // allocation of `len` words is a valid allocation of `len` atomics
-    // freed with the same layout. The box is consumed: no non-atomic
-    // reference to the words remains.
-    unsafe { Box::from_raw(raw as *mut [AtomicU64]) }.into_vec()
 }
 
 /// Asks the kernel to back the whole pages of `s` with transparent huge
@@ -109,11 +92,9 @@ mod tests {
         let bytes = huge_zeroed_bytes(len);
         assert_eq!(bytes.len(), len);
         assert!(bytes.iter().all(|&b| b == 0));
-        let words = huge_zeroed_words(len / 8 + 3);
-        assert_eq!(words.len(), len / 8 + 3);
-        assert!(words.iter().all(|w| w.load(Relaxed) == 0));
-        words[len / 8 + 2].store(u64::MAX, Relaxed);
-        assert_eq!(words[len / 8 + 2].load(Relaxed), u64::MAX);
+        let mut bytes = bytes;
+        bytes[len - 1] = 9;
+        assert_eq!(bytes[len - 1], 9);
         advise_huge_pages(&bytes[1..2]);
     }
 

@@ -2,15 +2,16 @@
 //! killed build of a big pawnless table (six pieces: ~15.5 G slots, hours
 //! of CPU) resumes at the ply it had reached instead of from nothing.
 //!
-//! Between plies the state is the bytes (white to move, then black), the
-//! legal bits, the window and the two-byte values it moved aside, the
-//! horizon and the next ply; the candidates bitmap is empty there. Any
+//! Between plies the state is the bytes (white to move, then black; an
+//! illegal slot holds its own code), the window and the two-byte values
+//! it moved aside, the horizon and the next ply; no candidate is marked
+//! there. Any
 //! correct solve of the same table has that same state at that ply, so a
 //! resumed solve writes the same bytes as one never stopped.
 //!
 //! File: a 64-byte header (magic, format, the job's parameter hash, slots
 //! per side, next ply, window, horizon, whether two-byte values follow),
-//! the bytes, the legal bits as little-endian words, the two-byte values
+//! the bytes, the two-byte values
 //! if any, and an xxh3-64 of everything before it. Written to `PATH.tmp`,
 //! synced and renamed, so a kill leaves the previous checkpoint whole (the
 //! build's lock removes a stale `.tmp`). A file whose checksum, size or
@@ -19,12 +20,12 @@
 use crate::pipeline::checkpoint::{StateReader, StateWriter};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 const MAGIC: &[u8; 8] = b"NMSWEEP\0";
 /// Bumped whenever what a saved byte means changes (encoding, window).
-const FORMAT: u32 = 1;
+/// Format 2: illegal slots are a code in the bytes (format 1 had a bitmap).
+const FORMAT: u32 = 2;
 const HEADER: usize = 64;
 /// Bytes hashed and written or read at a time.
 const BLOCK: usize = 1 << 24;
@@ -53,7 +54,6 @@ pub(super) struct State {
     pub window: (u32, u32),
     pub horizon: u32,
     pub cells: Vec<u8>,
-    pub legal: Vec<u64>,
     pub exact: Option<Vec<u16>>,
 }
 
@@ -63,7 +63,6 @@ pub(super) struct Snapshot<'a> {
     pub window: (u32, u32),
     pub horizon: u32,
     pub cells: &'a [u8],
-    pub legal: &'a [AtomicU64],
     pub exact: Option<&'a [u16]>,
 }
 
@@ -88,11 +87,6 @@ pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
         w.put(block)?;
     }
     let mut buf = Vec::with_capacity(BLOCK);
-    for words in s.legal.chunks(BLOCK / 8) {
-        buf.clear();
-        buf.extend(words.iter().flat_map(|x| x.load(Relaxed).to_le_bytes()));
-        w.put(&buf)?;
-    }
     if let Some(exact) = s.exact {
         for values in exact.chunks(BLOCK / 2) {
             buf.clear();
@@ -137,15 +131,7 @@ pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
     let slots = usize::try_from(2 * size).context("slots")?;
     let mut cells = vec![0u8; slots];
     r.take(&mut cells)?;
-    let mut legal = vec![0u64; slots.div_ceil(64)];
     let mut buf = vec![0u8; BLOCK];
-    for words in legal.chunks_mut(BLOCK / 8) {
-        let bytes = &mut buf[..8 * words.len()];
-        r.take(bytes)?;
-        for (x, b) in words.iter_mut().zip(bytes.chunks_exact(8)) {
-            *x = u64::from_le_bytes(b.try_into().expect("8"));
-        }
-    }
     let exact = if horizon >> 32 == 1 {
         let mut exact = vec![0u16; slots];
         for values in exact.chunks_mut(BLOCK / 2) {
@@ -165,7 +151,6 @@ pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
         window: (window as u32, (window >> 32) as u32),
         horizon: horizon as u32,
         cells,
-        legal,
         exact,
     }))
 }

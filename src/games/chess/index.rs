@@ -24,6 +24,9 @@ pub struct KingPairs {
     /// pair into the canonical set (one, or two with kings on the diagonal).
     syms: Vec<[u8; 2]>,
     sym_count: Vec<u8>,
+    /// For each raw pair: the rank of its canonical image (the same under
+    /// each of its symmetries), NO_PAIR when it has none.
+    image_rank: Vec<u16>,
 }
 
 fn adjacent_or_same(a: u8, b: u8) -> bool {
@@ -76,11 +79,22 @@ impl KingPairs {
                 }
             }
         }
+        let image_rank = (0..64 * 64)
+            .map(|i| {
+                let (wk, bk, s) = ((i / 64) as u8, (i % 64) as u8, syms[i][0]);
+                if sym_count[i] == 0 {
+                    NO_PAIR
+                } else {
+                    index[transform(s, wk) as usize * 64 + transform(s, bk) as usize]
+                }
+            })
+            .collect();
         KingPairs {
             pairs,
             index,
             syms,
             sym_count,
+            image_rank,
         }
     }
 
@@ -95,9 +109,11 @@ impl KingPairs {
         }
     }
 
-    /// The rank of a canonical pair, None for a pair outside the set.
-    pub(crate) fn rank(&self, wk: u8, bk: u8) -> Option<usize> {
-        let r = self.index[wk as usize * 64 + bk as usize];
+    /// The rank of a raw pair's canonical image, None when it has none
+    /// (kings on one square or next to each other).
+    #[inline]
+    pub(crate) fn image_rank(&self, wk: u8, bk: u8) -> Option<usize> {
+        let r = self.image_rank[wk as usize * 64 + bk as usize];
         (r != NO_PAIR).then_some(r as usize)
     }
 

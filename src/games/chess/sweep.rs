@@ -49,8 +49,8 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use nimrod_table::shared::{atomic_bytes, huge_zeroed_bytes, huge_zeroed_words};
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use nimrod_table::shared::{atomic_bytes, huge_zeroed_bytes};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 const SIDES: [Color; 2] = [Color::White, Color::Black];
@@ -63,6 +63,20 @@ const MIRROR: u8 = 1;
 /// (the one-byte encoding's own limit: a window is moved only when a
 /// table's distances pass it).
 pub const WINDOW: u32 = 127;
+
+/// Codes a solve keeps for itself and never gives a value: a slot that
+/// holds no legal position (two pieces on a square, or the side not to
+/// move in check), and an undecided position marked as a candidate loss
+/// in the current ply. Keeping both in the byte, as Syzygy's generator
+/// keeps its illegal positions, makes a move's check one load where a
+/// separate bitmap made it two cache misses, and spares the bitmaps'
+/// memory. They are the wins' two highest codes (a win in 126 or 127
+/// moves), which the window never gives a value ([`WIN_CODES`]); they
+/// leave the bytes before the solve returns them.
+const ILLEGAL: u8 = 127;
+const CANDIDATE: u8 = 126;
+/// Codes the window gives wins: 1..=125.
+const WIN_CODES: u32 = 125;
 
 /// What a byte means during a solve: the table's encoding shifted by
 /// `wins` moves for wins and `losses` for losses. Once shifted, code 1
@@ -95,7 +109,7 @@ impl Window {
             Value::Draw => Some(DRAW),
             Value::Win(m) => {
                 let c = m.checked_sub(self.wins)?;
-                (low_win..=127).contains(&c).then_some(c as u8)
+                (low_win..=WIN_CODES).contains(&c).then_some(c as u8)
             }
             Value::Loss(m) => {
                 let c = m.checked_sub(self.losses)?;
@@ -112,7 +126,7 @@ impl Window {
 
     /// Whether ply `ply` or the next may need a code past `limit`.
     fn is_full(self, ply: u32, limit: u32) -> bool {
-        ply / 2 + 2 > self.wins + limit || ply / 2 + 1 > self.losses + limit
+        ply / 2 + 2 > self.wins + limit.min(WIN_CODES) || ply / 2 + 1 > self.losses + limit
     }
 
     /// The window from ply `ply` on: wins and losses decided before it
@@ -206,6 +220,10 @@ impl Geometry {
         }
         let kings = KingPairs::get(false);
         let pairs = if pawns { 4096 } else { kings.pairs.len() };
+        // Without pawns a table has a piece besides the kings, so each
+        // side's slots are a multiple of 64 either way (the first pass
+        // relies on it).
+        debug_assert!(pawns || !fields.is_empty());
         Ok(Geometry {
             pawns,
             size: pairs << (6 * fields.len()),
@@ -247,15 +265,19 @@ impl Geometry {
             f(i);
             return;
         }
+        let Some(pair) = self.kings.image_rank(s.wk, s.bk) else {
+            return;
+        };
         for &sym in self.kings.symmetries(s.wk, s.bk) {
-            let Some(mut i) = self
-                .kings
-                .rank(transform(sym, s.wk), transform(sym, s.bk))
-            else {
-                continue;
-            };
-            for &q in &s.sq[..k] {
-                i = i << 6 | transform(sym, q) as usize;
+            let mut i = pair;
+            if sym == 0 {
+                for &q in &s.sq[..k] {
+                    i = i << 6 | q as usize;
+                }
+            } else {
+                for &q in &s.sq[..k] {
+                    i = i << 6 | transform(sym, q) as usize;
+                }
             }
             f(i);
         }
@@ -425,12 +447,11 @@ struct Work<'a> {
     /// The final bytes of the slices solved before (None once let go, or
     /// not yet solved).
     solved: &'a [Option<Bytes>],
-    /// A bit per slot (white to move, then black): a legal position.
-    /// The bytes themselves are passed to each phase, split by side (see
+    /// A flag per chunk of one side's slots: it holds a candidate loss of
+    /// the current ply (so the verification skips the others). The bytes
+    /// themselves are passed to each phase, split by side (see
     /// [`Work::ply`]).
-    legal: Vec<AtomicU64>,
-    /// A bit per slot of one side: a candidate loss of the current ply.
-    candidates: Vec<AtomicU64>,
+    dirty: Vec<AtomicBool>,
     /// What the bytes mean in the current ply.
     window: Window,
     horizon: AtomicU32,
@@ -470,7 +491,6 @@ impl Work<'_> {
                 window: (self.window.wins, self.window.losses),
                 horizon: self.horizon.load(Relaxed),
                 cells,
-                legal: &self.legal,
                 exact,
             },
         )?;
@@ -597,41 +617,146 @@ impl Work<'_> {
             .enumerate()
             .with_min_len(1 << 6)
             .for_each(|(word, bytes)| {
-                let first = word * 64;
-                let end = first + bytes.len();
-                let mut legal = 0u64;
-                for slot in first..end {
-                    let side = slot / n;
-                    let s = e.geo.decode(slot % n);
+                // A side's slots are a multiple of 64, so a chunk is of one side.
+                let (side, first) = (word * 64 / n, word * 64 % n);
+                for (k, byte) in bytes.iter_mut().enumerate() {
+                    let s = e.geo.decode(first + k);
                     if quick {
                         match self.first_look(&s, side) {
-                            FirstLook::Illegal => continue,
-                            FirstLook::Undecided => {
-                                // The byte is already DRAW (undecided).
-                                legal |= 1 << (slot - first);
+                            FirstLook::Illegal => {
+                                *byte = ILLEGAL;
                                 continue;
                             }
+                            // The byte is already DRAW (undecided).
+                            FirstLook::Undecided => continue,
                             FirstLook::Board => {}
                         }
                     }
-                    let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
-                        continue;
+                    *byte = match e.board(self.slice, &s, SIDES[side]) {
+                        Some(b) if !b.in_check(SIDES[side].other()) => self.initial(&b),
+                        _ => ILLEGAL,
                     };
-                    if b.in_check(SIDES[side].other()) {
-                        continue;
-                    }
-                    legal |= 1 << (slot - first);
-                    bytes[slot - first] = self.initial(&b);
                 }
-                self.legal[word].store(legal, Relaxed);
             });
+        if quick {
+            self.capture_wins(cells);
+        }
+    }
+
+    /// Gives each pawnless position settled by its squares alone (see
+    /// [`Work::first_look`]) the best win its captures offer, from the
+    /// smaller tables' side: for each piece that can be captured, each
+    /// placement of the others is probed once (the position after the
+    /// capture), and a win there for the capturer is offered to every
+    /// position that captures into it, the capturer stepped back to each
+    /// square it could have come from. So a table is probed once per
+    /// placement and victim rather than once per capture of every
+    /// position. Positions that needed a board already hold their best
+    /// capture, and get nothing better here; captures that draw or lose
+    /// are left to [`Work::verify`], which probes them when every other
+    /// move is won.
+    fn capture_wins(&self, cells: &mut [u8]) {
+        let (n, geo) = (self.size(), &self.engine.geo);
+        let cells = atomic_bytes(cells);
+        for (side, &us) in SIDES.iter().enumerate() {
+            let bytes = &cells[side * n..(side + 1) * n];
+            for (victim, &(color, _)) in geo.fields.iter().enumerate() {
+                if color == us {
+                    continue;
+                }
+                let low = geo.shift(victim);
+                (0..n >> 6)
+                    .into_par_iter()
+                    .with_min_len(1 << 10)
+                    .for_each(|t| {
+                        let slot = (t >> low) << (low + 6) | (t & ((1 << low) - 1));
+                        self.capture_into(side, victim, slot, bytes);
+                    });
+            }
+        }
+    }
+
+    /// [`Work::capture_wins`] for one placement: the squares of `slot` of
+    /// side `side` but the victim field's, which is the capture's square.
+    fn capture_into(&self, side: usize, victim: usize, slot: usize, bytes: &[AtomicU8]) {
+        let geo = &self.engine.geo;
+        let us = SIDES[side];
+        let s = geo.decode(slot);
+        let mut after = Board::empty(us.other());
+        let mut occ = 0;
+        let mut put = |color: Color, role: Role, sq: u8| {
+            let overlap = occ & bit(sq) != 0;
+            occ |= bit(sq);
+            after.put(color, role, sq);
+            !overlap
+        };
+        if !put(Color::White, Role::King, s.wk) || !put(Color::Black, Role::King, s.bk) {
+            return;
+        }
+        for (j, &(color, role)) in geo.fields.iter().enumerate() {
+            if j != victim && !put(color, role, s.sq[j]) {
+                return;
+            }
+        }
+        let (king, their_king) = s.kings(side);
+        if KING[king as usize] & bit(their_king) != 0 || after.in_check(us) {
+            // The capture would leave the capturer's king attacked.
+            return;
+        }
+        let Value::Win(moves) = self.table_value(&after).before_move() else {
+            return;
+        };
+        let Some(win) = self.window.encode(Value::Win(moves)) else {
+            self.fail(format!(
+                "{}: a capture into {} wins in {moves}, outside the solve's window {:?}",
+                self.engine.layout.material,
+                after.fen(),
+                self.window
+            ));
+            return;
+        };
+        self.extend_horizon(2 * moves - 1);
+        let empty = !occ;
+        let offer = |q: usize| {
+            let _ = bytes[q].fetch_update(Relaxed, Relaxed, |cur| {
+                let better = match cur {
+                    ILLEGAL => false,
+                    DRAW => true,
+                    1..=125 => cur > win,
+                    _ => false,
+                };
+                better.then_some(win)
+            });
+        };
+        let victim_shift = geo.shift(victim);
+        for (j, &(color, role)) in geo.fields.iter().enumerate() {
+            if color != us || j == victim {
+                continue;
+            }
+            let (to, shift) = (s.sq[j], geo.shift(j));
+            let base = slot - ((to as usize) << shift) + ((to as usize) << victim_shift);
+            for from in squares(piece_attacks(role, to, occ) & empty) {
+                offer(base + ((from as usize) << shift));
+            }
+        }
+        for from in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
+            let mut q = s;
+            q.sq[victim] = king;
+            if side == 0 {
+                q.wk = from;
+            } else {
+                q.bk = from;
+            }
+            geo.images(&q, offer);
+        }
     }
 
     /// What a pawnless position's squares alone say of it (side `side` to
     /// move): illegal (two pieces on a square, or the side not to move in
-    /// check), or undecided with no need of a board (no capture to make,
-    /// not in check, and a piece that is surely not pinned has a quiet
-    /// move: [`Work::initial`] would give DRAW), or a board is needed.
+    /// check), or undecided but for its captures (not in check, and a
+    /// piece that is surely not pinned has a quiet move: [`Work::initial`]
+    /// would give DRAW or a capture's win, which [`Work::capture_wins`]
+    /// offers), or a board is needed.
     #[inline]
     fn first_look(&self, s: &Squares, side: usize) -> FirstLook {
         let geo = &self.engine.geo;
@@ -642,33 +767,21 @@ impl Work<'_> {
         if s.wk == s.bk {
             return FirstLook::Illegal;
         }
-        let mut theirs = 0;
-        for (j, &(color, _)) in fields.iter().enumerate() {
-            let b = bit(s.sq[j]);
-            if occ & b != 0 {
+        for &q in &s.sq[..fields.len()] {
+            if occ & bit(q) != 0 {
                 return FirstLook::Illegal;
             }
-            occ |= b;
-            if color != us {
-                theirs |= b;
-            }
+            occ |= bit(q);
         }
         if KING[our_king as usize] & bit(their_king) != 0 {
             return FirstLook::Illegal;
         }
         let mut reach = [0; MAX_FIELDS];
-        let mut our_reach = KING[our_king as usize];
         for (j, &(color, role)) in fields.iter().enumerate() {
             reach[j] = piece_attacks(role, s.sq[j], occ);
-            if color == us {
-                if reach[j] & bit(their_king) != 0 {
-                    return FirstLook::Illegal;
-                }
-                our_reach |= reach[j];
+            if color == us && reach[j] & bit(their_king) != 0 {
+                return FirstLook::Illegal;
             }
-        }
-        if our_reach & theirs != 0 {
-            return FirstLook::Board;
         }
         // In check, or a piece of ours between our king and one of their
         // sliders on a line (perhaps pinned): the board decides.
@@ -743,105 +856,51 @@ impl Work<'_> {
         occ
     }
 
-    fn is_legal(&self, slot: usize) -> bool {
-        self.legal[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 1
-    }
-
-    /// Calls `f(index, squares)` for each legal position of `side` (its
-    /// bytes `read`) whose byte is `target`; returns how many. Eight bytes
-    /// are compared at a time.
+    /// Calls `f(index, squares)` for each position (bytes `read`) whose
+    /// byte is `target`, a value's code (so a legal position); returns
+    /// how many. Eight bytes are compared at a time.
     fn sweep(
         &self,
-        side: usize,
         read: &[u8],
         target: u8,
         f: impl Fn(usize, &Squares, &mut Vec<usize>) + Sync,
     ) -> u64 {
-        let (n, e) = (self.size(), self.engine);
+        let e = self.engine;
         read.par_chunks(CHUNK)
             .enumerate()
             .map_init(Vec::new, |scratch, (chunk, bytes)| {
                 let mut found = 0;
-                let mut visit = |i: usize| {
-                    if self.is_legal(side * n + i) {
-                        found += 1;
-                        f(i, &e.geo.decode(i), scratch);
-                    }
-                };
                 let base = chunk * CHUNK;
-                let words = bytes.chunks_exact(8);
-                let tail = words.remainder();
-                for (w, word) in words.enumerate() {
-                    let word = u64::from_ne_bytes(word.try_into().expect("8 bytes"));
-                    for k in matches(word, target) {
-                        visit(base + 8 * w + k);
-                    }
-                }
-                let tail_base = base + bytes.len() - tail.len();
-                for (k, &b) in tail.iter().enumerate() {
-                    if b == target {
-                        visit(tail_base + k);
-                    }
-                }
+                each_match(bytes, target, |k| {
+                    found += 1;
+                    f(base + k, &e.geo.decode(base + k), scratch);
+                });
                 found
             })
             .sum()
     }
 
-    /// Offers slot `q` of `side` a win in `moves` unless it already wins
-    /// sooner (or is lost: then it cannot have reached a lost position).
-    ///
-    /// Every offer of a phase is the same win, and nothing else writes that
-    /// side in the phase, so a plain load and store decide it whatever the
-    /// order of the threads.
-    fn offer_win(&self, side: usize, write: &[AtomicU8], q: usize, moves: u32) {
-        self.extend_horizon(2 * moves - 1);
-        let improves = |cur: u8| match self.window.decode(cur) {
-            Value::Draw => true,
-            Value::Win(w) => w > moves,
-            Value::Loss(_) => false,
-        };
-        if !improves(write[q].load(Relaxed)) {
-            return;
-        }
-        let Some(win) = self.window.encode(Value::Win(moves)) else {
-            let at = self.engine.geo.decode(q);
-            let fen = self
-                .engine
-                .board(self.slice, &at, SIDES[side])
-                .map_or_else(|| format!("slot {q}"), |b| b.fen());
-            self.fail(format!(
-                "{}: a win in {moves} in {fen} is outside the solve's window {:?}",
-                self.engine.layout.material, self.window
-            ));
-            return;
-        };
-        write[q].store(win, Relaxed);
-    }
-
-    /// Decides candidate `q` (side `side`, undecided) lost if every move
-    /// leads to a win for the opponent, known by ply `ply`: moves within
-    /// the slice first, with no board (a move is legal exactly when the
-    /// position it reaches has its legal bit: the mover's king is not
-    /// attacked there), then pushes and conversions (a board, probes),
-    /// reached only when every move within the slice is won.
-    fn verify(&self, side: usize, read: &[u8], write: &[AtomicU8], q: usize, ply: u32) {
+    /// The byte of candidate `q` (side `side`, undecided): lost if every
+    /// move leads to a win for the opponent, known by ply `ply`, else
+    /// undecided (DRAW). Moves within the slice first, with no board (a
+    /// move is legal exactly when the position it reaches is: the mover's
+    /// king is not attacked there), then pushes and conversions (a board,
+    /// probes), reached only when every move within the slice is won.
+    fn verify(&self, side: usize, read: &[u8], q: usize, ply: u32) -> u8 {
         let e = self.engine;
-        let (n, other) = (self.size(), 1 - side);
         let s = e.geo.decode(q);
         let occ = self.occupied(&s);
         let empty = !occ;
         let mut slowest = 0;
         let window = self.window;
         // Whether the move to slot `i` (of the opponent) does not save the
-        // candidate: it is illegal, or the opponent wins by this ply. Only
-        // legal moves count towards the slowest loss (an illegal slot may
-        // have been offered a win).
+        // candidate: it is illegal, or the opponent wins by this ply.
         let mut won = |i: usize| {
-            if !self.is_legal(other * n + i) {
+            let code = read[i];
+            if code == ILLEGAL {
                 return true;
             }
-            match window.decode(read[i]) {
+            match window.decode(code) {
                 Value::Win(w) if 2 * w - 1 <= ply => {
                     slowest = slowest.max(2 * w - 1);
                     true
@@ -859,7 +918,7 @@ impl Work<'_> {
             let base = q - ((from as usize) << shift);
             for to in squares(piece_attacks(role, from, occ) & empty) {
                 if !won(base + ((to as usize) << shift)) {
-                    return;
+                    return DRAW;
                 }
             }
         }
@@ -873,11 +932,23 @@ impl Work<'_> {
                 c.bk = to;
             }
             if !won(e.geo.first_image(&c)) {
-                return;
+                return DRAW;
             }
         }
+        if self.slice.white_pawns | self.slice.black_pawns == 0 && !self.can_capture(&s, side, occ) {
+            // Pawnless and nothing to capture: no move leaves the slice.
+            return self.window.encode(Value::Loss(slowest.div_ceil(2))).unwrap_or_else(|| {
+                self.fail(format!(
+                    "{}: a loss in {} at slot {q} is outside the solve's window {:?}",
+                    e.layout.material,
+                    slowest.div_ceil(2),
+                    self.window
+                ));
+                DRAW
+            });
+        }
         let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
-            return;
+            return DRAW;
         };
         let pins = b.pins();
         let mut lose = |v: Value| match v {
@@ -888,7 +959,7 @@ impl Work<'_> {
             _ => false,
         };
         if !b.each_legal_push(&pins, |m| lose(self.outside(&b, &m))) {
-            return;
+            return DRAW;
         }
         let converts_lose = b
             .each_conversion(&mut |m| {
@@ -900,14 +971,34 @@ impl Work<'_> {
             })
             .is_continue();
         if converts_lose {
-            let byte = self.encode(Value::Loss(slowest.div_ceil(2)), &b);
-            write[q].store(byte, Relaxed);
+            self.encode(Value::Loss(slowest.div_ceil(2)), &b)
+        } else {
+            DRAW
         }
+    }
+
+    /// Whether side `side` attacks a piece of the other's (a capture,
+    /// perhaps illegal) in placement `s` (occupancy `occ`).
+    fn can_capture(&self, s: &Squares, side: usize, occ: Bitboard) -> bool {
+        let fields = &self.engine.geo.fields;
+        let us = SIDES[side];
+        let mut theirs = 0;
+        let mut reach = KING[s.kings(side).0 as usize];
+        for (j, &(color, role)) in fields.iter().enumerate() {
+            if color == us {
+                reach |= piece_attacks(role, s.sq[j], occ);
+            } else {
+                theirs |= bit(s.sq[j]);
+            }
+        }
+        reach & theirs != 0
     }
 
     /// Processes the positions of both sides decided at `ply` (`cells`:
     /// white to move, then black); returns how many. Each phase reads one
-    /// side (plain bytes) and writes the other (atomic bytes).
+    /// side (plain bytes) and writes the other: atomic bytes where any
+    /// slot may be written, plain chunks where each candidate writes only
+    /// its own byte.
     fn ply(&self, cells: &mut [u8], ply: u32) -> u64 {
         let n = self.size();
         // The positions decided at this ply: losses at even plies, wins at
@@ -925,47 +1016,103 @@ impl Work<'_> {
         for side in 0..2 {
             let other = 1 - side;
             let (white, black) = cells.split_at_mut(n);
-            let (read, write) = if side == 0 {
-                (&*white, atomic_bytes(black))
+            let (read, written) = if side == 0 {
+                (&*white, black)
             } else {
-                (&*black, atomic_bytes(white))
+                (&*black, white)
             };
             if ply.is_multiple_of(2) {
-                found += self.sweep(side, read, target, |i, s, preds| {
+                let moves = ply / 2 + 1;
+                let Some(win) = self.window.encode(Value::Win(moves)) else {
+                    self.fail(format!(
+                        "{}: ply {ply} offers a win in {moves}, outside the solve's window {:?}",
+                        self.engine.layout.material, self.window
+                    ));
+                    return found;
+                };
+                let write = atomic_bytes(written);
+                let lost = self.sweep(read, target, |i, s, preds| {
                     self.predecessors(side, i, s, preds);
                     load_together(write, preds);
                     for &q in preds.iter() {
-                        self.offer_win(other, write, q, ply / 2 + 1);
+                        offer_win(write, q, win);
                     }
                 });
-            } else {
-                found += self.sweep(side, read, target, |i, s, preds| {
-                    self.predecessors(side, i, s, preds);
-                    load_together(write, preds);
-                    for &q in preds.iter() {
-                        if write[q].load(Relaxed) == DRAW {
-                            let (w, b) = (&self.candidates[q / 64], 1u64 << (q % 64));
-                            if w.load(Relaxed) & b == 0 {
-                                w.fetch_or(b, Relaxed);
-                            }
+                if lost > 0 {
+                    self.extend_horizon(2 * moves - 1);
+                }
+                found += lost;
+                continue;
+            }
+            let write = atomic_bytes(written);
+            found += self.sweep(read, target, |i, s, preds| {
+                self.predecessors(side, i, s, preds);
+                load_together(write, preds);
+                for &q in preds.iter() {
+                    // Every store of the phase is the same code, so
+                    // threads racing on a slot agree.
+                    if write[q].load(Relaxed) == DRAW {
+                        write[q].store(CANDIDATE, Relaxed);
+                        let dirty = &self.dirty[q / CHUNK];
+                        if !dirty.load(Relaxed) {
+                            dirty.store(true, Relaxed);
                         }
                     }
-                });
-                self.candidates.par_iter().enumerate().for_each(|(w, word)| {
-                    if word.load(Relaxed) == 0 {
+                }
+            });
+            written
+                .par_chunks_mut(CHUNK)
+                .zip(&self.dirty)
+                .enumerate()
+                .for_each(|(chunk, (bytes, dirty))| {
+                    if !dirty.swap(false, Relaxed) {
                         return;
                     }
-                    let bits = word.swap(0, Relaxed);
-                    for k in squares(bits) {
-                        let q = w * 64 + k as usize;
-                        if self.is_legal(other * n + q) && write[q].load(Relaxed) == DRAW {
-                            self.verify(other, read, write, q, ply);
-                        }
+                    let base = chunk * CHUNK;
+                    let mut marked = Vec::new();
+                    each_match(bytes, CANDIDATE, |k| marked.push(k));
+                    for k in marked {
+                        bytes[k] = self.verify(other, read, base + k, ply);
                     }
                 });
-            }
         }
         found
+    }
+}
+
+/// Offers slot `q` the win coded `win` unless it already wins sooner, is
+/// lost (it cannot have reached a lost position) or holds no position.
+///
+/// Every offer of a phase is the same win, and nothing else writes that
+/// side in the phase, so a plain load and store decide it whatever the
+/// order of the threads.
+#[inline]
+fn offer_win(write: &[AtomicU8], q: usize, win: u8) {
+    let cur = write[q].load(Relaxed);
+    // Win codes run 1..=WIN_CODES from the soonest; loss codes, ILLEGAL
+    // and CANDIDATE (none in this phase) are above them.
+    if cur == DRAW || (win < cur && cur <= WIN_CODES as u8) {
+        write[q].store(win, Relaxed);
+    }
+}
+
+/// Calls `f(k)` for each `k` with `bytes[k] == target`, comparing eight
+/// bytes at a time.
+#[inline]
+fn each_match(bytes: &[u8], target: u8, mut f: impl FnMut(usize)) {
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    for (w, word) in words.enumerate() {
+        let word = u64::from_ne_bytes(word.try_into().expect("8 bytes"));
+        for k in matches(word, target) {
+            f(8 * w + k);
+        }
+    }
+    let tail_base = bytes.len() - tail.len();
+    for (k, &b) in tail.iter().enumerate() {
+        if b == target {
+            f(tail_base + k);
+        }
     }
 }
 
@@ -999,7 +1146,7 @@ fn shift_window(cells: &mut [u8], exact: &mut Option<Vec<u16>>, from: Window, pl
         .zip(exact.par_chunks_mut(CHUNK))
         .for_each(|(codes, exact)| {
             for (c, x) in codes.iter_mut().zip(exact) {
-                if *c == DRAW {
+                if *c == DRAW || *c == ILLEGAL {
                     continue;
                 }
                 if from.is_past(*c) {
@@ -1018,6 +1165,26 @@ fn shift_window(cells: &mut [u8], exact: &mut Option<Vec<u16>>, from: Window, pl
             }
         });
     to
+}
+
+/// The legal bits of a solve's bytes (white to move, then black), each
+/// illegal slot's byte set to DRAW as the table stores it.
+fn take_illegal(cells: &mut [u8]) -> Vec<u64> {
+    cells
+        .par_chunks_mut(64)
+        .map(|bytes| {
+            let mut legal = 0;
+            for (k, b) in bytes.iter_mut().enumerate() {
+                debug_assert_ne!(*b, CANDIDATE, "no candidate outlives its ply");
+                if *b == ILLEGAL {
+                    *b = DRAW;
+                } else {
+                    legal |= 1 << k;
+                }
+            }
+            legal
+        })
+        .collect()
 }
 
 /// The exact values of a solve whose window moved: the kept ones where the
@@ -1058,8 +1225,7 @@ impl<'a> Engine<'a> {
             engine: self,
             slice,
             solved,
-            legal: Vec::new(),
-            candidates: huge_zeroed_words(n.div_ceil(64)),
+            dirty: (0..n.div_ceil(CHUNK)).map(|_| AtomicBool::new(false)).collect(),
             window: Window::default(),
             horizon: AtomicU32::new(0),
             error: Mutex::new(None),
@@ -1084,7 +1250,6 @@ impl<'a> Engine<'a> {
                 cells = state.cells;
                 exact = state.exact;
                 ply = state.ply;
-                work.legal = state.legal.into_iter().map(AtomicU64::new).collect();
                 work.window = Window {
                     wins: state.window.0,
                     losses: state.window.1,
@@ -1100,7 +1265,6 @@ impl<'a> Engine<'a> {
                 cells = huge_zeroed_bytes(2 * n);
                 exact = None;
                 ply = 0;
-                work.legal = huge_zeroed_words((2 * n).div_ceil(64));
                 let t0 = std::time::Instant::now();
                 work.first_pass(&mut cells);
                 if trace {
@@ -1148,13 +1312,14 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        let legal = take_illegal(&mut cells);
         let values = match exact {
             None => Values::Narrow(cells.into()),
             Some(exact) => exact_values(cells, exact, work.window, self.options.narrow),
         };
         Ok(SolvedSlice {
             values,
-            legal: work.legal.into_iter().map(AtomicU64::into_inner).collect(),
+            legal,
             plies: ply,
         })
     }
