@@ -75,6 +75,10 @@ pub const WINDOW: u32 = 127;
 /// leave the bytes before the solve returns them.
 const ILLEGAL: u8 = 127;
 const CANDIDATE: u8 = 126;
+/// During the first pass (no candidate exists yet), CANDIDATE's code marks
+/// a legal position whose squares did not show a quiet move: it is
+/// settled once every slot's legality is known ([`Work::settle_pending`]).
+const PENDING: u8 = CANDIDATE;
 /// Codes the window gives wins: 1..=125.
 const WIN_CODES: u32 = 125;
 
@@ -437,7 +441,7 @@ impl Engine<'_> {
 enum FirstLook {
     Illegal,
     Undecided,
-    Board,
+    Pending,
 }
 
 /// One slice's solve.
@@ -629,7 +633,10 @@ impl Work<'_> {
                             }
                             // The byte is already DRAW (undecided).
                             FirstLook::Undecided => continue,
-                            FirstLook::Board => {}
+                            FirstLook::Pending => {
+                                *byte = PENDING;
+                                continue;
+                            }
                         }
                     }
                     *byte = match e.board(self.slice, &s, SIDES[side]) {
@@ -639,8 +646,79 @@ impl Work<'_> {
                 }
             });
         if quick {
+            self.settle_pending(cells);
             self.capture_wins(cells);
         }
+    }
+
+    /// Settles the positions the first look left pending, now that every
+    /// slot's legality is known: one with a legal move within the slice
+    /// (a move is legal exactly when the position it reaches is) is
+    /// undecided but for its captures, which [`Work::capture_wins`]
+    /// offers; the rest (mated, stalemated, or only captures to play)
+    /// get their value from a board, as [`Work::initial`] gives it.
+    fn settle_pending(&self, cells: &mut [u8]) {
+        let (n, e) = (self.size(), self.engine);
+        for side in 0..2 {
+            let (white, black) = cells.split_at_mut(n);
+            let (mine, theirs) = if side == 0 {
+                (white, &*black)
+            } else {
+                (black, &*white)
+            };
+            mine.par_chunks_mut(CHUNK)
+                .enumerate()
+                .for_each(|(chunk, bytes)| {
+                    let base = chunk * CHUNK;
+                    let mut pending = Vec::new();
+                    each_match(bytes, PENDING, |k| pending.push(k));
+                    for k in pending {
+                        let s = e.geo.decode(base + k);
+                        bytes[k] = if self.has_move_within(side, base + k, &s, theirs) {
+                            DRAW
+                        } else {
+                            match e.board(self.slice, &s, SIDES[side]) {
+                                Some(b) => self.initial(&b),
+                                None => ILLEGAL,
+                            }
+                        };
+                    }
+                });
+        }
+    }
+
+    /// Whether the position at slot `i` of side `side` (squares `s`) has a
+    /// legal move within the slice, read from the other side's bytes
+    /// `theirs` (a reached slot is ILLEGAL exactly when the move is).
+    fn has_move_within(&self, side: usize, i: usize, s: &Squares, theirs: &[u8]) -> bool {
+        let geo = &self.engine.geo;
+        let occ = self.occupied(s);
+        let empty = !occ;
+        for (j, &(color, role)) in geo.fields.iter().enumerate() {
+            if color != SIDES[side] {
+                continue;
+            }
+            let (from, shift) = (s.sq[j], geo.shift(j));
+            let base = i - ((from as usize) << shift);
+            for to in squares(piece_attacks(role, from, occ) & empty) {
+                if theirs[base + ((to as usize) << shift)] != ILLEGAL {
+                    return true;
+                }
+            }
+        }
+        let (king, their_king) = s.kings(side);
+        for to in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
+            let mut c = *s;
+            if side == 0 {
+                c.wk = to;
+            } else {
+                c.bk = to;
+            }
+            if theirs[geo.first_image(&c)] != ILLEGAL {
+                return true;
+            }
+        }
+        false
     }
 
     /// Gives each pawnless position settled by its squares alone (see
@@ -756,7 +834,9 @@ impl Work<'_> {
     /// check), or undecided but for its captures (not in check, and a
     /// piece that is surely not pinned has a quiet move: [`Work::initial`]
     /// would give DRAW or a capture's win, which [`Work::capture_wins`]
-    /// offers), or a board is needed.
+    /// offers), or pending: in check, or no quiet move is sure from the
+    /// squares ([`Work::settle_pending`] looks again once every slot's
+    /// legality is known).
     #[inline]
     fn first_look(&self, s: &Squares, side: usize) -> FirstLook {
         let geo = &self.engine.geo;
@@ -791,7 +871,7 @@ impl Work<'_> {
                 continue;
             }
             if reach[j] & bit(our_king) != 0 {
-                return FirstLook::Board;
+                return FirstLook::Pending;
             }
             if role != Role::Knight {
                 shadow |= between(our_king, s.sq[j]);
@@ -802,14 +882,14 @@ impl Work<'_> {
                 return FirstLook::Undecided;
             }
         }
-        FirstLook::Board
+        FirstLook::Pending
     }
 
     /// The slots before each unmove that stays in the slice, of the
     /// position at slot `i` of `side` (squares `s`): every square a piece
     /// of the side that just moved could have come from, with no board
     /// built and no legality test (the caller drops slots that hold no
-    /// legal position, by their legal bit).
+    /// legal position, by their byte).
     fn predecessors(&self, side: usize, i: usize, s: &Squares, out: &mut Vec<usize>) {
         let geo = &self.engine.geo;
         let mover = SIDES[1 - side];
@@ -1365,10 +1445,12 @@ impl<'a> Engine<'a> {
 }
 
 /// The bytes the solve of a pawnless table holds at its peak: the slice's
-/// bytes and legal bits with the candidates bitmap while it solves, and
-/// with the layout's bytes and bits while it transcribes (tables with like
-/// pieces). A table whose window moves (distances past 126 moves) holds
-/// two bytes a slot more. None for tables with pawns or too many pieces.
+/// bytes with the legal bits made from them when it is solved (while it
+/// solves, the bytes alone: illegal slots and candidates are codes in
+/// them), and with the layout's bytes and bits while it transcribes
+/// (tables with like pieces). A table whose window moves (distances past
+/// 125 moves) holds two bytes a slot more. None for tables with pawns or
+/// too many pieces.
 pub fn memory_bytes(layout: &Layout) -> Option<u64> {
     let geo = Geometry::new(layout).ok()?;
     if geo.pawns {
@@ -1376,13 +1458,12 @@ pub fn memory_bytes(layout: &Layout) -> Option<u64> {
     }
     let size = geo.size as u64;
     let slice = 2 * size + 2 * size / 8;
-    let solving = slice + size / 8;
     let transcribing = if layout.positions == size {
         0
     } else {
         slice + 2 * layout.positions + 2 * layout.positions / 8
     };
-    Some(solving.max(transcribing))
+    Some(slice.max(transcribing))
 }
 
 /// How a solve counts past one byte, and where it saves its state.
