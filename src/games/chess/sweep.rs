@@ -659,7 +659,7 @@ impl Work<'_> {
     /// get their value from a board, as [`Work::initial`] gives it.
     fn settle_pending(&self, cells: &mut [u8]) {
         let (n, e) = (self.size(), self.engine);
-        for side in 0..2 {
+        for (side, &turn) in SIDES.iter().enumerate() {
             let (white, black) = cells.split_at_mut(n);
             let (mine, theirs) = if side == 0 {
                 (white, &*black)
@@ -677,7 +677,7 @@ impl Work<'_> {
                         bytes[k] = if self.has_move_within(side, base + k, &s, theirs) {
                             DRAW
                         } else {
-                            match e.board(self.slice, &s, SIDES[side]) {
+                            match e.board(self.slice, &s, turn) {
                                 Some(b) => self.initial(&b),
                                 None => ILLEGAL,
                             }
