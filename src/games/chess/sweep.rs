@@ -691,6 +691,23 @@ impl Work<'_> {
     /// legal move within the slice, read from the other side's bytes
     /// `theirs` (a reached slot is ILLEGAL exactly when the move is).
     fn has_move_within(&self, side: usize, i: usize, s: &Squares, theirs: &[u8]) -> bool {
+        !self.all_moves_within(side, i, s, |to| theirs[to] == ILLEGAL)
+    }
+
+    /// Whether `f` holds for the slot (of the other side) that each move
+    /// within the slice of the position at slot `i` of side `side`
+    /// (squares `s`) reaches, legal or not, stopping at the first that
+    /// fails. A piece's move reaches the identity image (with the kings
+    /// on a diagonal's axis the table holds both, so either serves); a
+    /// king's, the first image of the new pair (a step next to the other
+    /// king has no pair and is left out: it is illegal).
+    fn all_moves_within(
+        &self,
+        side: usize,
+        i: usize,
+        s: &Squares,
+        mut f: impl FnMut(usize) -> bool,
+    ) -> bool {
         let geo = &self.engine.geo;
         let occ = self.occupied(s);
         let empty = !occ;
@@ -701,8 +718,8 @@ impl Work<'_> {
             let (from, shift) = (s.sq[j], geo.shift(j));
             let base = i - ((from as usize) << shift);
             for to in squares(piece_attacks(role, from, occ) & empty) {
-                if theirs[base + ((to as usize) << shift)] != ILLEGAL {
-                    return true;
+                if !f(base + ((to as usize) << shift)) {
+                    return false;
                 }
             }
         }
@@ -714,11 +731,11 @@ impl Work<'_> {
             } else {
                 c.bk = to;
             }
-            if theirs[geo.first_image(&c)] != ILLEGAL {
-                return true;
+            if !f(geo.first_image(&c)) {
+                return false;
             }
         }
-        false
+        true
     }
 
     /// Gives each pawnless position settled by its squares alone (see
@@ -970,7 +987,6 @@ impl Work<'_> {
         let e = self.engine;
         let s = e.geo.decode(q);
         let occ = self.occupied(&s);
-        let empty = !occ;
         let mut slowest = 0;
         let window = self.window;
         // Whether the move to slot `i` (of the opponent) does not save the
@@ -988,32 +1004,8 @@ impl Work<'_> {
                 _ => false,
             }
         };
-        for (j, &(color, role)) in e.geo.fields.iter().enumerate() {
-            if color != SIDES[side] {
-                continue;
-            }
-            let (from, shift) = (s.sq[j], e.geo.shift(j));
-            // The identity image: with the kings on a diagonal's axis
-            // the table holds both, so either serves.
-            let base = q - ((from as usize) << shift);
-            for to in squares(piece_attacks(role, from, occ) & empty) {
-                if !won(base + ((to as usize) << shift)) {
-                    return DRAW;
-                }
-            }
-        }
-        let (king, their_king) = s.kings(side);
-        // Next to the other king is illegal and has no king pair.
-        for to in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
-            let mut c = s;
-            if side == 0 {
-                c.wk = to;
-            } else {
-                c.bk = to;
-            }
-            if !won(e.geo.first_image(&c)) {
-                return DRAW;
-            }
+        if !self.all_moves_within(side, q, &s, &mut won) {
+            return DRAW;
         }
         if self.slice.white_pawns | self.slice.black_pawns == 0 && !self.can_capture(&s, side, occ) {
             // Pawnless and nothing to capture: no move leaves the slice.
