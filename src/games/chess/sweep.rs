@@ -49,7 +49,7 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use nimrod_table::shared::{atomic_bytes, huge_zeroed_bytes};
+use nimrod_table::shared::{atomic_bytes, huge_zeroed_bytes, prefetch};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -205,6 +205,71 @@ struct Geometry {
     pairs: usize,
     /// Slots per side of a slice.
     size: usize,
+    /// Each stored king pair's steps of either king, so that a king's move
+    /// or unmove is a table walk rather than a pair re-ranked.
+    steps: KingSteps,
+}
+
+/// A king's step from a stored pair to another: the square it steps to,
+/// the pair reached and the symmetries that bring that pair into the
+/// stored set (two with both kings on a diagonal's axis).
+#[derive(Clone, Copy, Debug)]
+struct KingStep {
+    to: u8,
+    syms: [u8; 2],
+    count: u8,
+    pair: u32,
+}
+
+/// The steps of each side's king from each stored pair: for pair `p` and
+/// side `s`, `steps[start[2 * p + s]..start[2 * p + s + 1]]`. Steps next
+/// to the other king (no stored pair) are left out.
+#[derive(Debug)]
+struct KingSteps {
+    start: Vec<u32>,
+    steps: Vec<KingStep>,
+}
+
+impl KingSteps {
+    fn new(pawns: bool, kings: &KingPairs, pairs: usize) -> KingSteps {
+        let mut start = vec![0];
+        let mut steps = Vec::new();
+        for pair in 0..pairs {
+            let (wk, bk) = if pawns {
+                ((pair >> 6) as u8, (pair & 63) as u8)
+            } else {
+                kings.pairs[pair]
+            };
+            for side in 0..2 {
+                let (king, other) = if side == 0 { (wk, bk) } else { (bk, wk) };
+                for to in squares(KING[king as usize] & !KING[other as usize] & !bit(other)) {
+                    let (w, b) = if side == 0 { (to, bk) } else { (wk, to) };
+                    let step = if pawns {
+                        KingStep {
+                            to,
+                            syms: [0, 0],
+                            count: 1,
+                            pair: (w as u32) << 6 | b as u32,
+                        }
+                    } else {
+                        let Some(rank) = kings.image_rank(w, b) else {
+                            continue;
+                        };
+                        let syms = kings.symmetries(w, b);
+                        KingStep {
+                            to,
+                            syms: [syms[0], *syms.last().expect("a symmetry")],
+                            count: syms.len() as u8,
+                            pair: rank as u32,
+                        }
+                    };
+                    steps.push(step);
+                }
+                start.push(steps.len() as u32);
+            }
+        }
+        KingSteps { start, steps }
+    }
 }
 
 impl Geometry {
@@ -231,6 +296,7 @@ impl Geometry {
         Ok(Geometry {
             pawns,
             size: pairs << (6 * fields.len()),
+            steps: KingSteps::new(pawns, kings, pairs),
             fields,
             kings,
             pairs,
@@ -291,6 +357,34 @@ impl Geometry {
         let mut first = usize::MAX;
         self.images(s, |i| first = first.min(i));
         first
+    }
+
+    /// The steps of side `side`'s king from the pair of slot `i`.
+    #[inline]
+    fn king_steps(&self, i: usize, side: usize) -> &[KingStep] {
+        let at = 2 * (i >> (6 * self.fields.len())) + side;
+        let (a, b) = (self.steps.start[at], self.steps.start[at + 1]);
+        &self.steps.steps[a as usize..b as usize]
+    }
+
+    /// Calls `f` with each stored image of the placement `s` (slot `i`)
+    /// with a king stepped by `step`: the other pieces stay on their
+    /// squares, seen through the step's symmetries.
+    #[inline]
+    fn step_images(&self, step: &KingStep, i: usize, s: &Squares, mut f: impl FnMut(usize)) {
+        let k = self.fields.len();
+        let low = i & ((1 << (6 * k)) - 1);
+        for &sym in &step.syms[..step.count as usize] {
+            if sym == 0 {
+                f((step.pair as usize) << (6 * k) | low);
+            } else {
+                let mut x = step.pair as usize;
+                for &q in &s.sq[..k] {
+                    x = x << 6 | transform(sym, q) as usize;
+                }
+                f(x);
+            }
+        }
     }
 
     /// The squares of a board of this table (its pawns in the slice's
@@ -463,6 +557,10 @@ struct Work<'a> {
 }
 
 const CHUNK: usize = 1 << 12;
+
+/// How many positions' predecessors are in flight in [`Work::retro`].
+const PIPELINE: usize = 3;
+
 
 impl Work<'_> {
     fn fail(&self, msg: String) {
@@ -723,15 +821,13 @@ impl Work<'_> {
                 }
             }
         }
-        let (king, their_king) = s.kings(side);
-        for to in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
-            let mut c = *s;
-            if side == 0 {
-                c.wk = to;
-            } else {
-                c.bk = to;
+        for step in geo.king_steps(i, side) {
+            if empty & bit(step.to) == 0 {
+                continue;
             }
-            if !f(geo.first_image(&c)) {
+            let mut first = usize::MAX;
+            geo.step_images(step, i, s, |x| first = first.min(x));
+            if !f(first) {
                 return false;
             }
         }
@@ -907,12 +1003,12 @@ impl Work<'_> {
     /// of the side that just moved could have come from, with no board
     /// built and no legality test (the caller drops slots that hold no
     /// legal position, by their byte).
-    fn predecessors(&self, side: usize, i: usize, s: &Squares, out: &mut Vec<usize>) {
+    #[inline]
+    fn predecessors(&self, side: usize, i: usize, s: &Squares, mut out: impl FnMut(usize)) {
         let geo = &self.engine.geo;
         let mover = SIDES[1 - side];
         let occ = self.occupied(s);
         let empty = !occ;
-        out.clear();
         // With the kings on a diagonal's axis a position has two slots.
         let twin = !geo.pawns && geo.kings.symmetries(s.wk, s.bk).len() > 1;
         for (j, &(color, role)) in geo.fields.iter().enumerate() {
@@ -925,21 +1021,16 @@ impl Work<'_> {
                 if twin {
                     let mut q = *s;
                     q.sq[j] = from;
-                    geo.images(&q, |x| out.push(x));
+                    geo.images(&q, &mut out);
                 } else {
-                    out.push(base + ((from as usize) << shift));
+                    out(base + ((from as usize) << shift));
                 }
             }
         }
-        let king = if mover == Color::White { s.wk } else { s.bk };
-        for from in squares(KING[king as usize] & empty) {
-            let mut q = *s;
-            if mover == Color::White {
-                q.wk = from;
-            } else {
-                q.bk = from;
+        for step in geo.king_steps(i, 1 - side) {
+            if empty & bit(step.to) != 0 {
+                geo.step_images(step, i, s, &mut out);
             }
-            geo.images(&q, |x| out.push(x));
         }
     }
 
@@ -953,26 +1044,46 @@ impl Work<'_> {
         occ
     }
 
-    /// Calls `f(index, squares)` for each position (bytes `read`) whose
-    /// byte is `target`, a value's code (so a legal position); returns
-    /// how many. Eight bytes are compared at a time.
-    fn sweep(
+    /// For each position of side `side` (bytes `read`) whose byte is
+    /// `target`, a value's code (so a legal position), calls `act(q)` for
+    /// each slot `q` of the other side's bytes `write` before it (see
+    /// [`Work::predecessors`]); returns how many positions. Eight bytes
+    /// are compared at a time. The predecessors' bytes are scattered over
+    /// the table, so each position's are prefetched when it is found and
+    /// acted on [`PIPELINE`] positions later: the cache misses of several
+    /// positions are in flight together while the next ones are computed.
+    fn retro(
         &self,
+        side: usize,
         read: &[u8],
         target: u8,
-        f: impl Fn(usize, &Squares, &mut Vec<usize>) + Sync,
+        write: &[AtomicU8],
+        act: impl Fn(usize) + Sync,
     ) -> u64 {
         let e = self.engine;
         read.par_chunks(CHUNK)
             .enumerate()
-            .map_init(Vec::new, |scratch, (chunk, bytes)| {
+            .map(|(chunk, bytes)| {
+                let mut ring: [Slots; PIPELINE] = std::array::from_fn(|_| Slots::new());
                 let mut found = 0;
                 let base = chunk * CHUNK;
                 each_match(bytes, target, |k| {
+                    let slots = &mut ring[found % PIPELINE];
+                    if found >= PIPELINE {
+                        slots.as_slice().iter().for_each(|&q| act(q));
+                    }
+                    slots.clear();
+                    let i = base + k;
+                    self.predecessors(side, i, &e.geo.decode(i), |q| {
+                        prefetch(&write[q]);
+                        slots.push(q);
+                    });
                     found += 1;
-                    f(base + k, &e.geo.decode(base + k), scratch);
                 });
-                found
+                for k in found.saturating_sub(PIPELINE)..found {
+                    ring[k % PIPELINE].as_slice().iter().for_each(|&q| act(q));
+                }
+                found as u64
             })
             .sum()
     }
@@ -1103,13 +1214,7 @@ impl Work<'_> {
                     return found;
                 };
                 let write = atomic_bytes(written);
-                let lost = self.sweep(read, target, |i, s, preds| {
-                    self.predecessors(side, i, s, preds);
-                    load_together(write, preds);
-                    for &q in preds.iter() {
-                        offer_win(write, q, win);
-                    }
-                });
+                let lost = self.retro(side, read, target, write, |q| offer_win(write, q, win));
                 if lost > 0 {
                     self.extend_horizon(2 * moves - 1);
                 }
@@ -1117,18 +1222,14 @@ impl Work<'_> {
                 continue;
             }
             let write = atomic_bytes(written);
-            found += self.sweep(read, target, |i, s, preds| {
-                self.predecessors(side, i, s, preds);
-                load_together(write, preds);
-                for &q in preds.iter() {
-                    // Every store of the phase is the same code, so
-                    // threads racing on a slot agree.
-                    if write[q].load(Relaxed) == DRAW {
-                        write[q].store(CANDIDATE, Relaxed);
-                        let dirty = &self.dirty[q / CHUNK];
-                        if !dirty.load(Relaxed) {
-                            dirty.store(true, Relaxed);
-                        }
+            found += self.retro(side, read, target, write, |q| {
+                // Every store of the phase is the same code, so threads
+                // racing on a slot agree.
+                if write[q].load(Relaxed) == DRAW {
+                    write[q].store(CANDIDATE, Relaxed);
+                    let dirty = &self.dirty[q / CHUNK];
+                    if !dirty.load(Relaxed) {
+                        dirty.store(true, Relaxed);
                     }
                 }
             });
@@ -1188,14 +1289,40 @@ fn each_match(bytes: &[u8], target: u8, mut f: impl FnMut(usize)) {
     }
 }
 
-/// Loads the bytes of `slots` in one tight loop before they are acted on,
-/// so that their cache misses (slots scattered over the table) overlap.
-fn load_together(bytes: &[AtomicU8], slots: &[usize]) {
-    let mut seen = 0u8;
-    for &q in slots {
-        seen ^= bytes[q].load(Relaxed);
+/// The slots one position reaches by its moves or unmoves, kept on the
+/// stack: at most four pieces and a king of one side move, each to at
+/// most 27 squares, each slot with at most two images.
+struct Slots {
+    len: usize,
+    slots: [usize; Slots::CAPACITY],
+}
+
+impl Slots {
+    const CAPACITY: usize = 2 * (MAX_FIELDS * 27 + 8);
+
+    #[inline]
+    fn new() -> Slots {
+        Slots {
+            len: 0,
+            slots: [0; Slots::CAPACITY],
+        }
     }
-    std::hint::black_box(seen);
+
+    #[inline]
+    fn push(&mut self, slot: usize) {
+        self.slots[self.len] = slot;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[usize] {
+        &self.slots[..self.len]
+    }
 }
 
 /// A solved slice: its values (white to move, then black), legal bits and
@@ -1675,6 +1802,41 @@ mod tests {
     /// Every slot of a slice decodes to squares whose first image is the
     /// slot itself, or (kings on a diagonal's axis) its twin; every legal
     /// board of the layout has a slot in its slice.
+    #[test]
+    fn king_steps_reach_the_images_of_the_stepped_placement() {
+        for name in ["KQvK", "KPvK", "KRvKN"] {
+            let layout = Layout::new(Material::parse(name).unwrap().canonical());
+            let geo = Geometry::new(&layout).unwrap();
+            let mut steps = 0;
+            for i in (0..geo.size).step_by(7) {
+                let s = geo.decode(i);
+                for side in 0..2 {
+                    let (king, other) = s.kings(side);
+                    let mut by_table = Vec::new();
+                    for step in geo.king_steps(i, side) {
+                        geo.step_images(step, i, &s, |x| by_table.push((step.to, x)));
+                    }
+                    // The slow way: move the king, rank the pair again.
+                    let mut by_squares = Vec::new();
+                    for to in squares(KING[king as usize] & !KING[other as usize] & !bit(other)) {
+                        let mut c = s;
+                        if side == 0 {
+                            c.wk = to;
+                        } else {
+                            c.bk = to;
+                        }
+                        geo.images(&c, |x| by_squares.push((to, x)));
+                    }
+                    by_table.sort_unstable();
+                    by_squares.sort_unstable();
+                    assert_eq!(by_table, by_squares, "{name} slot {i} side {side}");
+                    steps += by_table.len();
+                }
+            }
+            assert!(steps > 1000, "{name}: {steps} steps");
+        }
+    }
+
     #[test]
     fn every_slot_walks_back_to_itself() {
         for name in ["KQvK", "KRvKN", "KPvK", "KBNvK", "KPvKP", "KRRvK"] {
