@@ -223,7 +223,8 @@ struct KingStep {
 
 /// The steps of each side's king from each stored pair: for pair `p` and
 /// side `s`, `steps[start[2 * p + s]..start[2 * p + s + 1]]`. Steps next
-/// to the other king (no stored pair) are left out.
+/// to the other king are left out: without pawns such a pair is not
+/// stored, and with them its slot holds no legal position.
 #[derive(Debug)]
 struct KingSteps {
     start: Vec<u32>,
@@ -560,7 +561,6 @@ const CHUNK: usize = 1 << 12;
 
 /// How many positions' predecessors are in flight in [`Work::retro`].
 const PIPELINE: usize = 3;
-
 
 impl Work<'_> {
     fn fail(&self, msg: String) {
@@ -1571,10 +1571,10 @@ impl<'a> Engine<'a> {
 /// 125 moves) holds two bytes a slot more. None for tables with pawns or
 /// too many pieces.
 pub fn memory_bytes(layout: &Layout) -> Option<u64> {
-    let geo = Geometry::new(layout).ok()?;
-    if geo.pawns {
+    if layout.material.has_pawns() {
         return None;
     }
+    let geo = Geometry::new(layout).ok()?;
     let size = geo.size as u64;
     let slice = 2 * size + 2 * size / 8;
     let transcribing = if layout.positions == size {
@@ -1799,9 +1799,8 @@ mod tests {
         assert!(sets.iter().all(|s| s.count_ones() == 3 && s & 0xff00_0000_0000_00ff == 0));
     }
 
-    /// Every slot of a slice decodes to squares whose first image is the
-    /// slot itself, or (kings on a diagonal's axis) its twin; every legal
-    /// board of the layout has a slot in its slice.
+    /// A king's steps read from the table reach the slots that moving the
+    /// king and ranking the pair again reaches.
     #[test]
     fn king_steps_reach_the_images_of_the_stepped_placement() {
         for name in ["KQvK", "KPvK", "KRvKN"] {
@@ -1837,6 +1836,9 @@ mod tests {
         }
     }
 
+    /// Every slot of a slice decodes to squares whose first image is the
+    /// slot itself, or (kings on a diagonal's axis) its twin; every legal
+    /// board of the layout has a slot in its slice.
     #[test]
     fn every_slot_walks_back_to_itself() {
         for name in ["KQvK", "KRvKN", "KPvK", "KBNvK", "KPvKP", "KRRvK"] {
