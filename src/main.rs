@@ -58,13 +58,21 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
+            // A game's error carries its kind (input, table missing, table
+            // damaged, failed) and exit code; anything else is a failure.
+            let kind = e
+                .downcast_ref::<nimrod::games::GameError>()
+                .map_or(nimrod::games::ErrorKind::Failed, |g| g.kind());
             let msg = format!("{e:#}").replace('\n', " ");
             if json {
-                eprintln!("{}", serde_json::json!({"error": msg}));
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"error": msg, "kind": kind.as_str()})
+                );
             } else {
                 eprintln!("error: {msg}");
             }
-            ExitCode::FAILURE
+            ExitCode::from(kind.exit_code())
         }
     }
 }

@@ -71,10 +71,12 @@ fn usage_errors_name_every_missing_argument_and_json_errors_are_json() {
         "--data",
         empty.path().to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    // A missing table has its own exit code and JSON kind (issue 59).
+    assert_eq!(o.status.code(), Some(4));
     assert!(o.stdout.is_empty());
     let v = json(stderr(&o).trim());
     assert!(v["error"].as_str().unwrap().contains("not found"), "{v}");
+    assert_eq!(v["kind"], "table_missing", "{v}");
     let o = run(&["frobnicate", "--json"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(json(stderr(&o).trim())["error"]
@@ -862,4 +864,85 @@ fn a_repaired_table_leaves_no_damaged_packed_copy_and_list_agrees_with_verify() 
     );
     assert!(raw.exists() && !packed.exists());
     ok(&["verify", "--data", dd]);
+}
+
+/// Issue 59: a game's failure says what kind it is, by exit code and by a
+/// JSON `kind`: bad input 3, a missing table 4, a damaged (or swapped)
+/// table 5, anything else 1 (usage errors stay clap's 2).
+#[test]
+fn error_kinds_have_their_own_exit_codes_and_json_kinds() {
+    let built = tempfile::tempdir().unwrap();
+    let d = built.path();
+    build_json(&fixture("small.toml"), d, &["--only", "half"]);
+    let data = d.to_str().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let none = empty.path().to_str().unwrap();
+    let cases: &[(&[&str], u8, &str, &str)] = &[
+        (
+            &["query", "nim", "1", "2", "--k", "0"],
+            3,
+            "input",
+            "--k must be at least 1",
+        ),
+        (
+            &["query", "half", "999999999", "--data", data],
+            3,
+            "input",
+            "beyond the",
+        ),
+        (
+            &["query", "chess", "8/8/8/8/8/8/8/8 w - - 0 1"],
+            3,
+            "input",
+            "FEN",
+        ),
+        (
+            &["query", "half", "5", "--data", none],
+            4,
+            "table_missing",
+            "to build it",
+        ),
+        (
+            &["query", "grundy", "5", "--data", none],
+            4,
+            "table_missing",
+            "not found",
+        ),
+    ];
+    for (args, code, kind, needle) in cases {
+        let o = run(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(i32::from(*code)), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let o = run(&with_json);
+        assert_eq!(o.status.code(), Some(i32::from(*code)), "{args:?} --json");
+        let v = json(stderr(&o).trim());
+        assert_eq!(v["kind"], *kind, "{args:?}: {v}");
+    }
+    // A table in another job's place is damaged for this one.
+    std::fs::copy(d.join("half/normal.nmt"), d.join("half/last-loses.nmt")).unwrap();
+    let o = run(&[
+        "query",
+        "half",
+        "47",
+        "--last-loses",
+        "--data",
+        data,
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    let v = json(stderr(&o).trim());
+    assert_eq!(v["kind"], "table_damaged", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("rebuild it"), "{v}");
+    // Damaged bytes: the payload's checksum catches them.
+    let mut bytes = std::fs::read(d.join("half/normal.nmt")).unwrap();
+    let at = bytes.len() - 9;
+    bytes[at] ^= 0x10;
+    std::fs::write(d.join("half/normal.nmt"), &bytes).unwrap();
+    let o = run(&["query", "half", "47", "--data", data, "--json"]);
+    let v = json(stderr(&o).trim());
+    assert_eq!(o.status.code(), Some(5), "{v}");
+    assert_eq!(v["kind"], "table_damaged", "{v}");
 }

@@ -84,9 +84,7 @@ fn answer(game: &str, args: &[&str], data: &Path) -> Result<(String, String), St
     let ctx = QueryContext {
         data_dir: data.to_path_buf(),
     };
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        games::query::ask(g, &args, &ctx)
-    }));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| games::ask(g, &args, &ctx)));
     match run {
         Ok(r) => r
             .map(|a| (a.text().to_string(), a.json().to_string()))

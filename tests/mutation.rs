@@ -166,7 +166,7 @@ fn arbitrary_query_arguments_never_panic() {
             .collect();
         for g in games::registry() {
             let result = catch_unwind(AssertUnwindSafe(|| {
-                let _ = games::query::ask(*g, &args, &ctx);
+                let _ = games::ask(*g, &args, &ctx);
             }));
             assert!(
                 result.is_ok(),

@@ -4,10 +4,12 @@
 //! one job), a `Game` (its summary and check), and `Queries` with a typed
 //! argument struct; the command line's adapter (`CommandLine`) comes for
 //! free. Inside nimrod the same code would sit in `src/games/take3/` plus
-//! one line in the registry (`src/games/mod.rs`).
+//! one line in the registry (`src/games/registry.rs`).
 
 use anyhow::{ensure, Result};
-use nimrod::games::{self, Answer, CommandLine, Game, Queries, QueryContext, QueryError};
+use nimrod::games::{
+    self, Answer, CommandLine, ErrorKind, Game, GameError, Queries, QueryContext, QueryError,
+};
 use nimrod::pipeline::{self, BuildOptions, Config, Job, JobContext, Planner};
 use nimrod::table::writer::write_ranked;
 use nimrod::table::{Table, TableMeta};
@@ -63,13 +65,23 @@ fn build(ctx: &JobContext, bound: u64) -> Result<()> {
 }
 
 impl Game for Take3 {
+    fn name(&self) -> &'static str {
+        "take3"
+    }
+
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "take one to three tokens"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
         let v = table.read_range::<u8>(0, table.len())?;
-        ensure!(v.first() == Some(&0), "heap 0 must be lost");
+        if v.first() != Some(&0) {
+            return Err(anyhow::anyhow!("heap 0 must be lost").into());
+        }
         Ok(())
     }
 }
@@ -101,9 +113,14 @@ impl std::fmt::Display for Take3Answer {
 impl Queries for Take3 {
     type Query = Take3Query;
 
-    fn query(&self, q: &Take3Query, ctx: &QueryContext) -> Result<Answer> {
+    fn query(&self, q: &Take3Query, ctx: &QueryContext) -> Result<Answer, GameError> {
         let t = games::query::open_table(&ctx.data_dir, "take3/values")?;
-        ensure!(q.heap < t.len(), "heap {} is beyond the table", q.heap);
+        if q.heap >= t.len() {
+            return Err(GameError::input(anyhow::anyhow!(
+                "heap {} is beyond the table",
+                q.heap
+            )));
+        }
         Ok(Answer::of(&Take3Answer {
             heap: q.heap,
             wins: t.get::<u8>(q.heap)? == 1,
@@ -139,31 +156,46 @@ fn a_game_added_outside_the_crate_builds_and_answers_typed_and_from_strings() {
     for heap in 0..=100 {
         let typed = Take3.query(&Take3Query { heap }, &ctx).unwrap();
         assert_eq!(typed.json()["wins"], heap % 4 != 0, "heap {heap}");
-        let parsed = games::query::ask(&Take3, &[heap.to_string()], &ctx).unwrap();
+        let parsed = games::ask(&Take3, &[heap.to_string()], &ctx).unwrap();
         assert_eq!(parsed.text(), typed.text());
     }
     // The adapter turns a bad argument into a typed usage error, and a
     // question the game refuses into a failure naming the problem.
-    match games::query::ask(&Take3, &["x".into()], &ctx) {
+    match games::ask(&Take3, &["x".into()], &ctx) {
         Err(QueryError::Usage(u)) => assert!(!u.help && u.text.contains("'x'"), "{}", u.text),
         other => panic!(
             "expected a usage error, got {:?}",
             other.map(|a| a.text().to_string())
         ),
     }
-    match games::query::ask(&Take3, &["--help".into()], &ctx) {
+    match games::ask(&Take3, &["--help".into()], &ctx) {
         Err(QueryError::Usage(u)) => assert!(u.help && u.text.contains("Tokens on the heap")),
         other => panic!(
             "expected help, got {:?}",
             other.map(|a| a.text().to_string())
         ),
     }
-    match games::query::ask(&Take3, &["101".into()], &ctx) {
-        Err(QueryError::Failed(e)) => assert!(e.to_string().contains("beyond the table")),
+    match games::ask(&Take3, &["101".into()], &ctx) {
+        Err(QueryError::Game(e)) => {
+            assert_eq!(e.kind(), ErrorKind::Input);
+            assert!(e.to_string().contains("beyond the table"), "{e}");
+        }
         other => panic!(
-            "expected a failure, got {:?}",
+            "expected bad input, got {:?}",
             other.map(|a| a.text().to_string())
         ),
+    }
+    // A missing table is told apart from bad input, by kind.
+    let empty = tempfile::tempdir().unwrap();
+    let nowhere = QueryContext {
+        data_dir: empty.path().to_path_buf(),
+    };
+    match Take3.query(&Take3Query { heap: 1 }, &nowhere) {
+        Err(e) => {
+            assert_eq!(e.kind(), ErrorKind::TableMissing, "{e}");
+            assert_eq!(e.kind().exit_code(), 4);
+        }
+        Ok(_) => panic!("answered from an empty directory"),
     }
     assert!(Take3.play_command().is_none(), "Take3 does not play");
 }

@@ -64,7 +64,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         let known = planned.iter().any(|j| j.is_selected_by(o));
         if !known {
             let hint = if o.contains('/') {
-                nimrod::games::query::build_hint(&data, o)
+                nimrod::games::registry::build_hint(&data, o)
             } else {
                 format!(
                     "this config has no [{o}] section (`nimrod plan` lists its {} jobs)",

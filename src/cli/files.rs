@@ -168,7 +168,7 @@ fn verify_one(p: &Path, depth: &games::VerifyDepth) -> Result<Option<games::Veri
     let t = match Table::open(p) {
         // A shipped table is verified as the raw table it restores to.
         Err(nimrod::table::TableError::Shipped { .. }) => {
-            games::query::restore_file(&nimrod::table::ShippedTable::open(p)?)?
+            games::registry::restore_file(&nimrod::table::ShippedTable::open(p)?)?
         }
         other => other?,
     };
@@ -420,5 +420,5 @@ fn is_shipped_file(f: &Path) -> Result<bool> {
 /// the bytes are checked against the raw table's checksums first.
 fn unship(f: &Path, out: &Path) -> Result<u64> {
     let s = nimrod::table::ShippedTable::open(f)?;
-    Ok(s.restore(out, &games::query::restored_payload(&s)?)?)
+    Ok(s.restore(out, &games::registry::restored_payload(&s)?)?)
 }

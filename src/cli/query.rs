@@ -208,10 +208,11 @@ pub fn run(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
         } => (game, args, json, data_dir),
         Prepared::Done(code) => return Ok(code),
     };
-    let mut answer = match g.query_matches(&args, &QueryContext { data_dir }) {
+    let ctx = QueryContext { data_dir };
+    let mut answer = match g.query_matches(&args, &ctx) {
         Ok(a) => a,
         Err(QueryError::Usage(u)) => return Ok(usage(&u, json)),
-        Err(QueryError::Failed(e)) => return Err(e),
+        Err(QueryError::Game(e)) => return Err(games::registry::with_hint(e, &ctx.data_dir).into()),
     };
     if let Some(stream) = answer.take_stream() {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -265,11 +266,12 @@ pub fn play(game: Option<String>, args: Vec<String>) -> Result<ExitCode> {
     let Some(player) = g.play_command() else {
         bail!("{} has no interactive play", g.name());
     };
-    match player.play_matches(&args, &QueryContext { data_dir }, &mut input, &mut output) {
+    let ctx = QueryContext { data_dir };
+    match player.play_matches(&args, &ctx, &mut input, &mut output) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(QueryError::Usage(u)) => Ok(usage(&u, json)),
         // The reader went away (`… | head`): the game just ends.
-        Err(QueryError::Failed(e)) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
-        Err(QueryError::Failed(e)) => Err(e),
+        Err(QueryError::Game(e)) if is_broken_pipe(e.error()) => Ok(ExitCode::SUCCESS),
+        Err(QueryError::Game(e)) => Err(games::registry::with_hint(e, &ctx.data_dir).into()),
     }
 }

@@ -14,7 +14,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use nimrod::games::chess::lichess::{self, LookupError};
 use nimrod::games::chess::Tablebase;
-use nimrod::games::{self, QueryContext, QueryError, TableUnavailable};
+use nimrod::games::{self, ErrorKind, QueryContext, QueryError};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -75,7 +75,7 @@ impl Server {
             LookupError::BadPosition(_) => Failure(StatusCode::BAD_REQUEST, e.to_string()),
             LookupError::MissingTable(id) => Failure(
                 StatusCode::NOT_FOUND,
-                format!("{e}; {}", games::query::build_hint(&self.data, id)),
+                format!("{e}; {}", games::registry::build_hint(&self.data, id)),
             ),
             LookupError::Table(_) => Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         }
@@ -356,7 +356,7 @@ async fn api(
         let ctx = QueryContext {
             data_dir: s.data.clone(),
         };
-        match games::query::ask(g, &args, &ctx) {
+        match games::ask(g, &args, &ctx) {
             // A streamed answer (`--fens FILE`) reads its input only when
             // written, which the server never does: no file is opened.
             Ok(answer) if answer.is_streamed() => Err(Failure(
@@ -368,13 +368,15 @@ async fn api(
                 Ok(Json(json!({ "help": u.text })).into_response())
             }
             Err(QueryError::Usage(u)) => Err(Failure(StatusCode::BAD_REQUEST, u.to_string())),
-            Err(QueryError::Failed(e)) => {
-                let status = match e.downcast_ref::<TableUnavailable>() {
-                    Some(t) if t.damaged => StatusCode::INTERNAL_SERVER_ERROR,
-                    Some(_) => StatusCode::NOT_FOUND,
-                    None => StatusCode::BAD_REQUEST,
+            Err(QueryError::Game(e)) => {
+                let e = games::registry::with_hint(e, &ctx.data_dir);
+                let status = match e.kind() {
+                    ErrorKind::TableDamaged => StatusCode::INTERNAL_SERVER_ERROR,
+                    ErrorKind::TableMissing => StatusCode::NOT_FOUND,
+                    // A game's own failure is most often its input's.
+                    ErrorKind::Input | ErrorKind::Failed => StatusCode::BAD_REQUEST,
                 };
-                Err(Failure(status, format!("{e:#}")))
+                Err(Failure(status, e.to_string()))
             }
         }
     })

@@ -1,7 +1,8 @@
 //! Shared plumbing for `nimrod query`: argument parsing through clap with
 //! one-line errors, locating tables (raw or packed), the answer type.
 
-use crate::table::Table;
+use super::error::GameError;
+use crate::table::{Table, TableError};
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 
@@ -105,20 +106,20 @@ impl From<clap::Error> for Usage {
 
 /// Why a query or a game was not answered: its arguments (a help request
 /// or a usage error, see [`Usage`]), or the game itself (a missing table, a
-/// position out of range…).
+/// position out of range…: see [`GameError`]).
 #[derive(Debug)]
 pub enum QueryError {
     /// The arguments did not parse, or help was asked for.
     Usage(Usage),
     /// The game could not answer.
-    Failed(anyhow::Error),
+    Game(GameError),
 }
 
 impl std::fmt::Display for QueryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             QueryError::Usage(u) => u.fmt(f),
-            QueryError::Failed(e) => write!(f, "{e:#}"),
+            QueryError::Game(e) => e.fmt(f),
         }
     }
 }
@@ -127,27 +128,9 @@ impl std::error::Error for QueryError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             QueryError::Usage(u) => Some(u),
-            QueryError::Failed(e) => Some(e.as_ref()),
+            QueryError::Game(e) => Some(e),
         }
     }
-}
-
-/// Asks `game` what `nimrod query GAME ARGS…` would, from a program that has
-/// the arguments as strings (with the typed struct, call
-/// [`Queries::query`](super::Queries::query) instead): they are parsed by
-/// the game's own command.
-#[cfg(feature = "cli")]
-pub fn ask(
-    game: &dyn super::CommandLine,
-    args: &[String],
-    ctx: &QueryContext,
-) -> Result<Answer, QueryError> {
-    let argv = std::iter::once(format!("nimrod query {}", game.name())).chain(args.iter().cloned());
-    let m = game
-        .query_command()
-        .try_get_matches_from(argv)
-        .map_err(|e| QueryError::Usage(Usage::from(e)))?;
-    game.query_matches(&m, ctx)
 }
 
 /// A table's statistics as the game's typed struct, or an error naming the
@@ -187,144 +170,37 @@ fn typed_meta<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Opens the table of job `id` under the data directory, raw or packed.
-/// A missing table is an error that names the directory searched, how to
-/// point at another, and the command that builds it (`build_hint`).
-pub fn open_table(data_dir: &Path, id: &str) -> Result<Table> {
-    open_table_with(data_dir, id, crate::table::open_job_table)
+/// Opens the table of job `id` under the data directory, raw or packed,
+/// checked to be that job's table. A missing one is `TableError::Missing`
+/// (the registry adds the command that builds it at the boundary: see
+/// `registry::hint`).
+pub fn open_table(data_dir: &Path, id: &str) -> Result<Table, TableError> {
+    crate::table::open_job_table(data_dir, id)
 }
+
+/// How a game restores the raw payload of one of its shipped tables
+/// (`Game::restore`).
+pub type Restore<'a> = &'a dyn Fn(&crate::table::ShippedTable) -> Result<Vec<u8>>;
 
 /// As [`open_table`], but a packed table is decompressed whole into memory
-/// (for a reader that probes all over it: see `Table::open_unpacked`).
-pub fn open_table_unpacked(data_dir: &Path, id: &str) -> Result<Table> {
-    match open_table_with(data_dir, id, crate::table::open_job_table_unpacked) {
-        Err(e) => match shipped_file(&e) {
-            Some(path) => restore_shipped(path, id),
-            None => Err(e),
-        },
-        ok => ok,
-    }
-}
-
-/// The file of a shipped table that was opened as a plain one.
-pub fn shipped_file(e: &anyhow::Error) -> Option<&Path> {
-    e.chain()
-        .find_map(|c| match c.downcast_ref::<crate::table::TableError>() {
-            Some(crate::table::TableError::Shipped { path }) => Some(path.as_path()),
-            _ => None,
-        })
-}
-
-/// The raw table of a shipped file, restored into memory by its game and
-/// checked against the raw table's checksums: for readers that need every
-/// entry (a build's dependencies, `verify`).
-pub fn restore_shipped(path: &Path, id: &str) -> Result<Table> {
-    let s = crate::table::ShippedTable::open(path)?;
-    crate::table::check_identity_of(path, s.meta(), s.header(), id)?;
-    restore_file(&s)
-}
-
-/// The raw table of an open shipped file, restored into memory by its
-/// game and checked against the raw table's checksums.
-pub fn restore_file(s: &crate::table::ShippedTable) -> Result<Table> {
-    Ok(s.restore_table(&restored_payload(s)?)?)
-}
-
-/// The whole payload of a shipped table, restored by its game (unchecked:
-/// `ShippedTable::restore_table` and `restore` check it).
-pub fn restored_payload(s: &crate::table::ShippedTable) -> Result<Vec<u8>> {
-    use anyhow::Context;
-    let path = s.path();
-    let game = super::find(&s.meta().game)
-        .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", path.display(), s.meta().game))?;
-    game.restore(s)
-        .with_context(|| format!("{}: cannot restore", path.display()))
-}
-
-/// A table a query needs could not be used: missing from the data
-/// directory, or damaged. The message says which table and what to do;
-/// a server tells the two apart (404 and 500) by `damaged`.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct TableUnavailable {
-    /// The table exists but is damaged or not the one asked for.
-    pub damaged: bool,
-    /// What happened and the command that builds or rebuilds it.
-    pub message: String,
-}
-
-fn open_table_with(
-    data_dir: &Path,
-    id: &str,
-    open: fn(&Path, &str) -> Result<Table, crate::table::TableError>,
-) -> Result<Table> {
-    match open(data_dir, id) {
-        Err(e @ crate::table::TableError::Missing { .. }) => Err(TableUnavailable {
-            damaged: false,
-            message: format!("{e}; {}", missing_hint(data_dir, id)),
-        }
-        .into()),
-        Err(
-            e @ (crate::table::TableError::Corrupt { .. }
-            | crate::table::TableError::Truncated { .. }
-            | crate::table::TableError::Identity { .. }),
-        ) => Err(TableUnavailable {
-            damaged: true,
-            message: format!(
-                "{e}; rebuild it: nimrod build {}--force --only {id} --data {}",
-                shipped_config_of(id)
-                    .flatten()
-                    .map(|n| format!("--config {n} "))
-                    .unwrap_or_default(),
-                data_dir.display()
-            ),
-        }
-        .into()),
+/// (for a reader that probes all over it: see `Table::open_unpacked`), and
+/// a shipped one is restored by `restore` (its game's).
+pub fn open_table_unpacked(data_dir: &Path, id: &str, restore: Restore) -> Result<Table> {
+    match crate::table::open_job_table_unpacked(data_dir, id) {
+        Err(TableError::Shipped { path }) => restore_shipped(&path, id, restore),
         other => Ok(other?),
     }
 }
 
-/// The shipped config whose plan has job `id`: `Some(None)` for the
-/// embedded default, `Some(Some("config/big.toml"))`, or None.
-pub(crate) fn shipped_config_of(id: &str) -> Option<Option<&'static str>> {
-    let shipped = [
-        (None, crate::pipeline::DEFAULT_CONFIG),
-        (Some("config/big.toml"), crate::pipeline::config::BIG_CONFIG),
-    ];
-    shipped.into_iter().find_map(|(name, text)| {
-        crate::pipeline::Config::parse(name.unwrap_or("default"), text)
-            .map_err(anyhow::Error::from)
-            .and_then(|c| crate::pipeline::plan(&c, &super::planners()))
-            .is_ok_and(|jobs| jobs.iter().any(|j| j.id == id))
-            .then_some(name)
-    })
-}
-
-/// What to do about a table that is not in `data_dir`: look elsewhere, or
-/// build it (see `build_hint`).
-pub fn missing_hint(data_dir: &Path, id: &str) -> String {
-    format!(
-        "if the tables are elsewhere, say where with --data DIR or NIMROD_DATA=DIR; {}",
-        build_hint(data_dir, id)
-    )
-}
-
-/// The command that builds table `id`, found by planning the configs that
-/// ship with nimrod: the embedded default first, then `config/big.toml`.
-/// A table neither builds is said to need a config of its own.
-pub fn build_hint(data_dir: &Path, id: &str) -> String {
-    if let Some(config) = shipped_config_of(id) {
-        return format!(
-            "to build it: nimrod build {}--only {id} --data {}",
-            config.map(|n| format!("--config {n} ")).unwrap_or_default(),
-            data_dir.display()
-        );
-    }
-    let game = id.split('/').next().unwrap_or(id);
-    format!(
-        "no shipped config builds {id}: add it to the [{game}] section of a config (see config/big.toml) and run nimrod build --config FILE --only {id} --data {}",
-        data_dir.display()
-    )
+/// The raw table of a shipped file of job `id`, restored into memory by
+/// `restore` and checked against the raw table's checksums: for readers
+/// that need every entry (a build's dependencies, `verify`).
+pub fn restore_shipped(path: &Path, id: &str, restore: Restore) -> Result<Table> {
+    use anyhow::Context;
+    let s = crate::table::ShippedTable::open(path)?;
+    crate::table::check_identity_of(path, s.meta(), s.header(), id)?;
+    let payload = restore(&s).with_context(|| format!("{}: cannot restore", path.display()))?;
+    Ok(s.restore_table(&payload)?)
 }
 
 /// One answer of a person (or a script) playing `nimrod play GAME`: the

@@ -60,7 +60,7 @@ pub fn trees_id(n: usize) -> String {
 
 impl Planner for Bridgit {
     fn name(&self) -> &'static str {
-        "bridgit"
+        crate::games::game::Game::name(self)
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: BridgitParams = game_params(source, "bridgit", section)?;

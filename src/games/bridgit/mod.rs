@@ -24,8 +24,9 @@ mod query;
 internal_mod!(text);
 internal_mod!(trees);
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::{ensure, Result};
 use board::Board;
@@ -44,43 +45,54 @@ const PAIRING_TABLE: &str = "pairing strategy";
 pub struct Bridgit;
 
 impl Game for Bridgit {
+    fn name(&self) -> &'static str {
+        "bridgit"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "Gale's Bridg-it: the first player's winning strategies for any board size, proved"
     }
 
     /// Re-proves the stored strategy: the pairing's structural check, or
     /// the two trees' spanning check.
-    fn verify(&self, table: &Table) -> Result<()> {
-        let meta = table.meta();
-        let n = super::query::table_params::<SizeTable>(table)?.n;
-        ensure!(
-            (2..=MAX_SIZE).contains(&n),
-            "{}: bridgit size n = {n} is out of range (2 ..= {MAX_SIZE})",
-            table.path().display()
-        );
-        let b = Board::new(n);
-        if meta.table == PAIRING_TABLE {
-            let p = query::load_pairing(table, &b)?;
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        let check = || -> Result<()> {
+            let meta = table.meta();
+            let n = super::query::table_params::<SizeTable>(table)?.n;
             ensure!(
-                p.structural_check(&b).blocked,
-                "bridgit n = {n}: Black crosses through the stored pairing"
+                (2..=MAX_SIZE).contains(&n),
+                "{}: bridgit size n = {n} is out of range (2 ..= {MAX_SIZE})",
+                table.path().display()
             );
-        } else {
-            let s = query::load_trees(table, &b)?;
-            ensure!(
-                s.check(&b),
-                "bridgit n = {n}: the stored trees are not two spanning trees"
-            );
-        }
-        Ok(())
+            let b = Board::new(n);
+            if meta.table == PAIRING_TABLE {
+                let p = query::load_pairing(table, &b)?;
+                ensure!(
+                    p.structural_check(&b).blocked,
+                    "bridgit n = {n}: Black crosses through the stored pairing"
+                );
+            } else {
+                let s = query::load_trees(table, &b)?;
+                ensure!(
+                    s.check(&b),
+                    "bridgit n = {n}: the stored trees are not two spanning trees"
+                );
+            }
+            Ok(())
+        };
+        check().map_err(GameError::from)
     }
 }
 
 impl Queries for Bridgit {
     type Query = query::BridgitQuery;
 
-    fn query(&self, q: &query::BridgitQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::BridgitQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -97,8 +109,8 @@ impl Plays for Bridgit {
         _ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play_cli::play(p, input, output)
+    ) -> Result<(), GameError> {
+        play_cli::play(p, input, output).map_err(GameError::from)
     }
 }
 

@@ -105,7 +105,7 @@ fn check_len(t: &Table, b: &Board) -> Result<()> {
 }
 
 pub fn answer(q: &BridgitQuery, ctx: &QueryContext) -> Result<Answer> {
-    ensure!(
+    crate::ensure_input!(
         (2..=MAX_SIZE).contains(&q.size),
         "query bridgit: --size {} is out of range (2..={MAX_SIZE})",
         q.size
@@ -146,7 +146,7 @@ fn replay(q: &BridgitQuery, b: &Board, s: &impl Strategy, kind: &str) -> Result<
     let opening = s.opening();
     let mut p = Position::start(b, s);
     if !moves.is_empty() && moves[0] != opening {
-        bail!(
+        crate::bail_input!(
             "query bridgit: the {kind} strategy opens with {}, not {}",
             b.labels[opening],
             b.labels[moves[0]]
@@ -156,12 +156,12 @@ fn replay(q: &BridgitQuery, b: &Board, s: &impl Strategy, kind: &str) -> Result<
     let after_opening: Vec<usize> = moves.iter().skip(1).copied().collect();
     for (k, pair) in after_opening.chunks(2).enumerate() {
         let black = pair[0];
-        ensure!(
+        crate::ensure_input!(
             p.winner(b).is_none(),
             "query bridgit: the game was already over before move {}",
             2 * k + 2
         );
-        ensure!(
+        crate::ensure_input!(
             p.is_free(black),
             "query bridgit: site {} is already taken (move {})",
             b.labels[black],
@@ -169,7 +169,7 @@ fn replay(q: &BridgitQuery, b: &Board, s: &impl Strategy, kind: &str) -> Result<
         );
         let r = p.black_moves(b, s, black);
         if let Some(&white) = pair.get(1) {
-            ensure!(
+            crate::ensure_input!(
                 Some(white) == r,
                 "query bridgit: White's move {} is {}, but the strategy answered {}",
                 2 * k + 3,

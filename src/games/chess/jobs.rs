@@ -95,7 +95,7 @@ fn expected_cpu(pieces: u32, slots: u64) -> crate::pipeline::CpuSeconds {
 
 impl Planner for Chess {
     fn name(&self) -> &'static str {
-        "chess"
+        crate::games::game::Game::name(self)
     }
     /// One byte per slot, both sides to move, and a move count beside it;
     /// every slot is visited by the retrograde passes; the tables of its

@@ -35,8 +35,9 @@ mod unmoves;
 internal_mod!(value);
 mod verify;
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::Result;
 pub use board::{Board, Color, Role};
@@ -55,12 +56,20 @@ pub const MAX_PIECES: u32 = 6;
 pub struct Chess;
 
 impl Game for Chess {
+    fn name(&self) -> &'static str {
+        "chess"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "chess endgames by retrograde analysis: win/draw/loss and distance to mate, both sides to move"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
-        verify::verify_table(table)
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        verify::verify_table(table).map_err(GameError::from)
     }
 
     /// A probe, and each move a query rates, lands anywhere in a table, and
@@ -96,8 +105,8 @@ impl Game for Chess {
 impl Queries for Chess {
     type Query = query::ChessQuery;
 
-    fn query(&self, q: &query::ChessQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::ChessQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -114,7 +123,7 @@ impl Plays for Chess {
         ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(p, ctx, input, output)
+    ) -> Result<(), GameError> {
+        play::play(p, ctx, input, output).map_err(GameError::from)
     }
 }

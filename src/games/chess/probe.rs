@@ -7,7 +7,7 @@ use super::index::Layout;
 use super::material::Material;
 use super::jobs::TableJob;
 use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
-use crate::games::query::{open_table, params_of, shipped_file};
+use crate::games::query::{open_table, params_of};
 use crate::table::shared::zeroed_atomic_bytes;
 use crate::table::shipped::ShippedTable;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -524,13 +524,12 @@ impl Tablebase {
 pub fn open_storage(data_dir: &Path, id: &str) -> Result<Storage> {
     match open_table(data_dir, id) {
         Ok(t) => Ok(Storage::Table(t)),
-        Err(e) if shipped_file(&e).is_some() => {
-            let path = shipped_file(&e).expect("matched").to_path_buf();
+        Err(crate::table::TableError::Shipped { path }) => {
             let file = ShippedTable::open(&path)?;
             crate::table::check_identity_of(&path, file.meta(), file.header(), id)?;
             Ok(shipped_storage(file)?.1)
         }
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }
 

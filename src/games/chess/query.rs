@@ -10,7 +10,7 @@ use super::solve::TableStats;
 use super::value::Value;
 use super::MAX_PIECES;
 use crate::games::query::{open_table, table_stats, Answer, QueryContext};
-use anyhow::{bail, ensure, Result};
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -47,12 +47,17 @@ pub struct ChessQuery {
     #[cfg_attr(feature = "cli", arg(long))]
     pub search: bool,
     /// Node budget of --search.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000)))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_SEARCH_NODES)))]
     pub nodes: u64,
     /// Deepest iteration of --search, in plies.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=200)))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_SEARCH_DEPTH as i64)))]
     pub depth: u32,
 }
+
+/// The most nodes `--search` may spend.
+pub const MAX_SEARCH_NODES: u64 = 10_000_000_000;
+/// The deepest iteration `--search` may run, in plies.
+pub const MAX_SEARCH_DEPTH: u32 = 200;
 
 /// Signed distance to mate in plies, positive when the side to move wins
 /// (as Gaviota reports it); 0 for draws and for a side already mated.
@@ -130,9 +135,20 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
         return sample(name, count, q.seed, ctx);
     }
     let Some(fen) = &q.fen else {
-        bail!("query chess: give a position as FEN, or --stats MATERIAL");
+        crate::bail_input!("query chess: give a position as FEN, or --stats MATERIAL");
     };
     if q.search {
+        // The command line's ranges, held for library callers too.
+        crate::ensure_input!(
+            (1..=MAX_SEARCH_NODES).contains(&q.nodes),
+            "query chess: --nodes {} is out of range (1 ..= {MAX_SEARCH_NODES})",
+            q.nodes
+        );
+        crate::ensure_input!(
+            (1..=MAX_SEARCH_DEPTH).contains(&q.depth),
+            "query chess: --depth {} is out of range (1 ..= {MAX_SEARCH_DEPTH})",
+            q.depth
+        );
         return searched(fen, q.nodes, q.depth, ctx);
     }
     let (board, pushed, canonical) = parse_position(fen)?;
@@ -144,9 +160,10 @@ pub fn answer(q: &ChessQuery, ctx: &QueryContext) -> Result<Answer> {
 /// has just advanced two squares when the FEN gives an en passant square,
 /// and the canonical material of the table it needs.
 pub(super) fn parse_position(fen: &str) -> Result<(Board, Option<u8>, Material)> {
-    let (board, pushed) = Board::from_fen_with_en_passant(fen)?;
+    let (board, pushed) =
+        Board::from_fen_with_en_passant(fen).map_err(crate::games::error::bad_input)?;
     if board.piece_count() > MAX_PIECES {
-        bail!(
+        crate::bail_input!(
             "FEN \"{fen}\": {} pieces; the tables go up to {MAX_PIECES} pieces, kings included",
             board.piece_count()
         );
@@ -160,20 +177,13 @@ pub(super) fn open_for(data_dir: &std::path::Path, canonical: Material) -> Resul
     if canonical.pieces() == 2 {
         return Ok(Tablebase::default());
     }
-    let tb = Tablebase::open_closure(data_dir, canonical).map_err(|e| {
-        let needs = format!(
-            "(the position needs table {} and those it converts to)",
+    // The table error stays in the chain: the boundary reads its kind
+    // (missing or damaged) from it.
+    let tb = Tablebase::open_closure(data_dir, canonical).with_context(|| {
+        format!(
+            "the position needs table {} and those it converts to",
             table_id(&canonical)
-        );
-        match e.downcast_ref::<crate::games::TableUnavailable>() {
-            // Kept typed: a server answers 404 or 500 by it.
-            Some(t) => crate::games::TableUnavailable {
-                damaged: t.damaged,
-                message: format!("{} {needs}", t.message),
-            }
-            .into(),
-            None => anyhow::anyhow!("{e:#} {needs}"),
-        }
+        )
     })?;
     // A query probes a few hundred positions: pages, not read-ahead.
     tb.advise_random();
@@ -300,7 +310,9 @@ impl std::fmt::Display for PositionAnswer {
 }
 
 fn stats(name: &str, ctx: &QueryContext) -> Result<Answer> {
-    let m = Material::parse(name)?.canonical();
+    let m = Material::parse(name)
+        .map_err(crate::games::error::bad_input)?
+        .canonical();
     let t = open_table(&ctx.data_dir, &table_id(&m))?;
     let stats: TableStats = table_stats(&t)?;
     Ok(Answer::of(&StatsAnswer {
@@ -398,7 +410,7 @@ fn searched(fen: &str, nodes: u64, depth: u32, ctx: &QueryContext) -> Result<Ans
     use super::engine::ChessSearch;
     use super::full::FullPosition;
     use crate::search::{describe, describe_bound, Engine, Options};
-    let game = FullPosition::from_fen(fen)?;
+    let game = FullPosition::from_fen(fen).map_err(crate::games::error::bad_input)?;
     let (tb, loaded) = all_tables(&ctx.data_dir)?;
     let mut p = ChessSearch::new(game, Some(&tb), MAX_PIECES);
     let mut opts = Options::exact(22);
@@ -515,15 +527,17 @@ pub const MAX_SAMPLE: u64 = 100_000;
 /// Positions drawn uniformly (seeded) from a table's legal stored
 /// positions, both sides to move, with their values.
 fn sample(name: &str, count: u64, seed: u64, ctx: &QueryContext) -> Result<Answer> {
-    ensure!(
+    crate::ensure_input!(
         count >= 1,
         "query chess: --sample 0 asks for no positions (1 ..= {MAX_SAMPLE})"
     );
-    ensure!(
+    crate::ensure_input!(
         count <= MAX_SAMPLE,
         "query chess: --sample {count} is more than the {MAX_SAMPLE} positions one query prints; run several queries with different --seed values"
     );
-    let m = Material::parse(name)?.canonical();
+    let m = Material::parse(name)
+        .map_err(crate::games::error::bad_input)?
+        .canonical();
     let tb = Tablebase::open(&ctx.data_dir, &[m])?;
     let t = tb.get(&m).expect("opened above");
     let mut rng = crate::rng::SplitMix64::new(seed);

@@ -282,7 +282,9 @@ pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
         unreachable!("inserted as shipped")
     };
     let (layout, wide) = (&t.layout, t.wide);
-    let subs = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(&data_dir, id))?;
+    let subs = Tablebase::open_with(&m.successors(), |id| {
+        open_table_unpacked(&data_dir, id, &restore_payload)
+    })?;
     let n = layout.positions;
     let width = if wide { 2 } else { 1 };
     // One side's entries, encoded as the raw table stores them (a side of

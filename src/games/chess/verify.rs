@@ -19,6 +19,8 @@ pub(super) fn verify_table(table: &Table) -> Result<()> {
     let data_dir = super::ship::data_dir_of(table.path())?;
     // Probed all over: packed inputs are decompressed whole once rather than
     // a frame per probe (zstd took an eighth of KPvKP's check).
-    let probe = Tablebase::open_with(&m.successors(), |id| open_table_unpacked(&data_dir, id))?;
+    let probe = Tablebase::open_with(&m.successors(), |id| {
+        open_table_unpacked(&data_dir, id, &super::ship::restore_payload)
+    })?;
     Ok(solve::check(&layout, &values, &probe)?)
 }

@@ -74,7 +74,7 @@ impl LevelJob {
 
 impl Planner for Gops {
     fn name(&self) -> &'static str {
-        "gops"
+        crate::games::game::Game::name(self)
     }
     /// Score level k: k matrix games of k x k per state (one per upcard),
     /// one f64 per state,

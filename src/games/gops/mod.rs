@@ -20,8 +20,9 @@ internal_mod!(recheck);
 mod verify;
 internal_mod!(win);
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries, VerifyDepth, VerifyNote};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries, VerifyDepth, VerifyNote};
 use crate::table::Table;
 use anyhow::Result;
 pub use jobs::{level_id, win_level_id, GopsParams};
@@ -36,20 +37,32 @@ const SOLVER_VERSION: u32 = 2;
 pub struct Gops;
 
 impl Game for Gops {
+    fn name(&self) -> &'static str {
+        "gops"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "GOPS (Goofspiel): expected score difference and optimal mixed bids for every subgame"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
-        verify::verify_level(table)
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        verify::verify_level(table).map_err(GameError::from)
     }
 
-    fn verify_deep(&self, table: &Table, depth: &VerifyDepth) -> Result<Option<VerifyNote>> {
+    fn verify_deep(
+        &self,
+        table: &Table,
+        depth: &VerifyDepth,
+    ) -> Result<Option<VerifyNote>, GameError> {
         verify::verify_level(table)?;
         let report = verify::recheck_level(table, depth)?;
         Ok(Some(VerifyNote {
             text: report.to_string(),
-            json: serde_json::to_value(&report)?,
+            json: serde_json::to_value(&report).map_err(anyhow::Error::from)?,
         }))
     }
 }
@@ -57,8 +70,8 @@ impl Game for Gops {
 impl Queries for Gops {
     type Query = query::GopsQuery;
 
-    fn query(&self, q: &query::GopsQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::GopsQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -75,7 +88,7 @@ impl Plays for Gops {
         ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(p, ctx, input, output)
+    ) -> Result<(), GameError> {
+        play::play(p, ctx, input, output).map_err(GameError::from)
     }
 }

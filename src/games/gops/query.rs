@@ -6,10 +6,10 @@ use super::level::Level;
 use super::pattern::{Pattern, MAX_CARDS};
 use super::win::{WinLevel, WinLookup};
 use super::{level_id, win_level_id, Gops};
+use crate::games::game::Game;
 use crate::games::query::{open_table, Answer, QueryContext};
 use crate::lp::{MatrixGame, Solution};
 use crate::pipeline::job::table_path;
-use crate::pipeline::Planner;
 use crate::table::Table;
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
@@ -78,11 +78,11 @@ pub enum Objective {
 fn card_set(what: &str, cards: &[u32], n: usize) -> Result<u32> {
     let mut mask = 0u32;
     for &c in cards {
-        ensure!(
+        crate::ensure_input!(
             (1..=n as u32).contains(&c),
             "query gops: --{what} card {c} is outside 1..={n}"
         );
-        ensure!(
+        crate::ensure_input!(
             mask >> (c - 1) & 1 == 0,
             "query gops: --{what} lists card {c} twice"
         );
@@ -147,22 +147,19 @@ pub(super) fn find_tables(
         Objective::Score => "cards",
         Objective::Win => "win_cards",
     };
-    // The smallest level a shipped config builds that covers this game.
-    if let Some(id) = (cards..=MAX_CARDS)
-        .map(|n| level_id(n, k))
-        .find(|id| crate::games::query::shipped_config_of(id).is_some())
-    {
-        bail!(
-            "no GOPS table covers N = {cards} with {k} cards per hand in {}; {}",
-            ctx.data_dir.display(),
-            crate::games::query::missing_hint(&ctx.data_dir, &id)
-        )
+    Err(crate::games::error::NoTableFor {
+        message: format!(
+            "no GOPS table covers N = {cards} with {k} cards per hand in {}",
+            ctx.data_dir.display()
+        ),
+        ids: (cards..=MAX_CARDS).map(|n| level_id(n, k)).collect(),
+        data_dir: ctx.data_dir.clone(),
+        otherwise: format!(
+            "no shipped config builds it: write a config FILE with [gops] {key} = {cards} (or more) and run: nimrod build --config FILE --only gops --data {}",
+            ctx.data_dir.display()
+        ),
     }
-    bail!(
-        "no GOPS table covers N = {cards} with {k} cards per hand in {}; no shipped config builds it: write a config FILE with [gops] {key} = {cards} (or more) and run: nimrod build --config FILE --only gops --data {}",
-        ctx.data_dir.display(),
-        ctx.data_dir.display()
-    )
+    .into())
 }
 
 fn stored(table: &Table, level: &Level, p: &Pattern, prizes: u32) -> Result<f64> {
@@ -356,7 +353,7 @@ impl std::fmt::Display for GopsAnswer {
 }
 
 pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
-    ensure!(
+    crate::ensure_input!(
         (1..=MAX_CARDS).contains(&q.cards),
         "query gops: --cards {} is out of range (1..={MAX_CARDS})",
         q.cards
@@ -364,13 +361,13 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
     let n = q.cards;
     let full = ((1u64 << n) - 1) as u32;
     let (mine, theirs, prizes) = if q.first_move {
-        ensure!(
+        crate::ensure_input!(
             q.mine.is_empty() && q.theirs.is_empty() && q.prizes.is_empty(),
             "query gops: --first-move takes no --mine/--theirs/--prizes"
         );
         (full, full, full)
     } else {
-        ensure!(
+        crate::ensure_input!(
             !q.mine.is_empty(),
             "query gops: give --first-move or --mine, --theirs and --prizes"
         );
@@ -381,7 +378,7 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
         )
     };
     let k = mine.count_ones() as usize;
-    ensure!(
+    crate::ensure_input!(
         theirs.count_ones() as usize == k && prizes.count_ones() as usize == k,
         "query gops: hands and prizes must have the same size (mine {k}, theirs {}, prizes {})",
         theirs.count_ones(),
@@ -389,7 +386,7 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
     );
     let upcards: Vec<u32> = match q.upcard {
         Some(u) => {
-            ensure!(
+            crate::ensure_input!(
                 (1..=n as u32).contains(&u) && prizes >> (u - 1) & 1 == 1,
                 "query gops: --upcard {u} is not among the prizes"
             );
@@ -397,17 +394,17 @@ pub fn answer(q: &GopsQuery, ctx: &QueryContext) -> Result<Answer> {
         }
         None => members(prizes),
     };
-    ensure!(
+    crate::ensure_input!(
         q.objective == Objective::Win || q.diff == 0,
         "query gops: --diff applies to --objective win only"
     );
     let most = (n * (n + 1) / 2) as i64;
-    ensure!(
+    crate::ensure_input!(
         i64::from(q.diff).abs() <= most,
         "query gops: --diff {} is impossible: with {n} cards the score difference is between -{most} and {most}",
         q.diff
     );
-    ensure!(
+    crate::ensure_input!(
         q.against.is_none()
             || (q.objective == Objective::Score && n <= MAX_EXPLOIT_CARDS && q.upcard.is_none()),
         "query gops: --against takes the score objective, no --upcard, and --cards at most {MAX_EXPLOIT_CARDS}"

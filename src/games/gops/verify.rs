@@ -6,7 +6,7 @@ use super::jobs::LevelJob;
 use super::level::{Level, LevelStats};
 use super::pattern::Pattern;
 use super::{level_id, recheck, win, win_level_id};
-use crate::games::VerifyDepth;
+use crate::games::game::VerifyDepth;
 use crate::table::Table;
 use anyhow::{ensure, Context, Result};
 

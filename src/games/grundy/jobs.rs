@@ -48,7 +48,7 @@ fn default_misere_bound() -> u64 {
 
 impl Planner for Grundy {
     fn name(&self) -> &'static str {
-        "grundy"
+        crate::games::game::Game::name(self)
     }
     /// The values job: two bytes a heap on disk; in memory every value
     /// (full mode) or three windows' worth (streaming). CPU time (both

@@ -26,8 +26,9 @@ mod targets;
 internal_mod!(values);
 mod verify;
 
+use super::error::GameError;
+use super::game::{Game, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
 use crate::table::Table;
 use anyhow::{bail, Result};
 pub use jobs::{GrundyParams, Mode};
@@ -40,24 +41,35 @@ const SOLVER_VERSION: u32 = 2;
 pub struct Grundy;
 
 impl Game for Grundy {
+    fn name(&self) -> &'static str {
+        "grundy"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "Grundy's game: Sprague-Grundy values (normal play), single-heap outcomes (misère)"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
-        match table.meta().table.as_str() {
-            "values" => verify::verify_values(table),
-            "rare" => verify::verify_rare(table),
-            "misere" => verify::verify_misere(table),
-            other => bail!("unknown grundy table {other:?}"),
-        }
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        let check = || -> Result<()> {
+            match table.meta().table.as_str() {
+                "values" => verify::verify_values(table),
+                "rare" => verify::verify_rare(table),
+                "misere" => verify::verify_misere(table),
+                other => bail!("unknown grundy table {other:?}"),
+            }
+        };
+        check().map_err(GameError::from)
     }
 }
 
 impl Queries for Grundy {
     type Query = query::GrundyQuery;
 
-    fn query(&self, q: &query::GrundyQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::GrundyQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 }

@@ -4,7 +4,7 @@ use super::misere;
 use super::rare::is_rare_value;
 use crate::games::query::{open_table, Answer, QueryContext};
 use crate::table::Table;
-use anyhow::{bail, ensure, Result};
+use anyhow::{ensure, Result};
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -48,7 +48,7 @@ pub(super) fn answer(q: &GrundyQuery, ctx: &QueryContext) -> Result<Answer> {
 
 fn heap_in_table(t: &Table, heap: u64, what: &str) -> Result<()> {
     if heap >= t.len() {
-        bail!(
+        crate::bail_input!(
             "heap {heap} is beyond the {what} table (bound {}); raise the bound in the config and rebuild",
             t.len().saturating_sub(1)
         );

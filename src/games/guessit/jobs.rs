@@ -18,7 +18,7 @@ pub struct GuessItParams {
 
 impl Planner for GuessIt {
     fn name(&self) -> &'static str {
-        "guessit"
+        crate::games::game::Game::name(self)
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GuessItParams = game_params(source, "guessit", section)?;

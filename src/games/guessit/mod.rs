@@ -12,8 +12,9 @@ mod play;
 mod query;
 internal_mod!(solve);
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries};
 use anyhow::Result;
 pub use jobs::GuessItParams;
 pub use play::GuessItPlay;
@@ -34,6 +35,14 @@ pub struct GuessIt;
 pub(super) const FIELDS: usize = 5;
 
 impl Game for GuessIt {
+    fn name(&self) -> &'static str {
+        "guessit"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "Isaacs' Guess It: win probability and optimal bluffing and calling for every pair of hand sizes"
     }
@@ -42,8 +51,8 @@ impl Game for GuessIt {
 impl Queries for GuessIt {
     type Query = query::GuessItQuery;
 
-    fn query(&self, q: &query::GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::GuessItQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -60,7 +69,7 @@ impl Plays for GuessIt {
         _ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(p, input, output)
+    ) -> Result<(), GameError> {
+        play::play(p, input, output).map_err(GameError::from)
     }
 }

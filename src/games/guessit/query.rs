@@ -4,7 +4,7 @@ use super::jobs::{GuessItStats, TableParams};
 use super::FIELDS;
 use crate::games::query::{open_table, table_params, table_stats, Answer, QueryContext};
 use crate::table::Table;
-use anyhow::{bail, ensure, Result};
+use anyhow::{bail, Result};
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -43,7 +43,7 @@ fn read_card(path: &std::path::Path) -> Result<[Vec<Vec<f64>>; 2]> {
     let len = std::fs::metadata(path)
         .with_context(|| format!("cannot read card {}", path.display()))?
         .len();
-    ensure!(
+    crate::ensure_input!(
         len <= MAX_CARD_BYTES,
         "card {}: {len} bytes is more than a card ({MAX_CARD_BYTES})",
         path.display()
@@ -74,14 +74,14 @@ fn read_card(path: &std::path::Path) -> Result<[Vec<Vec<f64>>; 2]> {
         rows.push((i + 1, row));
     }
     let size = rows.len() / 2;
-    ensure!(
+    crate::ensure_input!(
         size >= 1 && rows.len() == 2 * size,
         "card {}: expected two square tables, found {} rows",
         path.display(),
         rows.len()
     );
     for (line, row) in &rows {
-        ensure!(
+        crate::ensure_input!(
             row.len() == size,
             "card {} line {line}: {} numbers, expected {size}",
             path.display(),
@@ -96,7 +96,7 @@ fn read_card(path: &std::path::Path) -> Result<[Vec<Vec<f64>>; 2]> {
 
 fn row(t: &Table, m: usize, n: usize) -> Result<[f64; FIELDS]> {
     let max = table_params::<TableParams>(t)?.max_hand;
-    ensure!(
+    crate::ensure_input!(
         m <= max && n <= max,
         "hand sizes ({m}, {n}) are beyond the table (max_hand = {max}); raise [guessit] max_hand and rebuild"
     );
@@ -121,7 +121,7 @@ fn shown_exact(exact: &str) -> String {
 }
 
 pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
-    ensure!(
+    crate::ensure_input!(
         q.tables != Some(0),
         "query guessit: --tables 0 asks for no table (1 ..= the table's max_hand)"
     );
@@ -160,7 +160,7 @@ pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         if let Some(path) = &q.compare {
             let [card_bluff, card_call] = read_card(path)?;
             let n = card_bluff.len();
-            ensure!(
+            crate::ensure_input!(
                 n <= size,
                 "card {} is {n} x {n}: give --tables {n} or more",
                 path.display()
@@ -189,7 +189,7 @@ pub(super) fn answer(q: &GuessItQuery, ctx: &QueryContext) -> Result<Answer> {
         }));
     }
     let (Some(m), Some(n)) = (q.mine, q.theirs) else {
-        bail!("query guessit: give two hand sizes (mine theirs) or --tables N");
+        crate::bail_input!("query guessit: give two hand sizes (mine theirs) or --tables N");
     };
     let r = row(&t, m, n)?;
     let stats: GuessItStats = table_stats(&t)?;

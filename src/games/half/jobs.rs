@@ -18,7 +18,7 @@ struct HalfParams {
 
 impl Planner for Half {
     fn name(&self) -> &'static str {
-        "half"
+        crate::games::game::Game::name(self)
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: HalfParams = game_params(source, "half", section)?;

@@ -9,8 +9,9 @@ mod jobs;
 mod query;
 internal_mod!(solve);
 
+use super::error::GameError;
+use super::game::{Game, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
 use crate::table::Table;
 use anyhow::{bail, ensure, Result};
 pub use query::HalfQuery;
@@ -44,35 +45,46 @@ impl Convention {
 }
 
 impl Game for Half {
+    fn name(&self) -> &'static str {
+        "half"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "single pile, take 1..⌊n/2⌋: safe positions in both conventions"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
-        let conv = match table.meta().table.as_str() {
-            "normal" => Convention::LastMoverWins,
-            "last-loses" => Convention::LastMoverLoses,
-            other => bail!("unknown half table {other:?}"),
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        let check = || -> Result<()> {
+            let conv = match table.meta().table.as_str() {
+                "normal" => Convention::LastMoverWins,
+                "last-loses" => Convention::LastMoverLoses,
+                other => bail!("unknown half table {other:?}"),
+            };
+            let stored = table.read_range::<u32>(0, table.len())?;
+            let check = stored.len().min(5000);
+            let brute = brute_force(check as u64 - 1, conv);
+            for n in 0..check {
+                let safe = stored[n] == 0;
+                ensure!(
+                    safe == brute[n],
+                    "pile {n}: table says safe={safe}, search says {}",
+                    brute[n]
+                );
+            }
+            Ok(())
         };
-        let stored = table.read_range::<u32>(0, table.len())?;
-        let check = stored.len().min(5000);
-        let brute = brute_force(check as u64 - 1, conv);
-        for n in 0..check {
-            let safe = stored[n] == 0;
-            ensure!(
-                safe == brute[n],
-                "pile {n}: table says safe={safe}, search says {}",
-                brute[n]
-            );
-        }
-        Ok(())
+        check().map_err(GameError::from)
     }
 }
 
 impl Queries for Half {
     type Query = HalfQuery;
 
-    fn query(&self, q: &HalfQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &HalfQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::Convention;
 use crate::games::query::{open_table, Answer, QueryContext};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde::Serialize;
 
 /// `nimrod query half PILE`.
@@ -74,7 +74,7 @@ pub(super) fn answer(q: &HalfQuery, ctx: &QueryContext) -> Result<Answer> {
     };
     let t = open_table(&ctx.data_dir, conv.table())?;
     if q.pile >= t.len() {
-        bail!(
+        crate::bail_input!(
             "pile {} is beyond the {} table (bound {}); raise [half] bound",
             q.pile,
             conv.table(),

@@ -125,7 +125,7 @@ impl KlondikeParams {
 
 impl Planner for Klondike {
     fn name(&self) -> &'static str {
-        "klondike"
+        crate::games::game::Game::name(self)
     }
     /// The solver jobs: a verdict byte a deal, and at their peak one full
     /// search per thread (about 12.5 bytes a class of the budget).

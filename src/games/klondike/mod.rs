@@ -34,8 +34,9 @@ use crate::stats;
 internal_mod!(verdict);
 mod verify;
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries};
 use anyhow::Result;
 pub use cards::{shuffled, solvitaire_deck, DealId};
 pub use greedy::Player;
@@ -184,20 +185,28 @@ pub fn rules_id(r: &Rules) -> String {
 }
 
 impl Game for Klondike {
+    fn name(&self) -> &'static str {
+        "klondike"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "Klondike solitaire: the greedy player's win rates and which deals were winnable"
     }
 
-    fn verify(&self, table: &crate::table::Table) -> Result<()> {
-        verify::verify(table)
+    fn verify(&self, table: &crate::table::Table) -> Result<(), GameError> {
+        verify::verify(table).map_err(GameError::from)
     }
 }
 
 impl Queries for Klondike {
     type Query = query::KlondikeQuery;
 
-    fn query(&self, q: &query::KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::KlondikeQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -214,9 +223,9 @@ impl Plays for Klondike {
         ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
+    ) -> Result<(), GameError> {
         let _ = ctx;
-        query::play(p, input, output)
+        query::play(p, input, output).map_err(GameError::from)
     }
 }
 

@@ -13,7 +13,7 @@ use super::solver;
 use super::state::{Move, Rules, State};
 use super::verdict::Verdict;
 use crate::games::query::{open_table, Answer, QueryContext};
-use anyhow::{bail, ensure, Result};
+use anyhow::Result;
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -137,12 +137,12 @@ impl KlondikePlay {
 fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Hinter)> {
     let worry = if q.no_worry { "/noworry" } else { "" };
     let rules = parse_rules(&format!("{}/{}{worry}", q.draw, q.redeal))?;
-    ensure!(
+    crate::ensure_input!(
         (1..=MAX_BUDGET).contains(&q.budget),
         "--budget {} is out of range: 1 to {MAX_BUDGET} solver positions",
         q.budget
     );
-    ensure!(
+    crate::ensure_input!(
         (1..=MAX_SAMPLES).contains(&q.samples),
         "--samples {} is out of range: 1 to {MAX_SAMPLES} samples a decision",
         q.samples
@@ -150,7 +150,7 @@ fn rules_of(q: &KlondikeQuery) -> Result<(Rules, Hinter)> {
     if q.variant == greedy::NOPEEK {
         return Ok((rules, Hinter::NoPeek(NoPeek::with_samples(q.samples))));
     }
-    ensure!(
+    crate::ensure_input!(
         q.variant < Player::ALL.len(),
         "--variant {} is out of range (0 ..= {} or nopeek)",
         q.variant,
@@ -175,14 +175,14 @@ fn describe_line(start: &State, rules: &Rules, moves: &[Move]) -> Vec<String> {
 pub fn answer(q: &KlondikeQuery, ctx: &QueryContext) -> Result<Answer> {
     if q.report {
         // A library caller has no parser to refuse these: check here too.
-        ensure!(
+        crate::ensure_input!(
             q.deal.is_none(),
             "query klondike: --report covers every deal of the build; it takes no --deal"
         );
         return report(ctx);
     }
     let Some(deal) = q.deal else {
-        bail!("query klondike: give --deal N (or --report)");
+        crate::bail_input!("query klondike: give --deal N (or --report)");
     };
     let (rules, variant) = rules_of(q)?;
     let start = State::from_deck(&deal.deck());
@@ -504,7 +504,7 @@ pub fn play(
 ) -> Result<()> {
     let q = &p.as_query();
     let Some(deal) = q.deal else {
-        bail!("play klondike: give --deal N");
+        crate::bail_input!("play klondike: give --deal N");
     };
     let (rules, variant) = rules_of(q)?;
     let mut s = State::from_deck(&deal.deck());

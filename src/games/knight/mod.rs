@@ -15,28 +15,21 @@
 internal_mod!(tour);
 mod query;
 
+use super::error::GameError;
+use super::game::{Game, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
-use crate::pipeline::{Job, Planner};
-use anyhow::{bail, Result};
+use anyhow::Result;
 pub use query::KnightQuery;
 pub use tour::{Reading, Rule};
 
 /// The knight's tour (the registry's `knight`): simulated, no tables.
 pub struct Knight;
 
-impl Planner for Knight {
+impl Game for Knight {
     fn name(&self) -> &'static str {
         "knight"
     }
-    fn plan(&self, source: &str, _section: &toml::Table) -> Result<Vec<Job>> {
-        bail!(
-            "{source}: [knight] has nothing to build: tours are simulated (nimrod query knight …)"
-        )
-    }
-}
 
-impl Game for Knight {
     fn summary(&self) -> &'static str {
         "the knight's tour by the chapter's rule of thumb, Warnsdorff's rule or at random: a tour, or a success rate"
     }
@@ -45,7 +38,7 @@ impl Game for Knight {
 impl Queries for Knight {
     type Query = KnightQuery;
 
-    fn query(&self, q: &KnightQuery, _ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q)
+    fn query(&self, q: &KnightQuery, _ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q).map_err(GameError::from)
     }
 }

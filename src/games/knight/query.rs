@@ -6,7 +6,7 @@ use super::tour::{is_knight_path, tour, Reading, Rule};
 use crate::games::query::Answer;
 use crate::rng::SplitMix64;
 use crate::stats::wilson;
-use anyhow::{bail, ensure, Result};
+use anyhow::{ensure, Result};
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -46,11 +46,15 @@ fn rule_of(q: &KnightQuery) -> Result<Rule> {
     Ok(match q.rule.as_str() {
         "text" => Rule::Text(Reading::parse(&q.reading).ok_or_else(|| {
             let names: Vec<String> = Reading::ALL.iter().map(|r| r.name()).collect();
-            anyhow::anyhow!("--reading {:?}: one of {}", q.reading, names.join(", "))
+            crate::games::error::bad_input(anyhow::anyhow!(
+                "--reading {:?}: one of {}",
+                q.reading,
+                names.join(", ")
+            ))
         })?),
         "warnsdorff" => Rule::Warnsdorff,
         "random" => Rule::Random,
-        other => bail!("--rule {other:?}: text, warnsdorff or random"),
+        other => crate::bail_input!("--rule {other:?}: text, warnsdorff or random"),
     })
 }
 

@@ -12,11 +12,10 @@ internal_mod!(moore);
 mod play;
 mod query;
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries};
-use crate::pipeline::Job;
-use crate::pipeline::Planner;
-use anyhow::{bail, Result};
+use anyhow::Result;
 pub use bouton::{is_p, winning_moves};
 pub use play::NimPlay;
 pub use query::NimQuery;
@@ -26,18 +25,11 @@ pub struct Nim;
 
 const MAX_HEAPS: usize = 100;
 
-impl Planner for Nim {
+impl Game for Nim {
     fn name(&self) -> &'static str {
         "nim"
     }
-    fn plan(&self, source: &str, _section: &toml::Table) -> Result<Vec<Job>> {
-        bail!(
-            "{source}: [nim] has nothing to build: Nim is answered by formula (nimrod query nim …)"
-        )
-    }
-}
 
-impl Game for Nim {
     fn summary(&self) -> &'static str {
         "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves"
     }
@@ -46,8 +38,8 @@ impl Game for Nim {
 impl Queries for Nim {
     type Query = NimQuery;
 
-    fn query(&self, q: &NimQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &NimQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -64,7 +56,7 @@ impl Plays for Nim {
         _ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(p, input, output)
+    ) -> Result<(), GameError> {
+        play::play(p, input, output).map_err(GameError::from)
     }
 }

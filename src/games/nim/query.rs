@@ -3,7 +3,7 @@
 
 use super::{bouton, moore, MAX_HEAPS};
 use crate::games::query::{Answer, QueryContext};
-use anyhow::{ensure, Result};
+use anyhow::Result;
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -186,11 +186,11 @@ impl std::fmt::Display for NimAnswer {
 
 /// The answer to `query nim`.
 pub(super) fn answer(q: &NimQuery, _ctx: &QueryContext) -> Result<Answer> {
-    ensure!(
+    crate::ensure_input!(
         q.heaps.len() <= MAX_HEAPS,
         "query nim: at most {MAX_HEAPS} heaps"
     );
-    ensure!(q.k >= 1, "query nim: --k must be at least 1");
+    crate::ensure_input!(q.k >= 1, "query nim: --k must be at least 1");
     let heaps = q.heaps.clone();
     // Taking from k heaps or more, when there are fewer, is taking from
     // all of them: Moore's rule is the same for every k at least the

@@ -22,7 +22,7 @@ struct OctalParams {
 
 impl Planner for Octal {
     fn name(&self) -> &'static str {
-        "octal"
+        crate::games::game::Game::name(self)
     }
     /// The values are held in memory as they are computed (two bytes a
     /// heap). The time depends on how sparse the code's values are, which

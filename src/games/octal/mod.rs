@@ -11,8 +11,9 @@ mod query;
 internal_mod!(solve);
 internal_mod!(sparse);
 
+use super::error::GameError;
+use super::game::{Game, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, Queries};
 use crate::table::Table;
 use anyhow::{ensure, Context, Result};
 pub use code::{OctalCode, OctalCodeError};
@@ -30,32 +31,45 @@ const MAX_BOUND: u64 = 1 << 32;
 pub struct Octal;
 
 impl Game for Octal {
+    fn name(&self) -> &'static str {
+        "octal"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
-        let code = OctalCode::parse(&table.meta().table)?;
-        let g = table.read_range::<u16>(0, table.len())?;
-        let check = g.len().min(3000);
-        ensure!(
-            solve::values(&code, check - 1, || {}) == g[..check],
-            "values differ from a fresh computation"
-        );
-        let stored: Option<Period> = serde_json::from_value(table.meta().stats["period"].clone())
-            .context("period statistics are malformed")?;
-        ensure!(
-            stored == period::find(&g, code.max_removal()),
-            "stored period is not the one the values prove"
-        );
-        Ok(())
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        let check = || -> Result<()> {
+            let code = OctalCode::parse(&table.meta().table)?;
+            let g = table.read_range::<u16>(0, table.len())?;
+            let check = g.len().min(3000);
+            ensure!(
+                solve::values(&code, check - 1, || {}) == g[..check],
+                "values differ from a fresh computation"
+            );
+            let stored: Option<Period> =
+                serde_json::from_value(table.meta().stats["period"].clone())
+                    .context("period statistics are malformed")?;
+            ensure!(
+                stored == period::find(&g, code.max_removal()),
+                "stored period is not the one the values prove"
+            );
+            Ok(())
+        };
+        check().map_err(GameError::from)
     }
 }
 
 impl Queries for Octal {
     type Query = OctalQuery;
 
-    fn query(&self, q: &OctalQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(&OctalCode::parse(&q.code)?, q.heap, ctx)
+    fn query(&self, q: &OctalQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        let code = OctalCode::parse(&q.code).map_err(GameError::input)?;
+        query::answer(&code, q.heap, ctx).map_err(GameError::from)
     }
 }

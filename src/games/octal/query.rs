@@ -3,7 +3,7 @@
 use super::code::OctalCode;
 use super::period::Period;
 use crate::games::query::{open_table, Answer, QueryContext};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -41,7 +41,7 @@ pub(super) fn answer(code: &OctalCode, heap: u64, ctx: &QueryContext) -> Result<
         let m = n0 + (heap - n0) % p.period;
         (t.get::<u16>(m)?, Some(m))
     } else {
-        bail!("heap {heap} is beyond the {id} table (bound {bound}) and no period is proved; raise [octal] bound");
+        crate::bail_input!("heap {heap} is beyond the {id} table (bound {bound}) and no period is proved; raise [octal] bound");
     };
     Ok(Answer::of(&OctalAnswer {
         game: "octal",

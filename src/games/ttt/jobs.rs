@@ -52,7 +52,7 @@ pub fn board_id(g: &Geometry) -> String {
 
 impl Planner for Ttt {
     fn name(&self) -> &'static str {
-        "ttt"
+        crate::games::game::Game::name(self)
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: TttParams = game_params(source, "ttt", section)?;

@@ -22,8 +22,9 @@ internal_mod!(search);
 internal_mod!(solve);
 mod verify;
 
+use super::error::GameError;
+use super::game::{Game, PlayCommand, Plays, Queries};
 use super::query::{Answer, QueryContext};
-use super::{Game, PlayCommand, Plays, Queries};
 use crate::table::Table;
 use anyhow::Result;
 pub use board::{parse_board, render, Geometry, Position};
@@ -39,23 +40,34 @@ const SOLVER_VERSION: u32 = 1;
 pub struct Ttt;
 
 impl Game for Ttt {
+    fn name(&self) -> &'static str {
+        "ttt"
+    }
+
+    fn planner(&self) -> Option<&dyn crate::pipeline::Planner> {
+        Some(self)
+    }
+
     fn summary(&self) -> &'static str {
         "noughts and crosses and m,n,k-games: value, distance and optimal moves of every reachable position; classic machines"
     }
 
-    fn verify(&self, table: &Table) -> Result<()> {
-        if table.meta().table == "machines" {
-            return Ok(());
-        }
-        verify::verify_board(table)
+    fn verify(&self, table: &Table) -> Result<(), GameError> {
+        let check = || -> Result<()> {
+            if table.meta().table == "machines" {
+                return Ok(());
+            }
+            verify::verify_board(table)
+        };
+        check().map_err(GameError::from)
     }
 }
 
 impl Queries for Ttt {
     type Query = query::TttQuery;
 
-    fn query(&self, q: &query::TttQuery, ctx: &QueryContext) -> Result<Answer> {
-        query::answer(q, ctx)
+    fn query(&self, q: &query::TttQuery, ctx: &QueryContext) -> Result<Answer, GameError> {
+        query::answer(q, ctx).map_err(GameError::from)
     }
 
     fn player(&self) -> Option<&dyn PlayCommand> {
@@ -72,7 +84,7 @@ impl Plays for Ttt {
         _ctx: &QueryContext,
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
-    ) -> Result<()> {
-        play::play(p, input, output)
+    ) -> Result<(), GameError> {
+        play::play(p, input, output).map_err(GameError::from)
     }
 }

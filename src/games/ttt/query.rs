@@ -7,7 +7,7 @@ use super::machines::MachinesStats;
 use super::solve::Solved;
 use crate::games::query::{open_table, table_params, table_stats, Answer, QueryContext};
 use crate::table::Table;
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 #[cfg_attr(feature = "cli", derive(clap::Parser))]
@@ -101,23 +101,24 @@ pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
         .split_once('x')
         .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
         .ok_or_else(|| {
-            anyhow::anyhow!(
+            crate::games::error::bad_input(anyhow::anyhow!(
                 "query ttt: --size {:?}: expected ROWSxCOLS, e.g. 4x4",
                 q.size
-            )
+            ))
         })?;
     let k = match q.k {
         Some(k) => k,
         None if rows == 3 && cols == 3 => 3,
-        None => bail!("query ttt: give --k for a {rows}x{cols} board"),
+        None => crate::bail_input!("query ttt: give --k for a {rows}x{cols} board"),
     };
-    let g = Geometry::new(rows, cols, k).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?;
+    let g = Geometry::new(rows, cols, k)
+        .map_err(|e| crate::games::error::bad_input(anyhow::anyhow!("query ttt: {e}")))?;
     let p = if q.fifteen {
-        ensure!(
+        crate::ensure_input!(
             rows == 3 && cols == 3 && k == 3,
             "query ttt: --fifteen is the 3x3 game"
         );
-        ensure!(
+        crate::ensure_input!(
             q.board.is_none(),
             "query ttt: --fifteen takes --first/--second, not a board"
         );
@@ -125,9 +126,9 @@ pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
         for (list, is_first) in [(&q.first, true), (&q.second, false)] {
             for &n in list.iter() {
                 let Some(cell) = MAGIC.iter().position(|&m| m == n) else {
-                    bail!("query ttt: number {n} is not in 1..9");
+                    crate::bail_input!("query ttt: number {n} is not in 1..9");
                 };
-                ensure!(
+                crate::ensure_input!(
                     p.occupied() >> cell & 1 == 0,
                     "query ttt: number {n} is taken twice"
                 );
@@ -141,9 +142,12 @@ pub fn answer(q: &TttQuery, ctx: &QueryContext) -> Result<Answer> {
         p
     } else {
         let Some(b) = &q.board else {
-            bail!("query ttt: give a board (e.g. \"x.o.x....\"), --fifteen or --report");
+            crate::bail_input!(
+                "query ttt: give a board (e.g. \"x.o.x....\"), --fifteen or --report"
+            );
         };
-        parse_board(&g, b).map_err(|e| anyhow::anyhow!("query ttt: {e}"))?
+        parse_board(&g, b)
+            .map_err(|e| crate::games::error::bad_input(anyhow::anyhow!("query ttt: {e}")))?
     };
     // Tables hold boards with rows <= cols; a taller board is the stored
     // wide one transposed (the same game: lines map to lines).
