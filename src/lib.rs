@@ -68,9 +68,21 @@ macro_rules! internal_mod {
         pub mod $name;
         $(#[$attr])*
         #[cfg(not(feature = "internals"))]
-        // What only the tests use looks dead here; the build with the
-        // feature (clippy --all-targets) still checks every private item.
-        #[allow(dead_code, unused_imports)]
+        pub(crate) mod $name;
+    };
+}
+
+/// Declares a module that only tests, benches and fuzz targets use (a slow
+/// obvious solver a fast path is checked against): `pub` with the
+/// `internals` feature, compiled into the crate's own unit tests, and
+/// absent from every other build.
+macro_rules! oracle_mod {
+    ($(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        #[cfg(feature = "internals")]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(all(test, not(feature = "internals")))]
         pub(crate) mod $name;
     };
 }

@@ -28,7 +28,7 @@ impl Planner for Take3 {
     }
 
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
-        let p: Take3Params = pipeline::config::game_params(source, "take3", section)?;
+        let p: Take3Params = pipeline::game_params(source, "take3", section)?;
         ensure!(
             (1..=1_000_000).contains(&p.bound),
             "{source}: [take3] bound = {} is out of range (1 ..= 1000000)",

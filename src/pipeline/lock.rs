@@ -28,6 +28,7 @@ pub const LOCK_DIR: &str = ".locks";
 #[derive(Debug)]
 pub struct JobLock {
     _file: File,
+    #[cfg(any(test, feature = "internals"))]
     path: PathBuf,
 }
 
@@ -91,9 +92,14 @@ impl JobLock {
             .and_then(|()| file.seek(SeekFrom::Start(0)))
             .and_then(|_| writeln!(file, "{}", std::process::id()))
             .with_context(|| format!("cannot write the job lock {}", path.display()))?;
-        Ok(JobLock { _file: file, path })
+        Ok(JobLock {
+            _file: file,
+            #[cfg(any(test, feature = "internals"))]
+            path,
+        })
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The lock file.
     pub fn path(&self) -> &Path {
         &self.path

@@ -13,7 +13,7 @@ internal_mod!(progress);
 internal_mod!(runner);
 pub mod slurm;
 
-pub use config::{Config, DEFAULT_CONFIG};
+pub use config::{game_params, Config, DEFAULT_CONFIG};
 pub use job::{param_hash, Job, JobContext, JobParts, Shard, MAX_SHARDS};
 pub use progress::{Progress, Stage};
 pub use runner::{

@@ -12,7 +12,7 @@
 //! `WIN - plies` (a quicker win is better), so a score beyond `WIN_BOUND`
 //! is a proven result with its distance, whatever the evaluation says.
 
-internal_mod!(classic);
+oracle_mod!(classic);
 internal_mod!(engine);
 internal_mod!(tt);
 

@@ -99,6 +99,7 @@ impl<M: Copy> Table<M> {
         self.buckets.iter_mut().for_each(|b| *b = [None, None]);
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Entries in use (for reports).
     pub fn used(&self) -> usize {
         self.buckets.iter().flatten().flatten().count()

@@ -197,6 +197,9 @@ pub enum HeaderProblem {
     Magic,
     /// A format version this build does not read.
     Version(u32),
+    /// A section that ends past the end of the file (a cut-short file),
+    /// with which one.
+    PastEnd(String),
     /// Inconsistent fields, with what is wrong.
     Invalid(String),
 }
@@ -320,7 +323,7 @@ impl Header {
             match s.end() {
                 Some(end) if end <= file_len => {}
                 _ => {
-                    return Err(HeaderProblem::Invalid(format!(
+                    return Err(HeaderProblem::PastEnd(format!(
                         "{name} section [{}, +{}) runs past the end of the file ({file_len} bytes)",
                         s.offset, s.len
                     )))

@@ -143,9 +143,7 @@ impl Table {
                 found: v,
                 expected: crate::FORMAT_VERSION,
             },
-            HeaderProblem::Invalid(what) if what.contains("past the end") => {
-                TableError::truncated(path, what)
-            }
+            HeaderProblem::PastEnd(what) => TableError::truncated(path, what),
             HeaderProblem::Invalid(what) => TableError::corrupt(path, what),
         })?;
         if header.meta.len > MAX_META_LEN {

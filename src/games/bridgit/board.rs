@@ -96,6 +96,7 @@ impl Board {
         self.edges.len()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The site at (x, y) on the drawn board.
     pub fn site_at(&self, x: usize, y: usize) -> Option<usize> {
         let n = self.n;
@@ -131,6 +132,7 @@ impl Board {
         joins_first_two(self.vertices, &self.edges, mask)
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Whether the Black sites in `black` join T and B (read on Black's own
     /// graph, independently of White's).
     pub fn black_crosses(&self, black: &[bool]) -> bool {

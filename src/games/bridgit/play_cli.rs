@@ -24,6 +24,7 @@ pub const MAX_PLAY_SIZE: usize = 12;
         after_help = "Examples:\n  nimrod play bridgit\n  nimrod play bridgit --size 3 --strategy trees\n\nWhite (o) joins left to right and moves first; you are Black (•), joining\ntop to bottom. Name a free site by number or label (h1,2 or v2,1); 'quit'\nends the game."
     )
 )]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BridgitPlay {
     /// Board size n (the commercial board is 5), 2 to 12.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 5))]
@@ -31,6 +32,17 @@ pub struct BridgitPlay {
     /// White's strategy.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "pairing"))]
     pub strategy: Kind,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `BridgitPlay { .., ..Default::default() }` asks what the command would.
+impl Default for BridgitPlay {
+    fn default() -> Self {
+        BridgitPlay {
+            size: 5,
+            strategy: Kind::Pairing,
+        }
+    }
 }
 
 /// The board drawn: White's dots o, Black's •, free sites ·, White's

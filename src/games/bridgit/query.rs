@@ -36,6 +36,7 @@ pub enum Kind {
     command(about = "Bridg-it: White's reply under a stored winning strategy")
 )]
 /// The arguments of `nimrod query bridgit` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct BridgitQuery {
     /// Board size n: the grid of the built table of that size (see the
     /// config's `[bridgit]` sizes).
@@ -51,6 +52,19 @@ pub struct BridgitQuery {
     /// Draw the pairing on the board and list its pairs.
     #[cfg_attr(feature = "cli", arg(long, conflicts_with_all = ["moves", "strategy"]))]
     pub table: bool,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `BridgitQuery { .., ..Default::default() }` asks what the command would.
+impl Default for BridgitQuery {
+    fn default() -> Self {
+        BridgitQuery {
+            size: 0,
+            moves: String::new(),
+            strategy: Kind::Pairing,
+            table: false,
+        }
+    }
 }
 
 pub fn load_pairing(t: &Table, b: &Board) -> Result<Pairing> {

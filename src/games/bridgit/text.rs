@@ -26,6 +26,7 @@
 use super::board::Board;
 use super::pairing::Pairing;
 
+#[cfg(any(test, feature = "internals"))]
 /// The text's N = 5 table, as printed: (opponent's move, answer).
 pub const PRINTED_N5: [(u32, u32); 40] = [
     (2, 6), (3, 7), (4, 8), (5, 9), (6, 2), (7, 3), (8, 4), (9, 5), (10, 11), (11, 10),
@@ -34,6 +35,7 @@ pub const PRINTED_N5: [(u32, u32); 40] = [
     (32, 36), (33, 37), (34, 38), (35, 39), (36, 32), (37, 33), (38, 34), (39, 35), (40, 41), (41, 40),
 ];
 
+#[cfg(any(test, feature = "internals"))]
 /// The text's N = 4 table, as printed: (opponent's move, increment, answer).
 pub const PRINTED_N4: [(u32, i32, u32); 24] = [
     (2, 3, 5), (3, 3, 6), (4, 3, 7), (5, -3, 2), (6, -3, 3), (7, -3, 4), (8, 1, 9), (9, -1, 8),

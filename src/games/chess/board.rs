@@ -4,6 +4,7 @@
 //! `moves`, its un-moves for retrograde analysis in `unmoves`, FEN in `fen`
 //! and standard notation in `san`.
 
+#[cfg(any(test, feature = "internals"))]
 pub use super::moves::Pins;
 
 use super::bitboard::*;
@@ -48,6 +49,7 @@ pub enum Role {
     King = 5,
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// What a pawn may promote to, strongest first.
 pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 

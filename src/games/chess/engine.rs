@@ -99,6 +99,7 @@ impl<'t> ChessSearch<'t> {
         k
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The position being searched.
     pub fn game(&self) -> &FullPosition {
         &self.game

@@ -196,6 +196,7 @@ impl FullPosition {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Leaf positions `depth` plies ahead (the standard move-generator
     /// test).
     pub fn perft(&self, depth: u32) -> u64 {

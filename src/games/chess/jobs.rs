@@ -234,7 +234,7 @@ fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Resu
         layout,
         probe,
         &|step| match step {
-            sweep::Step::Slice { .. } => stage.borrow().inc(1),
+            sweep::Step::Slice => stage.borrow().inc(1),
             sweep::Step::Slices => next(ctx.progress.stage(ctx.id, "statistics", 1)),
             sweep::Step::Saved {
                 ply,
@@ -286,7 +286,7 @@ fn solve_counting_down(
                 next(ctx.progress.counter(ctx.id, "retrograde plies"));
             }
         }
-        solve::Step::Ply { .. } => stage.borrow().inc(1),
+        solve::Step::Ply => stage.borrow().inc(1),
         solve::Step::Plies => next(ctx.progress.stage(ctx.id, "statistics", 1)),
     })?;
     stage.into_inner().finish();

@@ -17,6 +17,7 @@ use std::io::{BufRead, Write};
     after_help = "Examples:\n  nimrod play chess\n  nimrod play chess --fen \"8/8/8/8/2r5/8/2k5/K6Q w - - 0 1\" --as black --nodes 200000\n  nimrod play chess --movetime 500 --nodes 100000000\n\nMoves are read as UCI (e2e4, e7e8q) or SAN (Nf3, O-O); 'quit' ends the game."
 ))]
 /// The arguments of `nimrod play chess` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ChessPlay {
     /// Starting position (default: the initial position).
     #[cfg_attr(feature = "cli", arg(long, default_value = FullPosition::START))]
@@ -25,12 +26,25 @@ pub struct ChessPlay {
     #[cfg_attr(feature = "cli", arg(long = "as", default_value = "white", value_parser = ["white", "black"]))]
     pub side: String,
     /// Engine nodes per move.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000)))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=MAX_PLAY_NODES)))]
     pub nodes: u64,
     /// Also stop each engine move after this many milliseconds (the game
     /// then depends on the machine's speed; nodes alone are repeatable).
-    #[cfg_attr(feature = "cli", arg(long = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000)))]
+    #[cfg_attr(feature = "cli", arg(long = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS)))]
     pub move_time_ms: Option<u64>,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `ChessPlay { .., ..Default::default() }` asks what the command would.
+impl Default for ChessPlay {
+    fn default() -> Self {
+        ChessPlay {
+            fen: FullPosition::START.into(),
+            side: "white".into(),
+            nodes: 300_000,
+            move_time_ms: None,
+        }
+    }
 }
 
 /// SAN with castling written as O-O / O-O-O.
@@ -73,6 +87,11 @@ fn show(g: &FullPosition, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// The most nodes the machine may search a move.
+pub const MAX_PLAY_NODES: u64 = 1_000_000_000;
+/// The longest the machine may think a move, in milliseconds (an hour).
+pub const MAX_MOVE_TIME_MS: u64 = 3_600_000;
+
 /// Plays one game on `input`/`output` (see `ChessPlay`).
 pub fn play(
     p: &ChessPlay,
@@ -80,7 +99,23 @@ pub fn play(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let mut game = FullPosition::from_fen(&p.fen)?;
+    // The command line's ranges, held for library callers too.
+    crate::ensure_input!(
+        (1..=MAX_PLAY_NODES).contains(&p.nodes),
+        "play chess: --nodes {} is out of range (1 ..= {MAX_PLAY_NODES})",
+        p.nodes
+    );
+    crate::ensure_input!(
+        p.move_time_ms.is_none_or(|ms| (1..=MAX_MOVE_TIME_MS).contains(&ms)),
+        "play chess: --movetime {} is out of range (1 ..= {MAX_MOVE_TIME_MS} ms)",
+        p.move_time_ms.unwrap_or(0)
+    );
+    crate::ensure_input!(
+        p.side == "white" || p.side == "black",
+        "play chess: --as {:?}: white or black",
+        p.side
+    );
+    let mut game = FullPosition::from_fen(&p.fen).map_err(crate::games::error::bad_input)?;
     let human = if p.side == "white" {
         Color::White
     } else {

@@ -19,6 +19,7 @@ use serde::Serialize;
 ))]
 #[cfg_attr(feature = "cli", command(about = "Chess endgames: value, distance to mate, moves, principal variation"))]
 /// The arguments of `nimrod query chess` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ChessQuery {
     /// Position in FEN: castling "-" (use --search for positions with castling rights); an en passant square is taken into account.
     pub fen: Option<String>,
@@ -52,6 +53,24 @@ pub struct ChessQuery {
     /// Deepest iteration of --search, in plies.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_SEARCH_DEPTH as i64)))]
     pub depth: u32,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `ChessQuery { .., ..Default::default() }` asks what the command would.
+impl Default for ChessQuery {
+    fn default() -> Self {
+        ChessQuery {
+            fen: None,
+            fens: None,
+            stats: None,
+            sample: None,
+            table: None,
+            seed: 1,
+            search: false,
+            nodes: 5_000_000,
+            depth: 64,
+        }
+    }
 }
 
 /// The most nodes `--search` may spend.

@@ -545,13 +545,8 @@ pub enum Step {
         /// Blocks in all.
         of: u64,
     },
-    /// A ply is done, having processed `decided` positions.
-    Ply {
-        /// The ply.
-        ply: u32,
-        /// Positions it decided.
-        decided: u64,
-    },
+    /// A retrograde ply is done.
+    Ply,
     /// The plies are done; the statistics are next.
     Plies,
 }
@@ -604,10 +599,7 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
         if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
             bail!(e);
         }
-        on_step(Step::Ply {
-            ply,
-            decided: found,
-        });
+        on_step(Step::Ply);
         if found == 0 && ply >= work.horizon.load(Relaxed) {
             break;
         }

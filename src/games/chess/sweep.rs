@@ -147,12 +147,7 @@ impl Window {
 /// Progress of a solve, for the build's progress lines.
 pub enum Step {
     /// A slice (one placement of the pawns; the whole table without them) is done.
-    Slice {
-        /// Slices done.
-        done: u64,
-        /// Slices in all.
-        of: u64,
-    },
+    Slice,
     /// Every slice is solved; the statistics are next.
     Slices,
     /// The state was saved before ply `ply` (`bytes` on disk, in `seconds`).
@@ -1611,6 +1606,7 @@ impl Default for Options {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Solves `layout` given the tables of every capture and promotion.
 pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Result<Solved> {
     solve_with(layout, probe, on_step, Options::default())
@@ -1642,7 +1638,6 @@ pub fn solve_with(
         by_pawns,
         options,
     };
-    let total = engine.slices.len() as u64;
     let positions = layout.positions as usize;
     let new_legal = || -> Vec<AtomicU64> {
         (0..(2 * positions).div_ceil(64))
@@ -1654,7 +1649,7 @@ pub fn solve_with(
         // kill while the statistics run or the table is written would
         // otherwise lose the whole solve).
         let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
-        on_step(Step::Slice { done: 1, of: 1 });
+        on_step(Step::Slice);
         on_step(Step::Slices);
         if engine.is_layout() {
             return Ok(finish_in_place(&engine, solved));
@@ -1683,7 +1678,6 @@ pub fn solve_with(
     let out_legal = new_legal();
     let mut solved: Vec<Option<Bytes>> = (0..engine.slices.len()).map(|_| None).collect();
     let mut plies = 0;
-    let mut done = 0;
     let mut start = 0;
     while start < engine.slices.len() {
         let level = engine.slices[start].advancement;
@@ -1716,8 +1710,7 @@ pub fn solve_with(
             });
             plies = plies.max(r.plies);
             solved[id] = Some(bytes);
-            done += 1;
-            on_step(Step::Slice { done, of: total });
+            on_step(Step::Slice);
         }
         probe.release_resident_pages();
         start = end;

@@ -146,6 +146,7 @@ pub enum Values {
 }
 
 impl Values {
+    #[cfg(any(test, feature = "internals"))]
     /// Slots held.
     pub fn len(&self) -> usize {
         match self {
@@ -154,6 +155,7 @@ impl Values {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Whether no slot is held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -39,6 +39,7 @@ impl Level {
     pub fn len(&self) -> u64 {
         self.patterns.len() * self.prize_sets
     }
+    #[cfg(any(test, feature = "internals"))]
     /// Whether the level has no slot.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

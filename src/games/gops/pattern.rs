@@ -103,6 +103,7 @@ impl Pattern {
     pub fn len(&self) -> usize {
         self.len as usize
     }
+    #[cfg(any(test, feature = "internals"))]
     /// Whether it spans no card.
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -247,6 +248,7 @@ fn unrank_word(mut r: u64, mut n: [usize; 3], out: &mut Vec<u32>) {
 #[derive(Clone, Debug)]
 pub struct PatternSpace {
     /// Cards per suit N.
+    #[cfg(any(test, feature = "internals"))]
     pub cards: usize,
     /// Cards per hand.
     pub k: usize,
@@ -265,13 +267,19 @@ impl PatternSpace {
             let size = if m == 0 { 1 } else { multinomial(m, m, c) / 2 };
             offset.push(offset[m] + size);
         }
-        PatternSpace { cards, k, offset }
+        PatternSpace {
+            #[cfg(any(test, feature = "internals"))]
+            cards,
+            k,
+            offset,
+        }
     }
 
     /// Patterns at this level.
     pub fn len(&self) -> u64 {
         *self.offset.last().expect("offsets")
     }
+    #[cfg(any(test, feature = "internals"))]
     /// Whether there is none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

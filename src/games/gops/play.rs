@@ -20,6 +20,7 @@ use std::io::{BufRead, Write};
     command(about = "Play GOPS against the stored optimal strategy")
 )]
 /// The arguments of `nimrod play gops` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct GopsPlay {
     /// N: hands and prize deck 1..N.
     #[cfg_attr(feature = "cli", arg(long))]
@@ -30,6 +31,18 @@ pub struct GopsPlay {
     /// What the computer optimises: score (expected difference) or win.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Objective::Score))]
     pub objective: Objective,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `GopsPlay { .., ..Default::default() }` asks what the command would.
+impl Default for GopsPlay {
+    fn default() -> Self {
+        GopsPlay {
+            cards: 0,
+            seed: 1,
+            objective: Objective::Score,
+        }
+    }
 }
 
 fn list(mask: u32) -> String {

@@ -26,6 +26,7 @@ use serde::Serialize;
     command(about = "GOPS: value and optimal mixed bids of a subgame")
 )]
 /// The arguments of `nimrod query gops` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct GopsQuery {
     /// N: both hands and the prize deck start as 1..N.
     #[cfg_attr(feature = "cli", arg(long))]
@@ -62,7 +63,25 @@ pub struct GopsQuery {
     pub against: Option<FixedBidder>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+/// The command line's defaults, so that a library caller's
+/// `GopsQuery { .., ..Default::default() }` asks what the command would.
+impl Default for GopsQuery {
+    fn default() -> Self {
+        GopsQuery {
+            cards: 0,
+            first_move: false,
+            mine: vec![],
+            theirs: vec![],
+            prizes: vec![],
+            upcard: None,
+            objective: Objective::Score,
+            diff: 0,
+            against: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 /// What a GOPS table optimises.

@@ -50,6 +50,7 @@ impl WinLevel {
     pub fn len(&self) -> u64 {
         *self.offsets.last().expect("offsets")
     }
+    #[cfg(any(test, feature = "internals"))]
     /// Whether the level has no slot.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -114,6 +115,7 @@ pub enum WinLookup {
     },
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Level k of the win objective from level k − 1 (`prev`, in its layout).
 pub fn solve_level(
     level: &WinLevel,
@@ -242,6 +244,7 @@ pub fn solve_units(
     (values, stats)
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Every level 0..=cards in memory (tests, small N).
 pub fn solve_all(cards: usize) -> Vec<Vec<f64>> {
     let mut levels = vec![vec![]];

@@ -307,6 +307,7 @@ impl<S: Sink> Output for Streamed<S> {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Streaming computation: working memory is two windows of `window` values
 /// (the first heaps and the most recent ones), whatever the bound. Values are
 /// handed to `sink` in order, in chunks. Fails with a clear error (never a

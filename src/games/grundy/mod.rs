@@ -19,7 +19,7 @@ internal_mod!(misere);
 internal_mod!(naive);
 mod query;
 internal_mod!(rare);
-internal_mod!(search);
+oracle_mod!(search);
 internal_mod!(sparse);
 internal_mod!(stats);
 mod targets;

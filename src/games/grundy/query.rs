@@ -19,6 +19,7 @@ use serde::Serialize;
     command(about = "Grundy's game: value of a heap and its winning splits")
 )]
 /// The arguments of `nimrod query grundy` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct GrundyQuery {
     /// Heap size.
     #[cfg_attr(feature = "cli", arg(allow_negative_numbers = true))]

@@ -29,6 +29,7 @@ pub const MAX_PLAY_HAND: usize = 10;
         after_help = "Examples:\n  nimrod play guessit\n  nimrod play guessit --mine 3 --theirs 5 --machine-first --seed 1955\n\nOn your turn: 'guess C' or 'ask C' (C a card number); when the machine's\nask is answered no: 'call' or 'pass'; 'quit' ends the game."
     )
 )]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GuessItPlay {
     /// Cards in your hand (1 to 10).
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
@@ -42,6 +43,19 @@ pub struct GuessItPlay {
     /// Seed of the deal and of the machine's choices.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 1955))]
     pub seed: u64,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `GuessItPlay { .., ..Default::default() }` asks what the command would.
+impl Default for GuessItPlay {
+    fn default() -> Self {
+        GuessItPlay {
+            mine: 4,
+            theirs: 4,
+            machine_first: false,
+            seed: 1955,
+        }
+    }
 }
 
 /// The optimal mixture of a state (mover holds a, the other b), in f64.

@@ -19,6 +19,7 @@ use serde::Serialize;
     command(about = "Guess It: value and optimal bluffing/calling")
 )]
 /// The arguments of `nimrod query guessit`.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct GuessItQuery {
     /// Cards in the hand of the player to move.
     pub mine: Option<usize>,

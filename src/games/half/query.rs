@@ -57,6 +57,7 @@ impl std::fmt::Display for HalfAnswer {
     feature = "cli",
     command(about = "single pile, take 1..⌊n/2⌋: safe positions in both conventions")
 )]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct HalfQuery {
     /// Pile size.
     pub pile: u64,

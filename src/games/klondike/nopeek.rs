@@ -186,6 +186,7 @@ impl Table {
         Ok(())
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The position (for the driver's bookkeeping: cards home, won).
     pub fn state(&self) -> &State {
         &self.state
@@ -224,6 +225,7 @@ impl View {
         self.unseen == 0
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Cards not in view.
     pub fn unseen_count(&self) -> u32 {
         self.unseen.count_ones()

@@ -22,6 +22,7 @@ use serde::Serialize;
 ))]
 #[cfg_attr(feature = "cli", command(about = "Klondike: a deal with the greedy player's game and the solver's verdict"))]
 /// The arguments of `nimrod query klondike` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct KlondikeQuery {
     /// Deal: our number N (the shuffle in cards.rs), or solvitaire:S for
     /// Solvitaire's seed S.
@@ -63,6 +64,23 @@ pub struct KlondikeQuery {
     pub report: bool,
 }
 
+/// The command line's defaults, so that a library caller's
+/// `KlondikeQuery { .., ..Default::default() }` asks what the command would.
+impl Default for KlondikeQuery {
+    fn default() -> Self {
+        KlondikeQuery {
+            deal: None,
+            draw: 1,
+            redeal: "unlimited".into(),
+            no_worry: false,
+            variant: 0,
+            samples: DEFAULT_PLAY_SAMPLES,
+            budget: 20_000_000,
+            report: false,
+        }
+    }
+}
+
 /// The largest `--budget`: about 12 GB of positions seen.
 pub const MAX_BUDGET: u64 = 1_000_000_000;
 
@@ -73,6 +91,7 @@ pub const MAX_BUDGET: u64 = 1_000_000_000;
     about = "Play a Klondike deal yourself, with a player's move as a hint (a greedy player, or the no-peek search)",
     after_help = "Examples:\n  nimrod play klondike --deal 42\n  nimrod play klondike --deal 7 --draw 3\n  nimrod play klondike --deal 7 --draw 3 --variant nopeek\n\nA move number plays that move; 'hint' shows the player's move, 'greedy' plays it, 'quit' ends the game."
 ))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct KlondikePlay {
     /// Deal: our number N (the shuffle in cards.rs), or solvitaire:S for
     /// Solvitaire's seed S.
@@ -94,6 +113,21 @@ pub struct KlondikePlay {
     /// Samples a decision of the no-peek player (1 ..= 4096).
     #[cfg_attr(feature = "cli", arg(long, default_value_t = DEFAULT_PLAY_SAMPLES))]
     pub samples: u32,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `KlondikePlay { .., ..Default::default() }` asks what the command would.
+impl Default for KlondikePlay {
+    fn default() -> Self {
+        KlondikePlay {
+            deal: None,
+            draw: 1,
+            redeal: "unlimited".into(),
+            no_worry: false,
+            variant: 0,
+            samples: DEFAULT_PLAY_SAMPLES,
+        }
+    }
 }
 
 /// Samples a decision of the no-peek player in `query` and `play`.

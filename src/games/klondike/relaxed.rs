@@ -66,6 +66,7 @@ fn holdable(tops: u64) -> u64 {
     on_red | on_black << 13 | on_black << 26 | on_red << 39
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Whether the relaxed game can still send every card home from `s`. False
 /// proves the position lost under `rules`.
 pub fn may_win(s: &State, rules: &Rules) -> bool {

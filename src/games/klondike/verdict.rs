@@ -3,7 +3,6 @@
 //! (`check_win`); `exhaustive` is the plain reference search for tests.
 
 use super::state::{Move, Redeal, Rules, State};
-use std::collections::HashSet;
 
 /// The verdict on a deal with every card visible.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,12 +118,13 @@ pub const RELAXED: Rules = Rules {
     worry_back: true,
 };
 
+#[cfg(any(test, feature = "internals"))]
 /// The reference for every cut above: a depth-first search over exact
 /// positions (the pass count dropped when passes are unlimited), every
 /// legal move, nothing pruned or merged. Some(won), or None past `budget`
 /// positions. For tests on positions small enough to search this way.
 pub fn exhaustive(root: State, rules: &Rules, budget: usize) -> Option<bool> {
-    let mut seen = HashSet::new();
+    let mut seen = std::collections::HashSet::new();
     let mut stack = vec![root];
     let mut moves = Vec::new();
     while let Some(mut s) = stack.pop() {

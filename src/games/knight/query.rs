@@ -23,6 +23,7 @@ use serde::Serialize;
     )
 )]
 /// The arguments of `nimrod query knight`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct KnightQuery {
     /// text (the chapter's rule of thumb), warnsdorff or random.
     #[cfg_attr(feature = "cli", arg(long, default_value = "text"))]
@@ -34,12 +35,26 @@ pub struct KnightQuery {
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Run this many tours and report the success rate instead of one tour.
-    #[cfg_attr(feature = "cli", arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000)))]
+    #[cfg_attr(feature = "cli", arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_TRIALS)))]
     pub trials: Option<u64>,
     /// With --trials: every reading of the text's rule, Warnsdorff's rule
     /// and a random walk, on the same seeds.
     #[cfg_attr(feature = "cli", arg(long, requires = "trials"))]
     pub compare: bool,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `KnightQuery { .., ..Default::default() }` asks what the command would.
+impl Default for KnightQuery {
+    fn default() -> Self {
+        KnightQuery {
+            rule: "text".into(),
+            reading: "ring-first/every13".into(),
+            seed: 1,
+            trials: None,
+            compare: false,
+        }
+    }
 }
 
 fn rule_of(q: &KnightQuery) -> Result<Rule> {
@@ -180,8 +195,21 @@ impl std::fmt::Display for Comparison {
     }
 }
 
+/// The most tours one query may run.
+pub const MAX_TRIALS: u64 = 10_000_000;
+
 /// The answer to `query knight`.
 pub fn answer(q: &KnightQuery) -> Result<Answer> {
+    // The command line's range, held for library callers too.
+    crate::ensure_input!(
+        q.trials.is_none_or(|t| (1..=MAX_TRIALS).contains(&t)),
+        "query knight: --trials {} is out of range (1 ..= {MAX_TRIALS})",
+        q.trials.unwrap_or(0)
+    );
+    crate::ensure_input!(
+        !q.compare || q.trials.is_some(),
+        "query knight: --compare needs --trials"
+    );
     let rule = rule_of(q)?;
     match (q.trials, q.compare) {
         (Some(trials), true) => {

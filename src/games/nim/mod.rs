@@ -7,7 +7,7 @@
 //! `brute` (the reference search).
 
 internal_mod!(bouton);
-internal_mod!(brute);
+oracle_mod!(brute);
 internal_mod!(moore);
 mod play;
 mod query;

@@ -8,7 +8,7 @@
 use super::{bouton, moore, MAX_HEAPS};
 use crate::games::query::read_answer;
 use crate::rng::SplitMix64;
-use anyhow::{ensure, Result};
+use anyhow::Result;
 use std::io::{BufRead, Write};
 
 /// The largest heap `play nim` accepts: a human types the moves.
@@ -23,6 +23,7 @@ pub const MAX_PLAY_HEAP: u64 = 1_000_000_000;
         after_help = "Examples:\n  nimrod play nim 3 4 5\n  nimrod play nim 1 3 5 7 --machine-first --seed 1951\n  nimrod play nim 1 1 2 --misere\n  nimrod play nim 1 3 5 7 11 --k 2\n\nA move is HEAP:TAKE (take 2 from the 3rd heap: 3:2), or for Nim_k up to k\nof them separated by spaces (1:1 4:3); 'quit' ends the game."
     )
 )]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NimPlay {
     /// Heap sizes (1 to 100 heaps, each at most 10^9).
     #[cfg_attr(feature = "cli", arg(required = true))]
@@ -31,7 +32,7 @@ pub struct NimPlay {
     #[cfg_attr(feature = "cli", arg(long))]
     pub misere: bool,
     /// Moore's Nim_k: a move takes from 1 to k heaps.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64)))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_PLAY_K)))]
     pub k: u64,
     /// The machine moves first.
     #[cfg_attr(feature = "cli", arg(long))]
@@ -39,6 +40,20 @@ pub struct NimPlay {
     /// Seed for the choice among winning moves.
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 1951))]
     pub seed: u64,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `NimPlay { .., ..Default::default() }` asks what the command would.
+impl Default for NimPlay {
+    fn default() -> Self {
+        NimPlay {
+            heaps: vec![],
+            misere: false,
+            k: 1,
+            machine_first: false,
+            seed: 1951,
+        }
+    }
 }
 
 /// A move as new heap sizes, checked against the rules.
@@ -133,18 +148,27 @@ fn describe(before: &[u64], after: &[u64]) -> String {
         .join(", ")
 }
 
+/// The largest k of Moore's Nim_k the machine plays.
+pub const MAX_PLAY_K: u64 = 64;
+
 pub(super) fn play(p: &NimPlay, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-    ensure!(
+    crate::ensure_input!(
         p.heaps.len() <= MAX_HEAPS,
         "play nim: at most {MAX_HEAPS} heaps"
     );
-    ensure!(
+    crate::ensure_input!(
         p.heaps.iter().all(|&h| h <= MAX_PLAY_HEAP),
         "play nim: a heap may hold at most {MAX_PLAY_HEAP} tokens"
     );
-    ensure!(
+    crate::ensure_input!(
         p.heaps.iter().any(|&h| h > 0),
         "play nim: every heap is empty; there is no game"
+    );
+    // The command line's range, held for library callers too.
+    crate::ensure_input!(
+        (1..=MAX_PLAY_K).contains(&p.k),
+        "play nim: --k {} is out of range (1 ..= {MAX_PLAY_K})",
+        p.k
     );
     let k = (p.k as usize).min(p.heaps.len());
     let mut rng = SplitMix64::new(p.seed);

@@ -18,6 +18,7 @@ use serde::Serialize;
     feature = "cli",
     command(about = "Bouton's Nim (normal, misère) and Moore's Nim_k: safe or not, winning moves")
 )]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NimQuery {
     /// Heap sizes.
     #[cfg_attr(feature = "cli", arg(required = true))]
@@ -28,6 +29,18 @@ pub struct NimQuery {
     /// Misère play: whoever takes the last token loses.
     #[cfg_attr(feature = "cli", arg(long))]
     pub misere: bool,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `NimQuery { .., ..Default::default() }` asks what the command would.
+impl Default for NimQuery {
+    fn default() -> Self {
+        NimQuery {
+            heaps: vec![],
+            k: 1,
+            misere: false,
+        }
+    }
 }
 
 fn list(h: &[u64]) -> String {

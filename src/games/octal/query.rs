@@ -20,6 +20,7 @@ use serde::Serialize;
         about = "octal games by code (0.77 Kayles, 0.137 Dawson's chess, …): values and proved periods"
     )
 )]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct OctalQuery {
     /// Octal code, e.g. 0.137.
     pub code: String,

@@ -169,6 +169,7 @@ pub enum EmptyBox {
 }
 
 impl EmptyBox {
+    #[cfg(any(test, feature = "internals"))]
     /// Short id (`resign`, `refill`).
     pub fn id(self) -> &'static str {
         match self {
@@ -370,6 +371,7 @@ pub fn learning_curve(
     out
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// The game after which MENACE's opening box holds no bead, training
 /// `games` games against `who` with `seed` (None if it never empties).
 /// From then on it resigns every game at its first move.
@@ -735,6 +737,7 @@ pub fn curves_svg(curves: &[Curve]) -> Result<String> {
     Ok(svg)
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Number of matchboxes MENACE has opened after `games` games, and the
 /// options in its first box (for tests: at most the template count; three
 /// openings, corner, edge and centre, on 3x3).

@@ -18,7 +18,7 @@ internal_mod!(menace);
 internal_mod!(pairing);
 mod play;
 mod query;
-internal_mod!(search);
+oracle_mod!(search);
 internal_mod!(solve);
 mod verify;
 

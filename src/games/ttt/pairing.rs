@@ -4,6 +4,7 @@
 //! one cell of a pair with the other cell. Whoever is to move, the
 //! attacker then never fills a whole line, so it cannot win.
 
+#[cfg(any(test, feature = "internals"))]
 /// Two empty cells for each line, no cell used twice (bit masks over the
 /// board's cells), or None when no such choice exists. A line with fewer
 /// than two empty cells cannot be paired.
@@ -32,6 +33,7 @@ pub fn pairing(lines: &[u32], free: u32) -> Option<Vec<(u32, u32)>> {
     Some(pairs)
 }
 
+#[cfg(any(test, feature = "internals"))]
 fn augment(
     slot: usize,
     lines: &[u32],

@@ -45,6 +45,7 @@ pub enum Machine {
         after_help = "Examples:\n  nimrod play ttt\n  nimrod play ttt --machine product --machine-first\n  nimrod play ttt --machine menace --menace-games 220 --machine-first --seed 1961\n  nimrod play ttt --machine defensive\n  nimrod play ttt --fifteen\n\nCells are numbered 1-9 row by row; in the 15 game you pick numbers 1-9.\n'quit' ends the game."
     )
 )]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TttPlay {
     /// The machine.
     #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "perfect"))]
@@ -61,6 +62,20 @@ pub struct TttPlay {
     /// The 15 game: the same game with the cells as the numbers of a magic square.
     #[cfg_attr(feature = "cli", arg(long))]
     pub fifteen: bool,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `TttPlay { .., ..Default::default() }` asks what the command would.
+impl Default for TttPlay {
+    fn default() -> Self {
+        TttPlay {
+            machine: Machine::Perfect,
+            machine_first: false,
+            seed: 1961,
+            menace_games: 220,
+            fifteen: false,
+        }
+    }
 }
 
 /// A machine ready to move.

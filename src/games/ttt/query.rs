@@ -22,6 +22,7 @@ use serde::Serialize;
     command(about = "noughts and crosses / m,n,k-games: value and optimal moves")
 )]
 /// The arguments of `nimrod query ttt` (a library caller fills it in).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TttQuery {
     /// The board, rows concatenated: x, o and . (e.g. "x.o.x....").
     pub board: Option<String>,
@@ -65,6 +66,25 @@ pub struct TttQuery {
         arg(long, default_value_t = 1961, requires = "defensive")
     )]
     pub seed: u64,
+}
+
+/// The command line's defaults, so that a library caller's
+/// `TttQuery { .., ..Default::default() }` asks what the command would.
+impl Default for TttQuery {
+    fn default() -> Self {
+        TttQuery {
+            board: None,
+            size: "3x3".into(),
+            k: None,
+            first: vec![],
+            second: vec![],
+            fifteen: false,
+            report: false,
+            defensive: false,
+            trials: 100_000,
+            seed: 1961,
+        }
+    }
 }
 
 /// The Lo Shu magic square: every line sums to 15, and the eight triples

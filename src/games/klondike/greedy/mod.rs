@@ -281,6 +281,7 @@ impl Player {
     }
 }
 
+#[cfg(feature = "cli")]
 /// A player named on the command line: its number in [`Player::ALL`], or
 /// one of the names `seed`, `strong`, `gruber`, `gruber-turned-over`.
 pub fn parse_player(s: &str) -> Result<usize, String> {

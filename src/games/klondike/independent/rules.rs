@@ -129,6 +129,7 @@ impl Table {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// A position given by its parts: each column bottom first with its
     /// count of face-down cards, the talon in dealing order (waste bottom
     /// first, then the stock from its top) with `dealt` of it in the waste,
@@ -248,6 +249,7 @@ impl Table {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Every legal move, each listed once.
     pub fn moves(&self, rules: &Rules) -> Vec<Move> {
         let mut out = Vec::new();
@@ -311,6 +313,7 @@ impl Table {
         out
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The plays of the waste's top card (home, or onto a column) when
     /// `split` talon cards have been dealt, without dealing them.
     pub fn waste_moves_at(&self, split: usize, out: &mut Vec<Move>) {

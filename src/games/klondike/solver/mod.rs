@@ -238,7 +238,9 @@ mod talon;
 pub use position::Layout;
 
 use super::relaxed::may_win_counting_kings;
-use super::state::{Move, Rules, State};
+#[cfg(any(test, feature = "internals"))]
+use super::state::Move;
+use super::state::{Rules, State};
 use super::verdict::Verdict;
 use position::{Cuts, Position, Step, StepSet};
 use talon::TalonReach;
@@ -415,6 +417,7 @@ fn search_keyed<K: Key>(
     (Found::Lost, seen.len())
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// The moves of a winning line, for callers that hold a line of the rules
 /// engine (re-exported so tests can compare engines).
 pub type Line = Vec<Move>;

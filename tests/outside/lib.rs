@@ -1,0 +1,1 @@
+//! Nothing: this crate exists for its test, `tests/new_game.rs`.
