@@ -90,6 +90,10 @@ macro_rules! oracle_mod {
 pub mod games;
 pub mod lp;
 pub mod pipeline;
+internal_mod!(
+    /// The frame of the reports' charts.
+    chart
+);
 internal_mod!(rng);
 pub mod search;
 internal_mod!(

@@ -12,6 +12,6 @@ fuzz_target!(|data: &[u8]| {
     let args: Vec<String> = text.split_whitespace().map(String::from).collect();
     let ctx = QueryContext { data_dir: std::env::temp_dir().join("nimrod-fuzz-empty") };
     for g in games::registry() {
-        let _ = games::query::ask(*g, &args, &ctx);
+        let _ = games::ask(*g, &args, &ctx);
     }
 });

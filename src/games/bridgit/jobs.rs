@@ -4,11 +4,11 @@
 
 use super::board::Board;
 use super::pairing::Pairing;
-use super::play::Strategy;
 use super::proof::{
     every_pair_choice, every_reply_sequence, random_games, shortest_crossing_games,
     MAX_SEQUENCE_SEARCH,
 };
+use super::strategy::Strategy;
 use super::trees::TreeStrategy;
 use super::{Bridgit, MAX_PAIR_SEARCH, MAX_SIZE, PAIRING_TABLE, SOLVER_VERSION};
 use crate::pipeline::config::game_params;

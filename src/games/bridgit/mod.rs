@@ -10,16 +10,16 @@
 //! Both are also played against seeded random Black players.
 //!
 //! The folder: `jobs` (parameters, plan, building and proving both
-//! tables), `query`, `play_cli` (`nimrod play bridgit`), `board`, `pairing`, `trees`, `play` (the `Strategy`
+//! tables), `query`, `play` (`nimrod play bridgit`), `board`, `pairing`, `trees`, `strategy` (the `Strategy`
 //! trait), `proof` (the searches over Black's choices), `text` (the games
 //! chapter's numbered machine and its remainder rule).
 
 internal_mod!(board);
 mod jobs;
 internal_mod!(pairing);
-internal_mod!(play);
-mod play_cli;
+mod play;
 internal_mod!(proof);
+internal_mod!(strategy);
 mod query;
 internal_mod!(text);
 internal_mod!(trees);
@@ -32,7 +32,7 @@ use anyhow::{ensure, Result};
 use board::Board;
 use jobs::SizeTable;
 pub use jobs::{pairing_id, trees_id, BridgitParams};
-pub use play_cli::BridgitPlay;
+pub use play::BridgitPlay;
 pub use query::{BridgitQuery, Kind as StrategyKind};
 
 const SOLVER_VERSION: u32 = 2;
@@ -110,7 +110,7 @@ impl Plays for Bridgit {
         input: &mut dyn std::io::BufRead,
         output: &mut dyn std::io::Write,
     ) -> Result<(), GameError> {
-        play_cli::play(p, input, output).map_err(GameError::from)
+        play::play(p, input, output).map_err(GameError::from)
     }
 }
 

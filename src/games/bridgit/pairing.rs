@@ -17,7 +17,7 @@
 //! White connects.
 
 use super::board::Board;
-use super::play::Strategy;
+use super::strategy::Strategy;
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use super::board::{Board, Player};
 use super::pairing::Pairing;
-use super::play::{Position, Strategy};
+use super::strategy::{Position, Strategy};
 use crate::rng::SplitMix64;
 use std::collections::HashSet;
 

@@ -3,7 +3,7 @@
 
 use super::board::{Board, Player};
 use super::pairing::Pairing;
-use super::play::{Position, Strategy};
+use super::strategy::{Position, Strategy};
 use super::trees::TreeStrategy;
 use super::{pairing_id, trees_id, MAX_SIZE};
 use crate::games::query::{open_table, Answer, QueryContext};

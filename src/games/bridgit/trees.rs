@@ -8,7 +8,7 @@
 //! inserting each edge along a shortest exchange path.
 
 use super::board::{Board, UnionFind};
-use super::play::Strategy;
+use super::strategy::Strategy;
 use std::collections::VecDeque;
 
 /// Edges of forest `f` as an adjacency list over contracted vertices.

@@ -3,7 +3,7 @@
 
 use super::level::{self, Level, LevelStats};
 use super::pattern::{Pattern, MAX_CARDS};
-use super::query::Objective;
+use super::probe::Objective;
 use super::{win, Gops, SOLVER_VERSION};
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner, Shard};

@@ -15,6 +15,7 @@ mod jobs;
 internal_mod!(level);
 internal_mod!(pattern);
 mod play;
+mod probe;
 mod query;
 internal_mod!(recheck);
 mod verify;
@@ -28,7 +29,8 @@ use anyhow::Result;
 pub use jobs::{level_id, win_level_id, GopsParams};
 pub use level::solve_all;
 pub use play::GopsPlay;
-pub use query::{GopsQuery, Objective};
+pub use probe::Objective;
+pub use query::GopsQuery;
 
 /// Bumped whenever the solver's output could change; part of the parameter hash.
 /// Version 2: every matrix game certified, with fallbacks (issue 15).

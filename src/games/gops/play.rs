@@ -2,7 +2,7 @@
 //! strategy. The prize deck is shuffled and the computer's mixed bids are
 //! drawn from a seeded generator, so a seed replays the same game.
 
-use super::query::{find_tables, members, upcard_game, upcard_win_game, Objective};
+use super::probe::{find_tables, members, upcard_game, upcard_win_game, Objective};
 use crate::games::query::QueryContext;
 use crate::rng::SplitMix64;
 use anyhow::{ensure, Result};

@@ -11,6 +11,7 @@ use super::records::{
 use super::verdict::{LOST, WON};
 use super::state::Rules;
 use super::{greedy_outcomes, rules_id, stats, PLAYERS};
+use crate::chart;
 use crate::pipeline::JobContext;
 use crate::table::writer::write_ranked;
 use crate::table::TableMeta;
@@ -271,27 +272,16 @@ fn nopeek_csv(rows: &[NoPeekRow]) -> String {
 /// a line per rule set, with 95% intervals.
 fn nopeek_chart(rows: &[NoPeekRow]) -> Result<String> {
     use plotters::prelude::*;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let top = (rows.iter().map(|r| r.ci95.1).fold(0.05, f64::max) * 1.15).min(1.0);
-        let most = rows.iter().map(|r| r.samples).max().unwrap_or(1).max(2);
-        let right = f64::from(most).log2() + 0.5;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Klondike no-peek player: win rate against samples a decision, 95% interval",
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..right, 0f64..top)?;
-        chart
-            .configure_mesh()
-            .x_desc("log2(samples a decision)")
-            .y_desc("win rate")
-            .draw()?;
+    let top = (rows.iter().map(|r| r.ci95.1).fold(0.05, f64::max) * 1.15).min(1.0);
+    let most = rows.iter().map(|r| r.samples).max().unwrap_or(1).max(2);
+    let right = f64::from(most).log2() + 0.5;
+    let frame = chart::Frame {
+        caption: "Klondike no-peek player: win rate against samples a decision, 95% interval",
+        x_desc: "log2(samples a decision)",
+        y_desc: "win rate",
+        x_mesh: true,
+    };
+    chart::svg(&frame, -0.5f64..right, 0f64..top, |plot| {
         let colors = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
         let mut rule_sets: Vec<&str> = Vec::new();
         for r in rows {
@@ -301,94 +291,55 @@ fn nopeek_chart(rows: &[NoPeekRow]) -> Result<String> {
         }
         for (i, rules) in rule_sets.iter().enumerate() {
             let color = colors[i % colors.len()];
-            let mut points: Vec<(f64, &NoPeekRow)> = rows
+            let mut points: Vec<(f64, f64, (f64, f64))> = rows
                 .iter()
                 .filter(|r| r.rules == *rules)
-                .map(|r| (f64::from(r.samples).log2(), r))
+                .map(|r| (f64::from(r.samples).log2(), r.win_rate, r.ci95))
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for (x, r) in &points {
-                chart.draw_series(std::iter::once(PathElement::new(
-                    vec![(*x, r.ci95.0), (*x, r.ci95.1)],
-                    color,
-                )))?;
-            }
-            chart.draw_series(std::iter::once(PathElement::new(
-                points.iter().map(|(x, r)| (*x, r.win_rate)).collect::<Vec<_>>(),
+            chart::intervals(plot, &points, color)?;
+            plot.draw_series(std::iter::once(PathElement::new(
+                points.iter().map(|&(x, y, _)| (x, y)).collect::<Vec<_>>(),
                 color,
             )))?;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|(x, r)| Circle::new((*x, r.win_rate), 4, color.filled())),
-                )?
-                .label(rules.to_string())
-                .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+            chart::dots(plot, &points, color, rules)?;
         }
-        chart
-            .configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
-        root.present()?;
-    }
-    Ok(svg)
+        Ok(())
+    })
 }
 
 /// Win rate with its 95% interval per rule set and variant.
 fn chart(rows: &[Row], rule_sets: usize) -> Result<String> {
     use plotters::prelude::*;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let top = rows.iter().map(|r| r.ci.1).fold(0.05, f64::max) * 1.15;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Klondike greedy players: win rate and 95% interval",
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(-0.5f64..(rule_sets as f64 - 0.5), 0f64..top)?;
-        chart
-            .configure_mesh()
-            .x_desc("rule set (left to right as configured)")
-            .y_desc("win rate")
-            .disable_x_mesh()
-            .draw()?;
-        let colors = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
-        let step = 0.8 / PLAYERS as f64;
-        for (v, color) in colors.iter().enumerate() {
-            let color = *color;
-            let points: Vec<(f64, &Row)> = rows
-                .iter()
-                .skip(v)
-                .step_by(PLAYERS)
-                .enumerate()
-                .map(|(i, r)| (i as f64 - 0.4 + step * (v as f64 + 0.5), r))
-                .collect();
-            for (x, r) in &points {
-                chart.draw_series(std::iter::once(PathElement::new(
-                    vec![(*x, r.ci.0), (*x, r.ci.1)],
-                    color,
-                )))?;
+    let top = rows.iter().map(|r| r.ci.1).fold(0.05, f64::max) * 1.15;
+    let frame = chart::Frame {
+        caption: "Klondike greedy players: win rate and 95% interval",
+        x_desc: "rule set (left to right as configured)",
+        y_desc: "win rate",
+        x_mesh: false,
+    };
+    chart::svg(
+        &frame,
+        -0.5f64..(rule_sets as f64 - 0.5),
+        0f64..top,
+        |plot| {
+            let colors = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
+            let step = 0.8 / PLAYERS as f64;
+            for (v, color) in colors.iter().enumerate() {
+                let points: Vec<(f64, f64, (f64, f64))> = rows
+                    .iter()
+                    .skip(v)
+                    .step_by(PLAYERS)
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let x = i as f64 - 0.4 + step * (v as f64 + 0.5);
+                        (x, r.wins as f64 / r.deals as f64, r.ci)
+                    })
+                    .collect();
+                chart::intervals(plot, &points, *color)?;
+                chart::dots(plot, &points, *color, &Player::ALL[v].label())?;
             }
-            chart
-                .draw_series(points.iter().map(|(x, r)| {
-                    Circle::new((*x, r.wins as f64 / r.deals as f64), 4, color.filled())
-                }))?
-                .label(Player::ALL[v].label())
-                .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
-        }
-        chart
-            .configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
-        root.present()?;
-    }
-    Ok(svg)
+            Ok(())
+        },
+    )
 }

@@ -5,6 +5,7 @@
 
 use super::board::{render, Geometry, Position};
 use super::menace::{self, Opponent};
+use super::report;
 use super::solve::{self, Solved};
 use crate::pipeline::JobContext;
 use crate::table::writer::write_ranked;
@@ -293,8 +294,8 @@ pub fn build(ctx: &JobContext, runs: u64, games: u64) -> Result<()> {
             (who.id().to_string(), m)
         })
         .collect();
-    let csv = menace::curves_csv(&curves);
-    let svg = menace::curves_svg(&curves)?;
+    let csv = report::curves_csv(&curves);
+    let svg = report::curves_svg(&curves)?;
     let dir = ctx.output.parent().context("output has a directory")?;
     crate::table::pack::write_atomic(&dir.join("menace.csv"), csv.as_bytes())?;
     crate::table::pack::write_atomic(&dir.join("menace.svg"), svg.as_bytes())?;

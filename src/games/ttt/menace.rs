@@ -7,7 +7,6 @@
 use super::board::{Geometry, Position};
 use super::solve::Solved;
 use crate::rng::SplitMix64;
-use anyhow::Result;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -147,7 +146,7 @@ impl Curve {
     }
 }
 
-const BLOCK: u64 = 10;
+pub(super) const BLOCK: u64 = 10;
 
 struct Menace {
     /// Template key → (option cell in template orientation, beads).
@@ -665,76 +664,6 @@ pub fn milestones(
         draws_vs_perfect_from_game: spread(|r| r.draws_vs_perfect),
         punishes_unsound_from_game: spread(|r| r.punishes_unsound),
     }
-}
-
-/// The learning curves as CSV: opponent, first game of the block, shares won, drawn, lost.
-pub fn curves_csv(curves: &[Curve]) -> String {
-    let mut s = String::from("opponent,first_game,wins,draws,losses\n");
-    for c in curves {
-        for b in &c.blocks {
-            s.push_str(&format!(
-                "{},{},{:.6},{:.6},{:.6}\n",
-                c.opponent, b.first_game, b.wins, b.draws, b.losses
-            ));
-        }
-    }
-    s
-}
-
-/// The learning curves as an SVG line chart (share per block of 10 games).
-pub fn curves_svg(curves: &[Curve]) -> Result<String> {
-    use plotters::prelude::*;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let games = curves.iter().map(|c| c.games).max().unwrap_or(10);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "MENACE (X) learning curves, share per block of 10 games",
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0u64..games, 0f64..1f64)?;
-        chart
-            .configure_mesh()
-            .x_desc("games played")
-            .y_desc("share of games")
-            .draw()?;
-        let series: [(&str, usize, RGBColor); 4] = [
-            ("perfect", 1, BLUE),
-            ("perfect", 2, RED),
-            ("random", 0, GREEN),
-            ("random", 1, MAGENTA),
-        ];
-        for (opp, outcome, color) in series {
-            let Some(c) = curves.iter().find(|c| c.opponent == opp) else {
-                continue;
-            };
-            let label = format!("vs {opp}: {}", ["wins", "draws", "losses"][outcome]);
-            chart
-                .draw_series(LineSeries::new(
-                    c.blocks.iter().map(|b| {
-                        (
-                            b.first_game + BLOCK / 2,
-                            [b.wins, b.draws, b.losses][outcome],
-                        )
-                    }),
-                    color,
-                ))?
-                .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
-        }
-        chart
-            .configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE)
-            .draw()?;
-        root.present()?;
-    }
-    Ok(svg)
 }
 
 #[cfg(any(test, feature = "internals"))]

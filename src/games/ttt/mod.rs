@@ -8,7 +8,8 @@
 //! (positions, the 15 game, the machines report; table look-up), `play`,
 //! `verify`, `board` (geometry, symmetries), `solve` (memoised minimax),
 //! `search` (exact solving beyond the tables), `pairing` (Hales–Jewett
-//! pairings), `machines` and `menace` (the classic machines).
+//! pairings), `machines` and `menace` (the classic machines), `report`
+//! (MENACE's learning curves as CSV and chart).
 
 internal_mod!(board);
 internal_mod!(defensive);
@@ -18,6 +19,7 @@ internal_mod!(menace);
 internal_mod!(pairing);
 mod play;
 mod query;
+mod report;
 oracle_mod!(search);
 internal_mod!(solve);
 mod verify;
