@@ -1,8 +1,9 @@
 //! Commands about table files themselves: list, info, verify, pack, unpack.
 
-use super::emit;
+use super::reports::{InfoAnswer, ListAnswer, ListRow, PayloadSection, VerifyAnswer, VerifyRow};
+use super::{emit, show};
 use anyhow::{bail, ensure, Context, Result};
-use nimrod::games;
+use nimrod::games::{self, Answer};
 use nimrod::table::pack::{pack_file, DEFAULT_FRAME_SIZE};
 use nimrod::table::shipped::DEFAULT_SHIPPED_BLOCK;
 use nimrod::table::Table;
@@ -52,7 +53,6 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
             data.display()
         );
     }
-    let mut text = String::new();
     let mut rows = Vec::new();
     for p in table_files(data)? {
         let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
@@ -92,18 +92,15 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
                 Err(e) => ("bad".to_string(), e.to_string(), 0),
             }
         };
-        let rel = p.strip_prefix(data).unwrap_or(&p).display().to_string();
-        text.push_str(&format!(
-            "{rel:<32} {size:>12} B  {state:<8} {entries:>12} entries  {what}\n"
-        ));
-        rows.push(
-            json!({"path": rel, "bytes": size, "state": state, "entries": entries, "detail": what}),
-        );
+        rows.push(ListRow {
+            path: p.strip_prefix(data).unwrap_or(&p).display().to_string(),
+            bytes: size,
+            state,
+            entries,
+            detail: what,
+        });
     }
-    if rows.is_empty() {
-        text.push_str("no tables\n");
-    }
-    emit(json, &json!(rows), &text);
+    show(json, &Answer::of(&ListAnswer(rows)));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -127,40 +124,24 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    let v = json!({
-        "path": file.display().to_string(),
-        "entry": entry,
-        "storage": storage,
-        "format_version": h.version,
-        "entry_kind": h.entry_kind.name(),
-        "entries": h.entry_count,
-        "index": m.index,
-        "index_kind": format!("{:?}", h.index_kind),
-        "payload": {"offset": h.payload.offset, "bytes": h.payload.len},
-        "param_hash": format!("{:016x}", h.param_hash),
-        "payload_checksum": format!("{:016x}", h.payload_checksum),
-        "meta": m,
-    });
-    let text = format!(
-        "{}\n  game       {} / {}\n  storage    {}\n  format     v{}\n  entries    {} × {} ({})\n  index      {} ({:?})\n  payload    {} bytes at {}\n  params     {} (hash {:016x})\n  tool       nimrod {}\n  statistics {}\n",
-        file.display(),
-        m.game,
-        m.table,
-        storage,
-        h.version,
-        h.entry_count,
-        h.entry_kind.name(),
+    let answer = InfoAnswer {
+        path: file.display().to_string(),
         entry,
-        m.index,
-        h.index_kind,
-        h.payload.len,
-        h.payload.offset,
-        m.params,
-        h.param_hash,
-        m.tool_version,
-        serde_json::to_string_pretty(&m.stats)?.replace('\n', "\n             "),
-    );
-    emit(json, &v, &text);
+        storage: storage.to_string(),
+        format_version: h.version,
+        entry_kind: h.entry_kind.name().to_string(),
+        entries: h.entry_count,
+        index: m.index.clone(),
+        index_kind: format!("{:?}", h.index_kind),
+        payload: PayloadSection {
+            offset: h.payload.offset,
+            bytes: h.payload.len,
+        },
+        param_hash: format!("{:016x}", h.param_hash),
+        payload_checksum: format!("{:016x}", h.payload_checksum),
+        meta: m.clone(),
+    };
+    show(json, &Answer::of(&answer));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -229,37 +210,34 @@ pub fn verify(
     if files.is_empty() {
         bail!("no table files to verify");
     }
-    let (mut text, mut rows, mut bad) = (String::new(), Vec::new(), 0);
+    let mut rows = Vec::new();
     for p in &files {
-        match verify_one(p, depth) {
-            Ok(None) => {
-                text.push_str(&format!("ok      {}\n", p.display()));
-                rows.push(json!({"path": p.display().to_string(), "ok": true}));
-            }
-            Ok(Some(note)) => {
-                text.push_str(&format!("ok      {}: {}\n", p.display(), note.text));
-                rows.push(
-                    json!({"path": p.display().to_string(), "ok": true, "recheck": note.json}),
-                );
-            }
-            Err(e) => {
-                bad += 1;
-                // Table errors name the file already; say it once per line.
-                let msg = format!("{e:#}");
-                let short = msg
-                    .strip_prefix(&format!("{}: ", p.display()))
-                    .unwrap_or(&msg);
-                text.push_str(&format!("FAILED  {}: {short}\n", p.display()));
-                rows.push(json!({"path": p.display().to_string(), "ok": false, "error": format!("{e:#}")}));
-            }
-        }
+        let path = p.display().to_string();
+        rows.push(match verify_one(p, depth) {
+            Ok(note) => VerifyRow {
+                path,
+                ok: true,
+                recheck_text: note.as_ref().map(|n| n.text.clone()),
+                recheck: note.map(|n| n.json),
+                error: None,
+            },
+            Err(e) => VerifyRow {
+                path,
+                ok: false,
+                recheck: None,
+                recheck_text: None,
+                error: Some(format!("{e:#}")),
+            },
+        });
     }
-    text.push_str(&format!(
-        "{} of {} tables verified\n",
-        files.len() - bad,
-        files.len()
-    ));
-    emit(json, &json!({"ok": bad == 0, "tables": rows}), &text);
+    let bad = rows.iter().filter(|r| !r.ok).count();
+    show(
+        json,
+        &Answer::of(&VerifyAnswer {
+            ok: bad == 0,
+            tables: rows,
+        }),
+    );
     Ok(if bad == 0 {
         ExitCode::SUCCESS
     } else {

@@ -2,6 +2,7 @@ mod build;
 mod explorer;
 mod files;
 mod query;
+mod reports;
 mod serve;
 mod slurm;
 
@@ -30,9 +31,8 @@ enum Command {
         /// TOML config; without it the embedded default is used.
         #[arg(long)]
         config: Option<PathBuf>,
-        /// One JSON object: {"jobs": [{"id", "deps", "shardable", "estimate"}]}.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Run the jobs of a config (default: the embedded config/default.toml).
     Build(build::BuildArgs),
@@ -48,41 +48,26 @@ enum Command {
         /// payload not read): its state is then `opens`, not `ok`.
         #[arg(long)]
         quick: bool,
-        /// Directory of the tables (default: $NIMROD_DATA, else ./data).
-        #[arg(
-            long,
-            env = "NIMROD_DATA",
-            hide_env_values = true,
-            default_value = "data"
-        )]
-        data: PathBuf,
-        /// Print one JSON document instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        data: DataArg,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Header, metadata and statistics of one table file.
     Info {
         /// A table file, raw (.nmt) or packed (.nmt.zst).
         file: PathBuf,
-        /// Print one JSON document instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Check checksums, structure and game-specific invariants.
     Verify {
         /// Files or directories (default: the data directory).
         paths: Vec<PathBuf>,
-        /// Directory of the tables (default: $NIMROD_DATA, else ./data).
-        #[arg(
-            long,
-            env = "NIMROD_DATA",
-            hide_env_values = true,
-            default_value = "data"
-        )]
-        data: PathBuf,
-        /// Print one JSON document instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        data: DataArg,
+        #[command(flatten)]
+        json: JsonArg,
         /// Re-derive every stored entry where a game can (GOPS re-solves
         /// every matrix game of a level); default: a seeded sample.
         #[arg(long)]
@@ -119,9 +104,8 @@ enum Command {
         /// game with a shipping form (chess): larger, faster to probe.
         #[arg(long)]
         seekable: bool,
-        /// Print one JSON document instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Restore raw tables from packed ones (FILE.zst -> FILE).
     Unpack {
@@ -131,9 +115,8 @@ enum Command {
         /// Replace an existing FILE (refused otherwise, as gzip and zstd do).
         #[arg(long)]
         force: bool,
-        /// Print one JSON document instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Ask a game: nimrod query GAME ARGS… [--data DIR] [--json]
     /// (`nimrod query GAME --help` shows a game's arguments and examples).
@@ -164,6 +147,35 @@ enum Command {
     },
 }
 
+/// `--data DIR`, where the tables are: one definition for every command
+/// that reads or writes them.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DataArg {
+    /// Directory of the tables (default: $NIMROD_DATA, else ./data).
+    #[arg(
+        long = "data",
+        env = "NIMROD_DATA",
+        hide_env_values = true,
+        default_value = "data"
+    )]
+    pub dir: PathBuf,
+}
+
+/// `--json`: one JSON document instead of text, for every command that
+/// reports.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct JsonArg {
+    /// Print one JSON document instead of text.
+    #[arg(long = "json")]
+    pub on: bool,
+}
+
+/// Prints a typed answer (see `reports`): its JSON on request, its text
+/// otherwise.
+fn show(json: bool, answer: &nimrod::games::Answer) {
+    emit(json, answer.json(), answer.text());
+}
+
 /// Prints an answer: JSON on request, text otherwise. A reader that closed
 /// the pipe early (`nimrod query … | head`) has all it wanted: that ends
 /// the output quietly instead of panicking as `print!` does.
@@ -190,9 +202,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build::run(args),
         Command::Slurm(args) => slurm::run(args),
-        Command::Plan { config, json } => build::plan(config, json),
-        Command::List { data, json, quick } => files::list(&data, json, quick),
-        Command::Info { file, json } => files::info(&file, json),
+        Command::Plan { config, json } => build::plan(config, json.on),
+        Command::List { data, json, quick } => files::list(&data.dir, json.on, quick),
+        Command::Info { file, json } => files::info(&file, json.on),
         Command::Verify {
             paths,
             data,
@@ -202,8 +214,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             seed,
         } => files::verify(
             paths,
-            &data,
-            json,
+            &data.dir,
+            json.on,
             &nimrod::games::VerifyDepth {
                 all: all_entries,
                 sample,
@@ -218,8 +230,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             frame_size,
             seekable,
             json,
-        } => files::pack(&files, level, remove, force, frame_size, seekable, json),
-        Command::Unpack { files, force, json } => files::unpack(&files, force, json),
+        } => files::pack(&files, level, remove, force, frame_size, seekable, json.on),
+        Command::Unpack { files, force, json } => files::unpack(&files, force, json.on),
         Command::Query { game, args } => query::run(game, args),
         Command::Play { game, args } => query::play(game, args),
         Command::Serve(args) => serve::run(args),

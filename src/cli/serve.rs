@@ -29,14 +29,8 @@ const MAX_IN_FLIGHT: usize = 64;
 
 #[derive(clap::Args)]
 pub struct ServeArgs {
-    /// Directory of the tables (default: $NIMROD_DATA, else ./data).
-    #[arg(
-        long,
-        env = "NIMROD_DATA",
-        hide_env_values = true,
-        default_value = "data"
-    )]
-    data: PathBuf,
+    #[command(flatten)]
+    data: super::DataArg,
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:9000")]
     bind: std::net::SocketAddr,
@@ -83,17 +77,17 @@ impl Server {
 }
 
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
-    if !args.data.is_dir() {
+    if !args.data.dir.is_dir() {
         anyhow::bail!(
             "--data {}: not a directory (build tables into it with `nimrod build --data {}`)",
-            args.data.display(),
-            args.data.display()
+            args.data.dir.display(),
+            args.data.dir.display()
         );
     }
-    let (chess, broken, opened) = open_chess(&args.data)?;
-    let tables = count_tables(&args.data);
+    let (chess, broken, opened) = open_chess(&args.data.dir)?;
+    let tables = count_tables(&args.data.dir);
     let server = Arc::new(Server {
-        data: args.data.clone(),
+        data: args.data.dir.clone(),
         chess,
         broken,
         tables,

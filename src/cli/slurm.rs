@@ -1,11 +1,12 @@
 //! `nimrod slurm`: sbatch scripts for a config's plan, and with --submit
 //! (and --wait) the run on a Slurm cluster.
 
-use super::emit;
+use super::reports::{SlurmAnswer, Submitted};
+use super::show;
 use anyhow::{bail, Context, Result};
+use nimrod::games::Answer;
 use nimrod::pipeline::slurm::{self, SlurmPlan};
 use nimrod::pipeline::{plan, plan_report, Config, DEFAULT_CONFIG};
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -58,9 +59,8 @@ pub struct SlurmArgs {
     /// With --wait: give up after this many seconds.
     #[arg(long, default_value_t = MAX_WAIT_SECONDS, requires = "wait")]
     wait_limit: u64,
-    /// Print one JSON document instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    json: super::JsonArg,
 }
 
 fn absolute(p: &std::path::Path) -> Result<PathBuf> {
@@ -116,64 +116,47 @@ pub fn run(args: SlurmArgs) -> Result<ExitCode> {
     }
     .write(&dir)?;
     let dir = std::fs::canonicalize(&dir)?;
-    let mut text = format!(
-        "wrote {} scripts and {} to {}\n",
-        scripts.len(),
-        "submit.sh",
-        dir.display()
-    );
-    let mut report = json!({"scripts_dir": dir, "scripts": scripts});
+    let mut answer = SlurmAnswer {
+        scripts_dir: dir.clone(),
+        scripts,
+        submitted: None,
+        wall_seconds: None,
+        ok: None,
+        missing: None,
+        tables: 0,
+    };
     if !args.submit {
-        text.push_str(&format!(
-            "submit with: bash {}\n",
-            dir.join("submit.sh").display()
-        ));
-        emit(args.json, &report, &text);
+        show(args.json.on, &Answer::of(&answer));
         return Ok(ExitCode::SUCCESS);
     }
     let start = Instant::now();
     let ids = slurm::submit(&dir)?;
-    text.push_str(&format!("submitted {} Slurm jobs\n", ids.len()));
-    report["submitted"] = json!(ids
-        .iter()
-        .map(|(f, id)| json!({"script": f, "id": id}))
-        .collect::<Vec<_>>());
+    answer.submitted = Some(
+        ids.iter()
+            .map(|(f, id)| Submitted {
+                script: f.clone(),
+                id: *id,
+            })
+            .collect(),
+    );
     if !args.wait {
-        emit(args.json, &report, &text);
+        show(args.json.on, &Answer::of(&answer));
         return Ok(ExitCode::SUCCESS);
     }
     let id_list: Vec<u64> = ids.iter().map(|(_, id)| *id).collect();
     slurm::wait(&id_list, Duration::from_secs(args.wait_limit))?;
     let wall = start.elapsed().as_secs_f64();
     let done = slurm::tables_done(&plan(&config, &planners)?, &data_dir);
-    let missing: Vec<&str> = done
+    let missing: Vec<String> = done
         .iter()
         .filter(|(_, ok)| !ok)
-        .map(|(id, _)| id.as_str())
+        .map(|(id, _)| id.clone())
         .collect();
-    text.push_str(&format!(
-        "slurm run {}: {} of {} tables built and current, in {wall:.1} s wall{}\n",
-        if missing.is_empty() {
-            "finished"
-        } else {
-            "FAILED"
-        },
-        done.len() - missing.len(),
-        done.len(),
-        if missing.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; missing: {} (logs in {})",
-                missing.join(", "),
-                dir.join("logs").display()
-            )
-        }
-    ));
-    report["wall_seconds"] = json!(wall);
-    report["ok"] = json!(missing.is_empty());
-    report["missing"] = json!(missing);
-    emit(args.json, &report, &text);
+    answer.tables = done.len();
+    answer.wall_seconds = Some(wall);
+    answer.ok = Some(missing.is_empty());
+    answer.missing = Some(missing.clone());
+    show(args.json.on, &Answer::of(&answer));
     Ok(if missing.is_empty() {
         ExitCode::SUCCESS
     } else {

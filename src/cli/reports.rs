@@ -1,0 +1,327 @@
+//! The command line's own reports (`build`, `plan`, `list`, `info`,
+//! `verify`, `slurm`) as typed answers: each struct's `Display` is the text
+//! and its `Serialize` the JSON (`Answer::of`), so the two cannot drift.
+
+use nimrod::pipeline::PlannedJob;
+use serde::Serialize;
+use std::fmt;
+
+/// One job's line of a build.
+#[derive(Serialize)]
+pub struct BuildRow {
+    pub job: String,
+    pub state: &'static str,
+    pub detail: String,
+}
+
+/// `nimrod build`.
+#[derive(Serialize)]
+pub struct BuildSummary {
+    pub config: String,
+    pub ok: bool,
+    pub wall_seconds: f64,
+    pub jobs: Vec<BuildRow>,
+    pub removed_temporaries: Vec<String>,
+}
+
+impl fmt::Display for BuildSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.jobs {
+            writeln!(f, "{:<8} {:<24} {}", r.state, r.job, r.detail)?;
+        }
+        let count = |s: &str| self.jobs.iter().filter(|r| r.state == s).count();
+        writeln!(
+            f,
+            "build {}: {} built, {} up to date, {} failed, in {:.2} s wall",
+            if self.ok { "finished" } else { "FAILED" },
+            count("built"),
+            count("skipped"),
+            count("failed") + count("not run"),
+            self.wall_seconds
+        )
+    }
+}
+
+/// `nimrod plan`.
+#[derive(Serialize)]
+pub struct PlanAnswer {
+    pub jobs: Vec<PlannedJob>,
+}
+
+/// "45 s", "12 min", "3.4 h".
+pub fn duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
+impl fmt::Display for PlanAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mb = |b: u64| b as f64 / 1e6;
+        for j in &self.jobs {
+            let size = match &j.estimate {
+                Some(e) => format!(
+                    "{} entries, {:.1} MB out, {:.1} MB memory, {} {}{}",
+                    e.entries,
+                    mb(e.output_bytes),
+                    mb(e.memory_bytes),
+                    e.work,
+                    e.work_unit,
+                    e.cpu_seconds.as_ref().map_or(String::new(), |c| format!(
+                        ", about {} of one core ({} to {})",
+                        duration(c.typical),
+                        duration(c.low),
+                        duration(c.high)
+                    ))
+                ),
+                None => "no estimate".to_string(),
+            };
+            writeln!(
+                f,
+                "{:<28} {}  {}{}",
+                j.id,
+                if j.shardable {
+                    "shardable"
+                } else {
+                    "whole    "
+                },
+                size,
+                if j.deps.is_empty() {
+                    String::new()
+                } else {
+                    format!("  after {}", j.deps.join(", "))
+                }
+            )?;
+        }
+        let known: Vec<_> = self
+            .jobs
+            .iter()
+            .filter_map(|j| j.estimate.as_ref())
+            .collect();
+        writeln!(
+            f,
+            "{} jobs; {} with estimates: {:.1} MB of tables in all, the largest job {:.1} MB of memory",
+            self.jobs.len(),
+            known.len(),
+            mb(known.iter().map(|e| e.output_bytes).sum()),
+            mb(known.iter().map(|e| e.memory_bytes).max().unwrap_or(0)),
+        )?;
+        let timed: Vec<_> = known
+            .iter()
+            .filter_map(|e| e.cpu_seconds.as_ref())
+            .collect();
+        if let Some(first) = timed.first() {
+            let sum =
+                |g: fn(&&nimrod::pipeline::CpuSeconds) -> f64| timed.iter().map(g).sum::<f64>();
+            writeln!(
+                f,
+                "{} jobs with measured costs: about {} of one core ({} to {}); e.g. {}",
+                timed.len(),
+                duration(sum(|c| c.typical)),
+                duration(sum(|c| c.low)),
+                duration(sum(|c| c.high)),
+                timed
+                    .iter()
+                    .max_by(|a, b| a.typical.total_cmp(&b.typical))
+                    .unwrap_or(first)
+                    .basis
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One table's line of `nimrod list`.
+#[derive(Serialize)]
+pub struct ListRow {
+    pub path: String,
+    pub bytes: u64,
+    pub state: String,
+    pub entries: u64,
+    pub detail: String,
+}
+
+/// `nimrod list`: a JSON array of rows.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct ListAnswer(pub Vec<ListRow>);
+
+impl fmt::Display for ListAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.0 {
+            writeln!(
+                f,
+                "{:<32} {:>12} B  {:<8} {:>12} entries  {}",
+                r.path, r.bytes, r.state, r.entries, r.detail
+            )?;
+        }
+        if self.0.is_empty() {
+            writeln!(f, "no tables")?;
+        }
+        Ok(())
+    }
+}
+
+/// One table's line of `nimrod verify`.
+#[derive(Serialize)]
+pub struct VerifyRow {
+    pub path: String,
+    pub ok: bool,
+    /// What a deep check re-derived, as JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recheck: Option<serde_json::Value>,
+    /// The same, in one line for people.
+    #[serde(skip)]
+    pub recheck_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `nimrod verify`.
+#[derive(Serialize)]
+pub struct VerifyAnswer {
+    pub ok: bool,
+    pub tables: Vec<VerifyRow>,
+}
+
+impl fmt::Display for VerifyAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.tables {
+            match (&r.error, &r.recheck_text) {
+                (Some(e), _) => {
+                    // Table errors name the file already; say it once a line.
+                    let short = e.strip_prefix(&format!("{}: ", r.path)).unwrap_or(e);
+                    writeln!(f, "FAILED  {}: {short}", r.path)?;
+                }
+                (None, Some(note)) => writeln!(f, "ok      {}: {note}", r.path)?,
+                (None, None) => writeln!(f, "ok      {}", r.path)?,
+            }
+        }
+        let good = self.tables.iter().filter(|r| r.ok).count();
+        writeln!(f, "{good} of {} tables verified", self.tables.len())
+    }
+}
+
+/// Where a table's payload lies.
+#[derive(Serialize)]
+pub struct PayloadSection {
+    pub offset: u64,
+    pub bytes: u64,
+}
+
+/// `nimrod info FILE`.
+#[derive(Serialize)]
+pub struct InfoAnswer {
+    pub path: String,
+    pub entry: String,
+    pub storage: String,
+    pub format_version: u32,
+    pub entry_kind: String,
+    pub entries: u64,
+    pub index: String,
+    pub index_kind: String,
+    pub payload: PayloadSection,
+    pub param_hash: String,
+    pub payload_checksum: String,
+    pub meta: nimrod::table::TableMeta,
+}
+
+impl fmt::Display for InfoAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = &self.meta;
+        let stats = serde_json::to_string_pretty(&m.stats).map_err(|_| fmt::Error)?;
+        write!(
+            f,
+            "{}\n  game       {} / {}\n  storage    {}\n  format     v{}\n  entries    {} × {} ({})\n  index      {} ({})\n  payload    {} bytes at {}\n  params     {} (hash {})\n  tool       nimrod {}\n  statistics {}\n",
+            self.path,
+            m.game,
+            m.table,
+            self.storage,
+            self.format_version,
+            self.entries,
+            self.entry_kind,
+            self.entry,
+            m.index,
+            self.index_kind,
+            self.payload.bytes,
+            self.payload.offset,
+            m.params,
+            self.param_hash,
+            m.tool_version,
+            stats.replace('\n', "\n             "),
+        )
+    }
+}
+
+/// A submitted script and its Slurm job id.
+#[derive(Serialize)]
+pub struct Submitted {
+    pub script: String,
+    pub id: u64,
+}
+
+/// `nimrod slurm`: the scripts written, and what was submitted and built
+/// when asked to.
+#[derive(Serialize)]
+pub struct SlurmAnswer {
+    pub scripts_dir: std::path::PathBuf,
+    pub scripts: Vec<nimrod::pipeline::slurm::Script>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub submitted: Option<Vec<Submitted>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+    /// With `ok`: the tables not built (or not current).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<String>>,
+    /// How many tables the run was to build.
+    #[serde(skip)]
+    pub tables: usize,
+}
+
+impl fmt::Display for SlurmAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "wrote {} scripts and submit.sh to {}",
+            self.scripts.len(),
+            self.scripts_dir.display()
+        )?;
+        let Some(submitted) = &self.submitted else {
+            return writeln!(
+                f,
+                "submit with: bash {}",
+                self.scripts_dir.join("submit.sh").display()
+            );
+        };
+        writeln!(f, "submitted {} Slurm jobs", submitted.len())?;
+        let (Some(missing), Some(wall)) = (&self.missing, self.wall_seconds) else {
+            return Ok(());
+        };
+        writeln!(
+            f,
+            "slurm run {}: {} of {} tables built and current, in {wall:.1} s wall{}",
+            if missing.is_empty() {
+                "finished"
+            } else {
+                "FAILED"
+            },
+            self.tables - missing.len(),
+            self.tables,
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; missing: {} (logs in {})",
+                    missing.join(", "),
+                    self.scripts_dir.join("logs").display()
+                )
+            }
+        )
+    }
+}
