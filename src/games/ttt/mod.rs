@@ -7,7 +7,8 @@
 //! The folder: `jobs` (parameters, plan, the board tables), `query`
 //! (positions, the 15 game, the machines report; table look-up), `play`,
 //! `verify`, `board` (geometry, symmetries), `solve` (memoised minimax),
-//! `search` (exact solving beyond the tables), `pairing` (Hales–Jewett
+//! `search` (boards for the generic search engine; tests and benches
+//! only), `pairing` (Hales–Jewett
 //! pairings), `machines` and `menace` (the classic machines), `report`
 //! (MENACE's learning curves as CSV and chart).
 
