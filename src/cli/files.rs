@@ -1,13 +1,15 @@
 //! Commands about table files themselves: list, info, verify, pack, unpack.
 
-use super::reports::{InfoAnswer, ListAnswer, ListRow, PayloadSection, VerifyAnswer, VerifyRow};
-use super::{emit, show};
+use super::reports::{
+    InfoAnswer, ListAnswer, ListRow, PackAnswer, PackRow, PayloadSection, UnpackAnswer, UnpackRow,
+    VerifyAnswer, VerifyRow,
+};
+use super::show;
 use anyhow::{bail, ensure, Context, Result};
 use nimrod::games::{self, Answer};
 use nimrod::table::pack::{pack_file, DEFAULT_FRAME_SIZE};
 use nimrod::table::shipped::DEFAULT_SHIPPED_BLOCK;
 use nimrod::table::Table;
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -280,7 +282,7 @@ pub fn pack(
         out.push(".zst");
         refuse_overwrite(Path::new(&out), force)?;
     }
-    let (mut text, mut rows) = (String::new(), Vec::new());
+    let mut rows = Vec::new();
     for f in files {
         // Only a valid table is packed, so a packed file is never worse than its source.
         let t = Table::open(f)?;
@@ -322,32 +324,21 @@ pub fn pack(
         if remove {
             std::fs::remove_file(f).with_context(|| format!("cannot remove {}", f.display()))?;
         }
-        let ratio = raw_len as f64 / packed_len.max(1) as f64;
-        let mut row = json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len, "packed_bytes": packed_len});
-        match kept {
-            Some(kept) => {
-                text.push_str(&format!(
-                    "shipped {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x; {kept})\n",
-                    f.display(),
-                    out.display(),
-                ));
-                row["form"] = json!("shipped");
-                row["kept"] = json!(kept);
-            }
-            None => text.push_str(&format!(
-                "packed  {} -> {}  {raw_len} -> {packed_len} bytes ({ratio:.2}x)\n",
-                f.display(),
-                out.display(),
-            )),
-        }
-        rows.push(row);
+        rows.push(PackRow {
+            input: f.display().to_string(),
+            output: out.display().to_string(),
+            raw_bytes: raw_len,
+            packed_bytes: packed_len,
+            form: kept.as_ref().map(|_| "shipped"),
+            kept,
+        });
     }
-    emit(json, &json!(rows), &text);
+    show(json, &Answer::of(&PackAnswer(rows)));
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn unpack(files: &[PathBuf], force: bool, json: bool) -> Result<ExitCode> {
-    let (mut text, mut rows) = (String::new(), Vec::new());
+    let mut rows = Vec::new();
     let output = |f: &PathBuf| -> Result<PathBuf> {
         let name = f.to_string_lossy();
         let Some(out) = name.strip_suffix(".zst") else {
@@ -365,14 +356,13 @@ pub fn unpack(files: &[PathBuf], force: bool, json: bool) -> Result<ExitCode> {
         } else {
             unpack_checked(f, &out)?
         };
-        text.push_str(&format!(
-            "unpacked {} -> {} ({raw_len} bytes)\n",
-            f.display(),
-            out.display(),
-        ));
-        rows.push(json!({"input": f.display().to_string(), "output": out.display().to_string(), "raw_bytes": raw_len}));
+        rows.push(UnpackRow {
+            input: f.display().to_string(),
+            output: out.display().to_string(),
+            raw_bytes: raw_len,
+        });
     }
-    emit(json, &json!(rows), &text);
+    show(json, &Answer::of(&UnpackAnswer(rows)));
     Ok(ExitCode::SUCCESS)
 }
 

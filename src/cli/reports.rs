@@ -1,5 +1,5 @@
 //! The command line's own reports (`build`, `plan`, `list`, `info`,
-//! `verify`, `slurm`) as typed answers: each struct's `Display` is the text
+//! `verify`, `pack`, `unpack`, `slurm`) as typed answers: each struct's `Display` is the text
 //! and its `Serialize` the JSON (`Answer::of`), so the two cannot drift.
 
 use nimrod::pipeline::PlannedJob;
@@ -203,6 +203,73 @@ impl fmt::Display for VerifyAnswer {
         }
         let good = self.tables.iter().filter(|r| r.ok).count();
         writeln!(f, "{good} of {} tables verified", self.tables.len())
+    }
+}
+
+/// One file of `nimrod pack`.
+#[derive(Serialize)]
+pub struct PackRow {
+    pub input: String,
+    pub output: String,
+    pub raw_bytes: u64,
+    pub packed_bytes: u64,
+    /// `shipped` for a game's shipping form; absent for the zstd form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form: Option<&'static str>,
+    /// What the shipping form kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
+}
+
+/// `nimrod pack`: a JSON array of rows.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct PackAnswer(pub Vec<PackRow>);
+
+impl fmt::Display for PackAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.0 {
+            let ratio = r.raw_bytes as f64 / r.packed_bytes.max(1) as f64;
+            match &r.kept {
+                Some(kept) => writeln!(
+                    f,
+                    "shipped {} -> {}  {} -> {} bytes ({ratio:.2}x; {kept})",
+                    r.input, r.output, r.raw_bytes, r.packed_bytes
+                )?,
+                None => writeln!(
+                    f,
+                    "packed  {} -> {}  {} -> {} bytes ({ratio:.2}x)",
+                    r.input, r.output, r.raw_bytes, r.packed_bytes
+                )?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One file of `nimrod unpack`.
+#[derive(Serialize)]
+pub struct UnpackRow {
+    pub input: String,
+    pub output: String,
+    pub raw_bytes: u64,
+}
+
+/// `nimrod unpack`: a JSON array of rows.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct UnpackAnswer(pub Vec<UnpackRow>);
+
+impl fmt::Display for UnpackAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.0 {
+            writeln!(
+                f,
+                "unpacked {} -> {} ({} bytes)",
+                r.input, r.output, r.raw_bytes
+            )?;
+        }
+        Ok(())
     }
 }
 
