@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our chess table builder beside Syzygy's generator (github.com/syzygy1/tb,
-# GPL, built separately with `make rtbgen rtbgenp` in its src/; not part of
+# GPL, built in its own directory by scripts/syzygy_anchor.sh; not part of
 # nimrod), the strongest public generator, on the same endgames, one after
 # the other: wall, CPU and peak memory of each.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # 5-piece tables of a build against Syzygy tables regenerated here with
 # Syzygy's own generator (github.com/syzygy1/tb, GPL, built separately with
-# `make rtbgen rtbgenp` in its src/; not part of nimrod): the WDL of every
+# scripts/syzygy_anchor.sh, in its own directory; not part of nimrod): the WDL of every
 # STRIDE-th stored position, both sides to move, without the 50-move rule
 # (a cursed win counts as a win).
 #
