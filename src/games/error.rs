@@ -7,8 +7,7 @@ use crate::table::TableError;
 
 /// What kind of failure a [`GameError`] is; each has its own exit code and
 /// JSON `kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The input names no valid position, heap, deal or parameter.
     Input,
@@ -70,19 +69,24 @@ impl GameError {
         self.kind
     }
 
+    /// The first `T` in the error's chain, looking inside a `GameError`
+    /// that a body passed on through `anyhow` (its chain ends at it).
+    fn find<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        self.error.chain().find_map(|c| {
+            c.downcast_ref::<T>()
+                .or_else(|| c.downcast_ref::<GameError>().and_then(|g| g.find::<T>()))
+        })
+    }
+
     /// The tables any of which would have answered, when none was there.
     pub fn no_table_for(&self) -> Option<&NoTableFor> {
-        self.error
-            .chain()
-            .find_map(|c| c.downcast_ref::<NoTableFor>())
+        self.find::<NoTableFor>()
     }
 
     /// The table error behind a missing or damaged table (its path, the job
     /// id of a missing one).
     pub fn table_error(&self) -> Option<&TableError> {
-        self.error
-            .chain()
-            .find_map(|c| c.downcast_ref::<TableError>())
+        self.find::<TableError>()
     }
 
     /// The error itself, with its context.
@@ -90,24 +94,18 @@ impl GameError {
         &self.error
     }
 
-    /// What to do about it, if known.
+    /// What to do about it, if known (its own, or that of a `GameError`
+    /// inside it, which its message already carries).
     pub fn hint(&self) -> Option<&str> {
-        self.hint.as_deref()
+        self.hint
+            .as_deref()
+            .or_else(|| self.find::<GameError>().and_then(|g| g.hint()))
     }
 
     /// The same error with `hint` appended to its message.
     pub fn with_hint(mut self, hint: String) -> GameError {
         self.hint = Some(hint);
         self
-    }
-
-    /// The same error with a line of context before its message, its kind
-    /// and hint kept.
-    pub fn context(self, context: impl std::fmt::Display + Send + Sync + 'static) -> GameError {
-        GameError {
-            error: self.error.context(context),
-            ..self
-        }
     }
 }
 
@@ -123,15 +121,19 @@ impl std::fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-/// Reads the kind from the chain: an [`InputError`] anywhere is bad input;
-/// else the first [`TableError`] decides (missing, damaged, or a request
-/// the table cannot answer, which is input); else it failed.
+/// Reads the kind from the chain: a `GameError` passed on keeps its kind
+/// (its hint stays in its message, not copied: `hint()` finds it); an
+/// [`InputError`] anywhere is bad input; else the first [`TableError`]
+/// decides (missing, damaged, or a request the table cannot answer, which
+/// is input); else it failed.
 impl From<anyhow::Error> for GameError {
     fn from(error: anyhow::Error) -> GameError {
-        if let Some(g) = error.downcast_ref::<GameError>() {
-            let kind = g.kind;
-            let hint = g.hint.clone();
-            return GameError { kind, error, hint };
+        if let Some(kind) = error.downcast_ref::<GameError>().map(|g| g.kind) {
+            return GameError {
+                kind,
+                error,
+                hint: None,
+            };
         }
         let kind = if error.chain().any(|c| c.is::<InputError>()) {
             ErrorKind::Input
@@ -216,4 +218,35 @@ macro_rules! ensure_input {
             $crate::bail_input!($($arg)*);
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `GameError` a body passed on through `anyhow` keeps its kind, its
+    /// table error and its hint, and says the hint once.
+    #[test]
+    fn a_game_error_passed_on_keeps_its_kind_and_says_its_hint_once() {
+        let missing = TableError::Missing {
+            id: "grundy/values".into(),
+            data_dir: "d".into(),
+            raw: "d/grundy/values.nmt".into(),
+        };
+        let inner = GameError::from(missing).with_hint("build it".into());
+        assert_eq!(inner.kind(), ErrorKind::TableMissing);
+        let outer = GameError::from(anyhow::Error::from(inner).context("the position needs it"));
+        assert_eq!(outer.kind(), ErrorKind::TableMissing);
+        assert_eq!(outer.hint(), Some("build it"));
+        assert!(matches!(
+            outer.table_error(),
+            Some(TableError::Missing { .. })
+        ));
+        let text = outer.to_string();
+        assert_eq!(text.matches("build it").count(), 1, "{text}");
+        assert!(
+            text.starts_with("the position needs it: table grundy/values"),
+            "{text}"
+        );
+    }
 }

@@ -196,11 +196,16 @@ pub fn open_table_unpacked(data_dir: &Path, id: &str, restore: Restore) -> Resul
 /// `restore` and checked against the raw table's checksums: for readers
 /// that need every entry (a build's dependencies, `verify`).
 pub fn restore_shipped(path: &Path, id: &str, restore: Restore) -> Result<Table> {
-    use anyhow::Context;
     let s = crate::table::ShippedTable::open(path)?;
     crate::table::check_identity_of(path, s.meta(), s.header(), id)?;
-    let payload = restore(&s).with_context(|| format!("{}: cannot restore", path.display()))?;
-    Ok(s.restore_table(&payload)?)
+    Ok(s.restore_table(&restored_payload(&s, restore)?)?)
+}
+
+/// The whole payload of a shipped table, restored by `restore` (unchecked:
+/// `ShippedTable::restore_table` and `restore` check it).
+pub fn restored_payload(s: &crate::table::ShippedTable, restore: Restore) -> Result<Vec<u8>> {
+    use anyhow::Context;
+    restore(s).with_context(|| format!("{}: cannot restore", s.path().display()))
 }
 
 /// One answer of a person (or a script) playing `nimrod play GAME`: the

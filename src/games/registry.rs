@@ -134,12 +134,10 @@ fn damaged_id(t: &TableError, data_dir: &Path) -> Option<String> {
 /// The whole payload of a shipped table, restored by the game whose table
 /// it is (unchecked: `ShippedTable::restore_table` and `restore` check it).
 pub fn restored_payload(s: &crate::table::ShippedTable) -> Result<Vec<u8>> {
-    use anyhow::Context;
-    let path = s.path();
-    let game = find(&s.meta().game)
-        .ok_or_else(|| anyhow::anyhow!("{}: no game named {}", path.display(), s.meta().game))?;
-    game.restore(s)
-        .with_context(|| format!("{}: cannot restore", path.display()))
+    let game = find(&s.meta().game).ok_or_else(|| {
+        anyhow::anyhow!("{}: no game named {}", s.path().display(), s.meta().game)
+    })?;
+    super::query::restored_payload(s, &|s| game.restore(s))
 }
 
 /// The raw table of an open shipped file, restored by its own game and
