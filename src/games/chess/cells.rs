@@ -8,7 +8,7 @@
 //! `k % 8` of word `k / 8` in memory order, so the finished words viewed as
 //! bytes are the table.
 
-use std::ops::{Deref, Range};
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 pub struct Cells {
@@ -61,6 +61,7 @@ impl Cells {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     #[inline]
     pub fn load(&self, slot: usize) -> u8 {
         (self.words[slot / 8].load(Relaxed) >> shift(slot % 8)) as u8
@@ -83,14 +84,16 @@ impl Cells {
         self.update(slot, |_| Some(byte));
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Sets the bytes of word `w` (slots `8w..8w + 8`, those below `len`).
     pub fn store_word(&self, w: usize, bytes: [u8; 8]) {
         self.words[w].store(u64::from_ne_bytes(bytes), Relaxed);
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Calls `f(slot)` for each slot of `slots` whose byte is `byte`.
     #[inline]
-    pub fn scan(&self, slots: Range<usize>, byte: u8, mut f: impl FnMut(usize)) {
+    pub fn scan(&self, slots: std::ops::Range<usize>, byte: u8, mut f: impl FnMut(usize)) {
         let end = slots.end.min(self.len);
         for w in slots.start / 8..end.div_ceil(8) {
             let base = w * 8;

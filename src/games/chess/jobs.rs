@@ -170,11 +170,7 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     // estimate's memory counts), not a 256 KiB frame for nearly every probe
     // (KPvKP from packed 3- and 4-piece tables: 12.4 s, 23% of it in zstd).
     let probe = Tablebase::open_with(&m.successors(), |id| ctx.open_unpacked(id))?;
-    let solved = if m.has_pawns() {
-        solve_counting_down(ctx, &layout, &probe)?
-    } else {
-        solve_by_sweeps(ctx, &layout, &probe)?
-    };
+    let solved = solve_by_sweeps(ctx, &layout, &probe)?;
     let meta = TableMeta::new(
         "chess",
         &m.name(),
@@ -210,7 +206,8 @@ fn write_values(
     Ok(())
 }
 
-/// Pawnless tables: the sweep engine (`sweep`), one slice.
+/// The sweep engine (`sweep`): a pawnless table is one slice, resumable
+/// from its checkpoint; a table with pawns is solved slice by slice.
 fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Result<solve::Solved> {
     // One progress line per phase, each with its time. Steps are reported
     // from the solving thread only, so a RefCell holds the current stage.
@@ -253,42 +250,6 @@ fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Resu
         },
         options,
     )?;
-    stage.into_inner().finish();
-    Ok(solved)
-}
-
-/// Tables with pawns: the count-down solver (`solve`). The sweep engine
-/// gives the same bytes for them (a test compares every 3- and 4-piece
-/// table) but is slower there today: KRPvKR took 275 s with one thread
-/// against the count-down solver's 174 CPU-s, its pawn slices' first
-/// passes probing the promotions' 5-piece tables slice by slice
-/// (benches/results/chess/README.md, 2026-11-28).
-fn solve_counting_down(
-    ctx: &JobContext,
-    layout: &Layout,
-    probe: &Tablebase,
-) -> Result<solve::Solved> {
-    // One progress line per phase, each with its time. Steps are reported
-    // from the solving thread only, so a RefCell holds the current stage.
-    let stage = std::cell::RefCell::new(ctx.progress.stage(
-        ctx.id,
-        "first pass (blocks of 2^24 slots)",
-        (2 * layout.positions).div_ceil(solve::INIT_BLOCK as u64),
-    ));
-    let next = |s: crate::pipeline::Stage| stage.replace(s).finish();
-    // How many plies a table needs is known only when it is done (up to
-    // 254 for the longest 5-piece loss): the plies are counted, with no
-    // percentage or ETA (a bar "of <= 255" showed 27 min for 2).
-    let solved = solve::solve(layout, probe, &|step| match step {
-        solve::Step::FirstPassBlock { done, of } => {
-            stage.borrow().inc(1);
-            if done == of {
-                next(ctx.progress.counter(ctx.id, "retrograde plies"));
-            }
-        }
-        solve::Step::Ply => stage.borrow().inc(1),
-        solve::Step::Plies => next(ctx.progress.stage(ctx.id, "statistics", 1)),
-    })?;
     stage.into_inner().finish();
     Ok(solved)
 }

@@ -30,6 +30,10 @@ internal_mod!(query);
 mod san;
 pub mod ship;
 internal_mod!(solve);
+oracle_mod!(
+    /// The count-down solver, the sweeps' second opinion.
+    countdown
+);
 internal_mod!(sweep);
 mod unmoves;
 internal_mod!(value);

@@ -38,7 +38,7 @@
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
 use super::bitboard::{between, KING};
 use super::board::{piece_attacks, Board, Color, Move, Role};
-use super::cells::{matches, Bytes, Cells};
+use super::cells::{matches, Cells};
 use super::checkpoint::{self, Snapshot};
 pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
@@ -540,7 +540,7 @@ struct Work<'a> {
     slice: &'a Slice,
     /// The final bytes of the slices solved before (None once let go, or
     /// not yet solved).
-    solved: &'a [Option<Bytes>],
+    solved: &'a [Option<Values>],
     /// A flag per chunk of one side's slots: it holds a candidate loss of
     /// the current ply (so the verification skips the others). The bytes
     /// themselves are passed to each phase, split by side (see
@@ -549,6 +549,11 @@ struct Work<'a> {
     /// What the bytes mean in the current ply.
     window: Window,
     horizon: AtomicU32,
+    /// First-pass values the window cannot code yet or that pass the
+    /// options' window (a conversion or push that wins or loses slowly),
+    /// each with its slot (both sides' index): written at the ply that
+    /// needs it ([`Work::apply_late`]), the slot undecided until then.
+    late: Mutex<Vec<(usize, Value)>>,
     error: Mutex<Option<String>>,
 }
 
@@ -579,6 +584,11 @@ impl Work<'_> {
         exact: Option<&[u16]>,
         ply: u32,
     ) -> Result<()> {
+        if !self.late.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
+            // A first-pass value still waits for its ply, and the
+            // checkpoint has no place for it: no save until it is written.
+            return Ok(());
+        }
         let t = std::time::Instant::now();
         let bytes = checkpoint::save(
             c,
@@ -659,7 +669,7 @@ impl Work<'_> {
             return Value::Draw;
         };
         let i = e.geo.first_image(&e.geo.squares_of(&board));
-        Value::decode(bytes[board.turn.index() * e.geo.size + i])
+        bytes.get(board.turn.index() * e.geo.size + i)
     }
 
     /// The value, for the side to move in the position reached, of a move
@@ -673,11 +683,11 @@ impl Work<'_> {
         after_move(&child, m, stored, &mut |c| self.table_value(c))
     }
 
-    /// The first byte of a legal position: mated, stalemate, the best
-    /// conversion's win (the final value unless a move within the slice
-    /// wins sooner), the exact value when every move leaves the slice, or
-    /// undecided (0).
-    fn initial(&self, b: &Board) -> u8 {
+    /// The first byte of a legal position (`slot`, both sides' index):
+    /// mated, stalemate, the best conversion's win (the final value unless
+    /// a move within the slice wins sooner), the exact value when every
+    /// move leaves the slice, or undecided (0).
+    fn initial(&self, b: &Board, slot: usize) -> u8 {
         let pins = b.pins();
         let mut best = Best::default();
         let _ = b.each_conversion(&mut |m| {
@@ -699,9 +709,90 @@ impl Work<'_> {
             };
         }
         match best.win {
-            Some(w) => self.encode(Value::Win(w), b),
-            None if !within && !best.draw => self.encode(Value::Loss(best.slowest_loss), b),
+            Some(w) => self.first_code(slot, Value::Win(w), b),
+            None if !within && !best.draw => {
+                self.first_code(slot, Value::Loss(best.slowest_loss), b)
+            }
             None => DRAW,
+        }
+    }
+
+    /// Whether the first pass leaves value `v` for its ply
+    /// ([`Work::defer`]): past the options' window, or past the codes of
+    /// the first window.
+    fn is_late(&self, v: Value) -> bool {
+        let limit = self.engine.options.window;
+        match v {
+            Value::Win(w) => w > limit.min(WIN_CODES),
+            Value::Loss(l) => l > limit,
+            Value::Draw => false,
+        }
+    }
+
+    /// The first pass's code of value `v` at `slot`: its own, or undecided
+    /// until the ply that needs it.
+    fn first_code(&self, slot: usize, v: Value, b: &Board) -> u8 {
+        if self.is_late(v) {
+            self.defer(slot, v);
+            DRAW
+        } else {
+            self.encode(v, b)
+        }
+    }
+
+    /// Leaves value `v` of `slot` (both sides' index) for its ply.
+    fn defer(&self, slot: usize, v: Value) {
+        if let Some(p) = v.plies() {
+            self.extend_horizon(p);
+        }
+        self.late
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((slot, v));
+    }
+
+    /// Writes the first-pass values left for ply `ply`: a win in `w` at
+    /// ply 2w − 2, when the sweeps offer such wins (unless the slot wins
+    /// sooner by then), a loss in `l` before ply 2l reads it. Neither slot
+    /// is reached by the sweeps before: a slot with a winning move leaving
+    /// the slice never verifies lost, and a slot all of whose moves leave
+    /// the slice is no predecessor within it.
+    fn apply_late(&self, cells: &mut [u8], ply: u32) {
+        let mut late = self.late.lock().unwrap_or_else(|p| p.into_inner());
+        if late.is_empty() {
+            return;
+        }
+        let window = self.window;
+        let mut failed = None;
+        late.retain(|&(slot, v)| {
+            let due = match v {
+                Value::Win(w) => 2 * w - 2,
+                Value::Loss(l) => 2 * l,
+                Value::Draw => ply,
+            };
+            if due != ply {
+                return true;
+            }
+            let Some(code) = window.encode(v) else {
+                failed = Some(v);
+                return false;
+            };
+            let cur = cells[slot];
+            match v {
+                Value::Win(_) if cur == DRAW || (code < cur && cur <= WIN_CODES as u8) => {
+                    cells[slot] = code
+                }
+                Value::Loss(_) if cur == DRAW => cells[slot] = code,
+                Value::Loss(_) => failed = Some(v),
+                _ => {}
+            }
+            false
+        });
+        if let Some(v) = failed {
+            self.fail(format!(
+                "{}: a first-pass {v:?} could not be written at ply {ply} (window {:?})",
+                self.engine.layout.material, window
+            ));
         }
     }
 
@@ -733,7 +824,9 @@ impl Work<'_> {
                         }
                     }
                     *byte = match e.board(self.slice, &s, SIDES[side]) {
-                        Some(b) if !b.in_check(SIDES[side].other()) => self.initial(&b),
+                        Some(b) if !b.in_check(SIDES[side].other()) => {
+                            self.initial(&b, word * 64 + k)
+                        }
                         _ => ILLEGAL,
                     };
                 }
@@ -771,7 +864,7 @@ impl Work<'_> {
                             DRAW
                         } else {
                             match e.board(self.slice, &s, turn) {
-                                Some(b) => self.initial(&b),
+                                Some(b) => self.initial(&b, side * n + base + k),
                                 None => ILLEGAL,
                             }
                         };
@@ -892,18 +985,29 @@ impl Work<'_> {
         let Value::Win(moves) = self.table_value(&after).before_move() else {
             return;
         };
-        let Some(win) = self.window.encode(Value::Win(moves)) else {
-            self.fail(format!(
-                "{}: a capture into {} wins in {moves}, outside the solve's window {:?}",
-                self.engine.layout.material,
-                after.fen(),
-                self.window
-            ));
-            return;
+        let late = self.is_late(Value::Win(moves));
+        let win = match self.window.encode(Value::Win(moves)) {
+            Some(win) => win,
+            None if late => 0,
+            None => {
+                self.fail(format!(
+                    "{}: a capture into {} wins in {moves}, outside the solve's window {:?}",
+                    self.engine.layout.material,
+                    after.fen(),
+                    self.window
+                ));
+                return;
+            }
         };
         self.extend_horizon(2 * moves - 1);
         let empty = !occ;
+        let n = self.size();
         let offer = |q: usize| {
+            if late {
+                // Offered at its ply (an illegal slot ignores it then).
+                self.defer(side * n + q, Value::Win(moves));
+                return;
+            }
             let _ = bytes[q].fetch_update(Relaxed, Relaxed, |cur| {
                 let better = match cur {
                     ILLEGAL => false,
@@ -1410,7 +1514,7 @@ impl<'a> Engine<'a> {
     fn solve_slice(
         &'a self,
         slice: &'a Slice,
-        solved: &'a [Option<Bytes>],
+        solved: &'a [Option<Values>],
         report: Option<&dyn Fn(Step)>,
     ) -> Result<SolvedSlice> {
         let n = self.geo.size;
@@ -1422,6 +1526,7 @@ impl<'a> Engine<'a> {
             dirty: (0..n.div_ceil(CHUNK)).map(|_| AtomicBool::new(false)).collect(),
             window: Window::default(),
             horizon: AtomicU32::new(0),
+            late: Mutex::new(Vec::new()),
             error: Mutex::new(None),
         };
         let resumed = match saving {
@@ -1487,6 +1592,7 @@ impl<'a> Engine<'a> {
                     eprintln!("ply {ply}: window {:?}", work.window);
                 }
             }
+            work.apply_late(&mut cells, ply);
             let t = std::time::Instant::now();
             let found = work.ply(&mut cells, ply);
             if trace {
@@ -1674,9 +1780,9 @@ pub fn solve_with(
         };
         return Ok(with_statistics(layout, values, out_legal, solved.plies));
     }
-    let out = Cells::new(2 * positions, DRAW);
+    let mut out = Transcript::Narrow(Cells::new(2 * positions, DRAW));
     let out_legal = new_legal();
-    let mut solved: Vec<Option<Bytes>> = (0..engine.slices.len()).map(|_| None).collect();
+    let mut solved: Vec<Option<Values>> = (0..engine.slices.len()).map(|_| None).collect();
     let mut plies = 0;
     let mut start = 0;
     while start < engine.slices.len() {
@@ -1698,18 +1804,26 @@ pub fn solve_with(
             .collect();
         for (id, r) in (start..end).zip(results) {
             let mut r = r?;
-            let Values::Narrow(bytes) = std::mem::replace(&mut r.values, Values::Wide(Vec::new()))
-            else {
-                bail!(
-                    "{}: distances past one byte in a table with pawns; the sweep engine keeps those to one byte so far",
-                    layout.material
-                );
-            };
-            engine.transcribe(&engine.slices[id], &r, &out_legal, &|o, slot| {
-                out.store(o, bytes[slot])
-            });
+            let values = std::mem::replace(&mut r.values, Values::Wide(Vec::new()));
+            if matches!(values, Values::Wide(_)) {
+                out = out.widened();
+            }
+            match (&out, &values) {
+                (Transcript::Narrow(cells), Values::Narrow(bytes)) => {
+                    engine.transcribe(&engine.slices[id], &r, &out_legal, &|o, slot| {
+                        cells.store(o, bytes[slot])
+                    })
+                }
+                (Transcript::Wide(wide), values) => {
+                    engine.transcribe(&engine.slices[id], &r, &out_legal, &|o, slot| {
+                        let x = values.get(slot).encode_wide().expect("a solve's distance");
+                        wide[o].store(x, Relaxed)
+                    })
+                }
+                (Transcript::Narrow(_), Values::Wide(_)) => unreachable!("widened above"),
+            }
             plies = plies.max(r.plies);
-            solved[id] = Some(bytes);
+            solved[id] = Some(values);
             on_step(Step::Slice);
         }
         probe.release_resident_pages();
@@ -1717,8 +1831,42 @@ pub fn solve_with(
     }
     drop(solved);
     on_step(Step::Slices);
-    let values = Values::Narrow(out.into_bytes());
+    let values = match out {
+        Transcript::Narrow(cells) => Values::Narrow(cells.into_bytes()),
+        Transcript::Wide(wide) => {
+            let wide = Values::Wide(wide.into_iter().map(AtomicU16::into_inner).collect());
+            if engine.options.narrow {
+                wide.narrowed()
+            } else {
+                wide
+            }
+        }
+    };
     Ok(with_statistics(layout, values, out_legal, plies))
+}
+
+/// A table with pawns as its slices are copied in: one byte a slot until
+/// a slice comes back two bytes wide.
+enum Transcript {
+    Narrow(Cells),
+    Wide(Vec<AtomicU16>),
+}
+
+impl Transcript {
+    fn widened(self) -> Transcript {
+        match self {
+            Transcript::Narrow(cells) => Transcript::Wide(
+                cells
+                    .into_bytes()
+                    .par_iter()
+                    .map(|&b| {
+                        AtomicU16::new(Value::decode(b).encode_wide().expect("a byte's value"))
+                    })
+                    .collect(),
+            ),
+            wide => wide,
+        }
+    }
 }
 
 /// A table transcribed into its layout, with its statistics.
