@@ -36,7 +36,7 @@
 //! idempotent, so the bytes are the same for any thread count.
 
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
-use super::bitboard::{between, KING};
+use super::bitboard::{between, KING, PAWN_ATTACKS};
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Cells};
 use super::checkpoint::{self, Snapshot};
@@ -81,6 +81,7 @@ const CANDIDATE: u8 = 126;
 const PENDING: u8 = CANDIDATE;
 /// Codes the window gives wins: 1..=125.
 const WIN_CODES: u32 = 125;
+const WIN_CODES_U8: u8 = WIN_CODES as u8;
 
 /// What a byte means during a solve: the table's encoding shifted by
 /// `wins` moves for wins and `losses` for losses. Once shifted, code 1
@@ -798,8 +799,9 @@ impl Work<'_> {
 
     fn first_pass(&self, cells: &mut [u8]) {
         let (n, e) = (self.size(), self.engine);
-        // Without pawns most positions are settled from their squares.
-        let quick = self.slice.white_pawns | self.slice.black_pawns == 0;
+        // Most positions are settled from their squares, the moves that
+        // leave the slice offered from the positions they reach.
+        let quick = self.is_quick();
         cells
             .par_chunks_mut(64)
             .enumerate()
@@ -834,7 +836,48 @@ impl Work<'_> {
         if quick {
             self.settle_pending(cells);
             self.capture_wins(cells);
+            if self.pawns() != 0 {
+                self.pawn_capture_wins(cells);
+                self.push_wins(cells);
+            }
         }
+    }
+
+    /// The slice's pawns, both colours.
+    fn pawns(&self) -> Bitboard {
+        self.slice.white_pawns | self.slice.black_pawns
+    }
+
+    /// Whether the slice's first pass goes by squares ([`Work::first_look`])
+    /// with every move that leaves the slice offered from the position it
+    /// reaches (captures, pushes): not when a pawn is about to promote (a
+    /// promotion reaches one position of a larger table per slot, nothing
+    /// to share) or a double push may be answered en passant (the stored
+    /// value of the position it reaches is not the move's). Those slices
+    /// build a board per slot ([`Work::initial`]).
+    fn is_quick(&self) -> bool {
+        const RANK_2: Bitboard = 0xff00;
+        const RANK_7: Bitboard = 0xff << 48;
+        let (w, b) = (self.slice.white_pawns, self.slice.black_pawns);
+        if w & RANK_7 != 0 || b & RANK_2 != 0 {
+            return false;
+        }
+        let beside = |to: u8| -> Bitboard {
+            let mut x = 0;
+            if file_of(to) > 0 {
+                x |= bit(to - 1);
+            }
+            if file_of(to) < 7 {
+                x |= bit(to + 1);
+            }
+            x
+        };
+        let all = w | b;
+        let answered = squares(w & RANK_2)
+            .any(|p| all & (bit(p + 8) | bit(p + 16)) == 0 && b & beside(p + 16) != 0)
+            || squares(b & RANK_7)
+                .any(|p| all & (bit(p - 8) | bit(p - 16)) == 0 && w & beside(p - 16) != 0);
+        !answered
     }
 
     /// Settles the positions the first look left pending, now that every
@@ -959,65 +1002,16 @@ impl Work<'_> {
     /// side `side` but the victim field's, which is the capture's square.
     fn capture_into(&self, side: usize, victim: usize, slot: usize, bytes: &[AtomicU8]) {
         let geo = &self.engine.geo;
-        let us = SIDES[side];
         let s = geo.decode(slot);
-        let mut after = Board::empty(us.other());
-        let mut occ = 0;
-        let mut put = |color: Color, role: Role, sq: u8| {
-            let overlap = occ & bit(sq) != 0;
-            occ |= bit(sq);
-            after.put(color, role, sq);
-            !overlap
-        };
-        if !put(Color::White, Role::King, s.wk) || !put(Color::Black, Role::King, s.bk) {
-            return;
-        }
-        for (j, &(color, role)) in geo.fields.iter().enumerate() {
-            if j != victim && !put(color, role, s.sq[j]) {
-                return;
-            }
-        }
-        let (king, their_king) = s.kings(side);
-        if KING[king as usize] & bit(their_king) != 0 || after.in_check(us) {
-            // The capture would leave the capturer's king attacked.
-            return;
-        }
-        let Value::Win(moves) = self.table_value(&after).before_move() else {
+        let (white, black) = (self.slice.white_pawns, self.slice.black_pawns);
+        let Some((after, occ)) = self.after_capture(side, &s, Some(victim), white, black) else {
             return;
         };
-        let late = self.is_late(Value::Win(moves));
-        let win = match self.window.encode(Value::Win(moves)) {
-            Some(win) => win,
-            None if late => 0,
-            None => {
-                self.fail(format!(
-                    "{}: a capture into {} wins in {moves}, outside the solve's window {:?}",
-                    self.engine.layout.material,
-                    after.fen(),
-                    self.window
-                ));
-                return;
-            }
+        let Some(moves) = self.capture_win(&after) else {
+            return;
         };
-        self.extend_horizon(2 * moves - 1);
         let empty = !occ;
-        let n = self.size();
-        let offer = |q: usize| {
-            if late {
-                // Offered at its ply (an illegal slot ignores it then).
-                self.defer(side * n + q, Value::Win(moves));
-                return;
-            }
-            let _ = bytes[q].fetch_update(Relaxed, Relaxed, |cur| {
-                let better = match cur {
-                    ILLEGAL => false,
-                    DRAW => true,
-                    1..=125 => cur > win,
-                    _ => false,
-                };
-                better.then_some(win)
-            });
-        };
+        let us = SIDES[side];
         let victim_shift = geo.shift(victim);
         for (j, &(color, role)) in geo.fields.iter().enumerate() {
             if color != us || j == victim {
@@ -1026,9 +1020,10 @@ impl Work<'_> {
             let (to, shift) = (s.sq[j], geo.shift(j));
             let base = slot - ((to as usize) << shift) + ((to as usize) << victim_shift);
             for from in squares(piece_attacks(role, to, occ) & empty) {
-                offer(base + ((from as usize) << shift));
+                self.first_offer(bytes, side, base + ((from as usize) << shift), moves);
             }
         }
+        let (king, their_king) = s.kings(side);
         for from in squares(KING[king as usize] & empty & !KING[their_king as usize]) {
             let mut q = s;
             q.sq[victim] = king;
@@ -1037,7 +1032,276 @@ impl Work<'_> {
             } else {
                 q.bk = from;
             }
-            geo.images(&q, offer);
+            geo.images(&q, |i| self.first_offer(bytes, side, i, moves));
+        }
+    }
+
+    /// The position after a capture by side `side`: the squares `s` but
+    /// field `skip`'s (the victim, or none), the pawns `white` and
+    /// `black`, the other side to move; with its occupancy. None when two pieces share a
+    /// square or the capturer's king is left attacked (or beside the
+    /// other king).
+    fn after_capture(
+        &self,
+        side: usize,
+        s: &Squares,
+        skip: Option<usize>,
+        white: Bitboard,
+        black: Bitboard,
+    ) -> Option<(Board, Bitboard)> {
+        let pawns = white | black;
+        let geo = &self.engine.geo;
+        let us = SIDES[side];
+        let mut after = Board::empty(us.other());
+        let mut occ = pawns;
+        let mut put = |color: Color, role: Role, sq: u8| {
+            let overlap = occ & bit(sq) != 0;
+            occ |= bit(sq);
+            after.put(color, role, sq);
+            !overlap
+        };
+        if !put(Color::White, Role::King, s.wk) || !put(Color::Black, Role::King, s.bk) {
+            return None;
+        }
+        for (j, &(color, role)) in geo.fields.iter().enumerate() {
+            if Some(j) != skip && !put(color, role, s.sq[j]) {
+                return None;
+            }
+        }
+        after.by_color[0] |= white;
+        after.by_color[1] |= black;
+        after.by_role[Role::Pawn as usize] |= pawns;
+        let (king, their_king) = s.kings(side);
+        if KING[king as usize] & bit(their_king) != 0 || after.in_check(us) {
+            return None;
+        }
+        Some((after, occ))
+    }
+
+    /// The win, in moves, a capture by side `side` into `after` gives it
+    /// (None when it does not win).
+    fn capture_win(&self, after: &Board) -> Option<u32> {
+        match self.table_value(after).before_move() {
+            Value::Win(moves) => Some(moves),
+            _ => None,
+        }
+    }
+
+    /// Offers slot `q` of side `side` (`bytes`, that side's) a win in
+    /// `moves` in the first pass: unless it holds no position or wins
+    /// sooner; past the window, at its ply ([`Work::defer`]).
+    fn first_offer(&self, bytes: &[AtomicU8], side: usize, q: usize, moves: u32) {
+        let v = Value::Win(moves);
+        if self.is_late(v) {
+            // Offered at its ply (an illegal slot ignores it then).
+            self.defer(side * self.size() + q, v);
+            return;
+        }
+        let Some(win) = self.window.encode(v) else {
+            self.fail(format!(
+                "{}: a first-pass win in {moves} is outside the solve's window {:?}",
+                self.engine.layout.material, self.window
+            ));
+            return;
+        };
+        self.extend_horizon(2 * moves - 1);
+        let _ = bytes[q].fetch_update(Relaxed, Relaxed, |cur| {
+            let better = match cur {
+                DRAW => true,
+                1..=WIN_CODES_U8 => cur > win,
+                _ => false,
+            };
+            better.then_some(win)
+        });
+    }
+
+    /// Offers every quick pawn slice's position the wins of the captures
+    /// that involve a pawn (both leave the slice for a smaller table): a
+    /// piece or king taking one of the other side's pawns, from the
+    /// positions after it (each probed once, offered to every square the
+    /// capturer came from), and a pawn taking a piece, probed per
+    /// position where it can (the pawn's origin is fixed by the slice).
+    fn pawn_capture_wins(&self, cells: &mut [u8]) {
+        let (n, geo) = (self.size(), &self.engine.geo);
+        let k = geo.fields.len();
+        let cells = atomic_bytes(cells);
+        for (side, &us) in SIDES.iter().enumerate() {
+            let bytes = &cells[side * n..(side + 1) * n];
+            let (ours, theirs) = if side == 0 {
+                (self.slice.white_pawns, self.slice.black_pawns)
+            } else {
+                (self.slice.black_pawns, self.slice.white_pawns)
+            };
+            let (white, black) = (self.slice.white_pawns, self.slice.black_pawns);
+            for p in squares(theirs) {
+                let (white, black) = (white & !bit(p), black & !bit(p));
+                for (j, &(color, role)) in geo.fields.iter().enumerate() {
+                    if color != us {
+                        continue;
+                    }
+                    let low = geo.shift(j);
+                    (0..n >> 6).into_par_iter().with_min_len(1 << 10).for_each(|t| {
+                        let slot = (t >> low) << (low + 6) | (p as usize) << low | (t & ((1 << low) - 1));
+                        let s = geo.decode(slot);
+                        let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
+                            return;
+                        };
+                        let Some(moves) = self.capture_win(&after) else {
+                            return;
+                        };
+                        let base = slot - ((p as usize) << low);
+                        for from in squares(piece_attacks(role, p, occ) & !occ) {
+                            self.first_offer(bytes, side, base + ((from as usize) << low), moves);
+                        }
+                    });
+                }
+                // The king takes it: the positions after, with our king on p.
+                let high = 6 * k as u32;
+                (0..n >> 6).into_par_iter().with_min_len(1 << 10).for_each(|t| {
+                    let slot = if side == 0 {
+                        (p as usize) << (high + 6) | t
+                    } else {
+                        ((t >> high) << 6 | p as usize) << high | (t & ((1 << high) - 1))
+                    };
+                    let s = geo.decode(slot);
+                    let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
+                        return;
+                    };
+                    let Some(moves) = self.capture_win(&after) else {
+                        return;
+                    };
+                    let their_king = s.kings(side).1;
+                    for from in squares(KING[p as usize] & !occ & !KING[their_king as usize]) {
+                        let mut q = s;
+                        if side == 0 {
+                            q.wk = from;
+                        } else {
+                            q.bk = from;
+                        }
+                        geo.images(&q, |i| self.first_offer(bytes, side, i, moves));
+                    }
+                });
+            }
+            for p in squares(ours) {
+                for to in squares(PAWN_ATTACKS[side][p as usize]) {
+                    let moved = |x: Bitboard| x & !bit(p) | bit(to);
+                    let (white, black) = if side == 0 {
+                        (moved(white), black & !bit(to))
+                    } else {
+                        (white & !bit(to), moved(black))
+                    };
+                    if theirs & bit(to) != 0 {
+                        // A pawn takes a pawn: every position of the slice can.
+                        (0..n).into_par_iter().with_min_len(1 << 10).for_each(|slot| {
+                            if bytes[slot].load(Relaxed) == ILLEGAL {
+                                return;
+                            }
+                            let s = geo.decode(slot);
+                            let Some((after, _)) = self.after_capture(side, &s, None, white, black)
+                            else {
+                                return;
+                            };
+                            if let Some(moves) = self.capture_win(&after) {
+                                self.first_offer(bytes, side, slot, moves);
+                            }
+                        });
+                        continue;
+                    }
+                    for (v, &(color, _)) in geo.fields.iter().enumerate() {
+                        if color == us {
+                            continue;
+                        }
+                        let low = geo.shift(v);
+                        (0..n >> 6).into_par_iter().with_min_len(1 << 10).for_each(|t| {
+                            let slot = (t >> low) << (low + 6) | (to as usize) << low | (t & ((1 << low) - 1));
+                            if bytes[slot].load(Relaxed) == ILLEGAL {
+                                return;
+                            }
+                            let s = geo.decode(slot);
+                            let Some((after, _)) =
+                                self.after_capture(side, &s, Some(v), white, black)
+                            else {
+                                return;
+                            };
+                            if let Some(moves) = self.capture_win(&after) {
+                                self.first_offer(bytes, side, slot, moves);
+                            }
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Offers every quick pawn slice's position the wins of its pawn
+    /// pushes, from the solved slice each push reaches: a position there
+    /// lost for the side to move is won, one move more, by every position
+    /// here that pushes into it (the same squares but the pawn's, seen in
+    /// this slice's frame).
+    fn push_wins(&self, cells: &mut [u8]) {
+        let (n, e) = (self.size(), self.engine);
+        let cells = atomic_bytes(cells);
+        for (side, &us) in SIDES.iter().enumerate() {
+            let bytes = &cells[side * n..(side + 1) * n];
+            let ours = if side == 0 {
+                self.slice.white_pawns
+            } else {
+                self.slice.black_pawns
+            };
+            let all = self.pawns();
+            for p in squares(ours) {
+                let step = |sq: u8| if us == Color::White { sq + 8 } else { sq - 8 };
+                let one = step(p);
+                if all & bit(one) != 0 {
+                    continue;
+                }
+                let start = if us == Color::White { 1 } else { 6 };
+                let mut pushes = vec![(one, None)];
+                if rank_of(p) == start && all & bit(step(one)) == 0 {
+                    pushes.push((step(one), Some(one)));
+                }
+                for (to, through) in pushes {
+                    let (w, b) = if side == 0 {
+                        (self.slice.white_pawns & !bit(p) | bit(to), self.slice.black_pawns)
+                    } else {
+                        (self.slice.white_pawns, self.slice.black_pawns & !bit(p) | bit(to))
+                    };
+                    let mirrored = !canonical(w, b);
+                    let key = if mirrored {
+                        (transform_bb(MIRROR, w), transform_bb(MIRROR, b))
+                    } else {
+                        (w, b)
+                    };
+                    let Some(child) = e.by_pawns.get(&key).and_then(|&id| self.solved[id].as_ref())
+                    else {
+                        self.fail(format!(
+                            "{}: the slice a push from {:?} reaches is not solved",
+                            e.layout.material, self.slice
+                        ));
+                        return;
+                    };
+                    (0..n).into_par_iter().with_min_len(1 << 12).for_each(|j| {
+                        let Value::Loss(l) = child.get((1 - side) * n + j) else {
+                            return;
+                        };
+                        let mut s = e.geo.decode(j);
+                        if mirrored {
+                            s.wk = transform(MIRROR, s.wk);
+                            s.bk = transform(MIRROR, s.bk);
+                            for q in &mut s.sq[..e.geo.fields.len()] {
+                                *q = transform(MIRROR, *q);
+                            }
+                        }
+                        if let Some(mid) = through {
+                            let occ = bit(s.wk) | bit(s.bk) | s.sq[..e.geo.fields.len()].iter().fold(0, |o, &q| o | bit(q));
+                            if occ & bit(mid) != 0 {
+                                return;
+                            }
+                        }
+                        e.geo.images(&s, |i| self.first_offer(bytes, side, i, l + 1));
+                    });
+                }
+            }
         }
     }
 
@@ -1055,17 +1319,22 @@ impl Work<'_> {
         let fields = &geo.fields[..];
         let us = SIDES[side];
         let (our_king, their_king) = s.kings(side);
-        let mut occ = bit(s.wk) | bit(s.bk);
-        if s.wk == s.bk {
-            return FirstLook::Illegal;
-        }
-        for &q in &s.sq[..fields.len()] {
+        let mut occ = self.pawns();
+        for q in [s.wk, s.bk].into_iter().chain(s.sq[..fields.len()].iter().copied()) {
             if occ & bit(q) != 0 {
                 return FirstLook::Illegal;
             }
             occ |= bit(q);
         }
         if KING[our_king as usize] & bit(their_king) != 0 {
+            return FirstLook::Illegal;
+        }
+        let (our_pawns, their_pawns) = if side == 0 {
+            (self.slice.white_pawns, self.slice.black_pawns)
+        } else {
+            (self.slice.black_pawns, self.slice.white_pawns)
+        };
+        if PAWN_ATTACKS[1 - side][their_king as usize] & our_pawns != 0 {
             return FirstLook::Illegal;
         }
         let mut reach = [0; MAX_FIELDS];
@@ -1077,6 +1346,9 @@ impl Work<'_> {
         }
         // In check, or a piece of ours between our king and one of their
         // sliders on a line (perhaps pinned): the board decides.
+        if PAWN_ATTACKS[side][our_king as usize] & their_pawns != 0 {
+            return FirstLook::Pending;
+        }
         let mut shadow = 0;
         for (j, &(color, role)) in fields.iter().enumerate() {
             if color == us {
