@@ -541,7 +541,12 @@ struct Work<'a> {
     slice: &'a Slice,
     /// The final bytes of the slices solved before (None once let go, or
     /// not yet solved).
-    solved: &'a [Option<Values>],
+    solved: &'a [Option<Done>],
+    /// With pawns, what each position's moves that leave the slice give
+    /// the side to move (both sides' index; see [`OUT_SAVED`]), gathered by
+    /// the first pass so that a candidate's check needs no board. Empty
+    /// without pawns (captures are rarer there than the memory is cheap).
+    outside: Vec<AtomicU8>,
     /// A flag per chunk of one side's slots: it holds a candidate loss of
     /// the current ply (so the verification skips the others). The bytes
     /// themselves are passed to each phase, split by side (see
@@ -559,6 +564,16 @@ struct Work<'a> {
 }
 
 const CHUNK: usize = 1 << 12;
+
+/// A pawn slice's summary of a position's moves that leave the slice
+/// (pushes, promotions, captures), the highest noted: none; the slowest
+/// loss among them, in moves (1..=253), when each loses; one loses in 254
+/// moves or more (a candidate's check builds a board); or one does not
+/// lose. One `fetch_max` per move whatever the order, so the same bytes
+/// for any thread count.
+const OUT_NONE: u8 = 0;
+const OUT_BOARD: u8 = 254;
+const OUT_SAVED: u8 = 255;
 
 /// How many positions' predecessors are in flight in [`Work::retro`].
 const PIPELINE: usize = 3;
@@ -660,7 +675,8 @@ impl Work<'_> {
         let solved = e
             .by_pawns
             .get(&key)
-            .and_then(|&id| self.solved[id].as_ref());
+            .and_then(|&id| self.solved[id].as_ref())
+            .map(|done| &done.values);
         let Some(bytes) = solved else {
             self.fail(format!(
                 "{}: the slice of {} is not solved",
@@ -693,12 +709,16 @@ impl Work<'_> {
         let mut best = Best::default();
         let _ = b.each_conversion(&mut |m| {
             if b.is_legal_with(&m, &pins) {
-                best.note(self.outside(b, &m).before_move());
+                let v = self.outside(b, &m).before_move();
+                self.note_outside(slot, v);
+                best.note(v);
             }
             ControlFlow::Continue(())
         });
         b.each_legal_push(&pins, |m| {
-            best.note(self.outside(b, &m).before_move());
+            let v = self.outside(b, &m).before_move();
+            self.note_outside(slot, v);
+            best.note(v);
             true
         });
         let within = b.has_piece_move(&pins);
@@ -715,6 +735,21 @@ impl Work<'_> {
                 self.first_code(slot, Value::Loss(best.slowest_loss), b)
             }
             None => DRAW,
+        }
+    }
+
+    /// Notes a move that leaves the slice from `slot` (both sides' index),
+    /// `v` its value for the side that plays it (see [`OUT_SAVED`]).
+    #[inline]
+    fn note_outside(&self, slot: usize, v: Value) {
+        if let Some(out) = self.outside.get(slot) {
+            let code = match v {
+                Value::Loss(w) => w.clamp(1, OUT_BOARD as u32) as u8,
+                _ => OUT_SAVED,
+            };
+            if out.load(Relaxed) < code {
+                out.fetch_max(code, Relaxed);
+            }
         }
     }
 
@@ -1007,9 +1042,10 @@ impl Work<'_> {
         let Some((after, occ)) = self.after_capture(side, &s, Some(victim), white, black) else {
             return;
         };
-        let Some(moves) = self.capture_win(&after) else {
+        let v = self.table_value(&after).before_move();
+        if self.outside.is_empty() && !matches!(v, Value::Win(_)) {
             return;
-        };
+        }
         let empty = !occ;
         let us = SIDES[side];
         let victim_shift = geo.shift(victim);
@@ -1020,7 +1056,7 @@ impl Work<'_> {
             let (to, shift) = (s.sq[j], geo.shift(j));
             let base = slot - ((to as usize) << shift) + ((to as usize) << victim_shift);
             for from in squares(piece_attacks(role, to, occ) & empty) {
-                self.first_offer(bytes, side, base + ((from as usize) << shift), moves);
+                self.first_move(bytes, side, base + ((from as usize) << shift), v);
             }
         }
         let (king, their_king) = s.kings(side);
@@ -1032,7 +1068,18 @@ impl Work<'_> {
             } else {
                 q.bk = from;
             }
-            geo.images(&q, |i| self.first_offer(bytes, side, i, moves));
+            geo.images(&q, |i| self.first_move(bytes, side, i, v));
+        }
+    }
+
+    /// A move leaving the slice from slot `q` of side `side` (`bytes`, that
+    /// side's), `v` its value for that side: noted ([`Work::note_outside`])
+    /// and, a win, offered ([`Work::first_offer`]).
+    #[inline]
+    fn first_move(&self, bytes: &[AtomicU8], side: usize, q: usize, v: Value) {
+        self.note_outside(side * self.size() + q, v);
+        if let Value::Win(moves) = v {
+            self.first_offer(bytes, side, q, moves);
         }
     }
 
@@ -1076,15 +1123,6 @@ impl Work<'_> {
             return None;
         }
         Some((after, occ))
-    }
-
-    /// The win, in moves, a capture by side `side` into `after` gives it
-    /// (None when it does not win).
-    fn capture_win(&self, after: &Board) -> Option<u32> {
-        match self.table_value(after).before_move() {
-            Value::Win(moves) => Some(moves),
-            _ => None,
-        }
     }
 
     /// Offers slot `q` of side `side` (`bytes`, that side's) a win in
@@ -1146,12 +1184,10 @@ impl Work<'_> {
                         let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
                             return;
                         };
-                        let Some(moves) = self.capture_win(&after) else {
-                            return;
-                        };
+                        let v = self.table_value(&after).before_move();
                         let base = slot - ((p as usize) << low);
                         for from in squares(piece_attacks(role, p, occ) & !occ) {
-                            self.first_offer(bytes, side, base + ((from as usize) << low), moves);
+                            self.first_move(bytes, side, base + ((from as usize) << low), v);
                         }
                     });
                 }
@@ -1167,9 +1203,7 @@ impl Work<'_> {
                     let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
                         return;
                     };
-                    let Some(moves) = self.capture_win(&after) else {
-                        return;
-                    };
+                    let v = self.table_value(&after).before_move();
                     let their_king = s.kings(side).1;
                     for from in squares(KING[p as usize] & !occ & !KING[their_king as usize]) {
                         let mut q = s;
@@ -1178,7 +1212,7 @@ impl Work<'_> {
                         } else {
                             q.bk = from;
                         }
-                        geo.images(&q, |i| self.first_offer(bytes, side, i, moves));
+                        geo.images(&q, |i| self.first_move(bytes, side, i, v));
                     }
                 });
             }
@@ -1201,9 +1235,8 @@ impl Work<'_> {
                             else {
                                 return;
                             };
-                            if let Some(moves) = self.capture_win(&after) {
-                                self.first_offer(bytes, side, slot, moves);
-                            }
+                            let v = self.table_value(&after).before_move();
+                            self.first_move(bytes, side, slot, v);
                         });
                         continue;
                     }
@@ -1223,9 +1256,8 @@ impl Work<'_> {
                             else {
                                 return;
                             };
-                            if let Some(moves) = self.capture_win(&after) {
-                                self.first_offer(bytes, side, slot, moves);
-                            }
+                            let v = self.table_value(&after).before_move();
+                            self.first_move(bytes, side, slot, v);
                         });
                     }
                 }
@@ -1272,7 +1304,8 @@ impl Work<'_> {
                     } else {
                         (w, b)
                     };
-                    let Some(child) = e.by_pawns.get(&key).and_then(|&id| self.solved[id].as_ref())
+                    let Some(child) =
+                        e.by_pawns.get(&key).and_then(|&id| self.solved[id].as_ref())
                     else {
                         self.fail(format!(
                             "{}: the slice a push from {:?} reaches is not solved",
@@ -1281,9 +1314,12 @@ impl Work<'_> {
                         return;
                     };
                     (0..n).into_par_iter().with_min_len(1 << 12).for_each(|j| {
-                        let Value::Loss(l) = child.get((1 - side) * n + j) else {
+                        let at = (1 - side) * n + j;
+                        if child.legal[at / 64] >> (at % 64) & 1 == 0 {
+                            // No position there: the push is illegal (or blocked).
                             return;
-                        };
+                        }
+                        let v = child.values.get(at).before_move();
                         let mut s = e.geo.decode(j);
                         if mirrored {
                             s.wk = transform(MIRROR, s.wk);
@@ -1298,7 +1334,7 @@ impl Work<'_> {
                                 return;
                             }
                         }
-                        e.geo.images(&s, |i| self.first_offer(bytes, side, i, l + 1));
+                        e.geo.images(&s, |i| self.first_move(bytes, side, i, v));
                     });
                 }
             }
@@ -1489,17 +1525,21 @@ impl Work<'_> {
         if !self.all_moves_within(side, q, &s, &mut won) {
             return DRAW;
         }
+        if let Some(out) = self.outside.get(side * self.size() + q) {
+            match out.load(Relaxed) {
+                OUT_SAVED => return DRAW,
+                OUT_BOARD => {}
+                code => {
+                    if code != OUT_NONE {
+                        slowest = slowest.max(2 * code as u32 - 1);
+                    }
+                    return self.lost_by(slowest, q);
+                }
+            }
+        }
         if self.slice.white_pawns | self.slice.black_pawns == 0 && !self.can_capture(&s, side, occ) {
             // Pawnless and nothing to capture: no move leaves the slice.
-            return self.window.encode(Value::Loss(slowest.div_ceil(2))).unwrap_or_else(|| {
-                self.fail(format!(
-                    "{}: a loss in {} at slot {q} is outside the solve's window {:?}",
-                    e.layout.material,
-                    slowest.div_ceil(2),
-                    self.window
-                ));
-                DRAW
-            });
+            return self.lost_by(slowest, q);
         }
         let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
             return DRAW;
@@ -1529,6 +1569,21 @@ impl Work<'_> {
         } else {
             DRAW
         }
+    }
+
+    /// The code of a candidate (slot `q`) whose slowest move lets the
+    /// opponent mate in `slowest` plies (perhaps past this ply: a move
+    /// leaving the slice loses slowly, and the sweeps go on to it).
+    fn lost_by(&self, slowest: u32, q: usize) -> u8 {
+        let moves = slowest.div_ceil(2);
+        self.extend_horizon(2 * moves);
+        self.window.encode(Value::Loss(moves)).unwrap_or_else(|| {
+            self.fail(format!(
+                "{}: a loss in {moves} at slot {q} is outside the solve's window {:?}",
+                self.engine.layout.material, self.window
+            ));
+            DRAW
+        })
     }
 
     /// Whether side `side` attacks a piece of the other's (a capture,
@@ -1696,6 +1751,13 @@ impl Slots {
     }
 }
 
+/// A solved slice as the slices below it read it: its values (white to
+/// move, then black) and legal bits.
+struct Done {
+    values: Values,
+    legal: Vec<u64>,
+}
+
 /// A solved slice: its values (white to move, then black), legal bits and
 /// the plies it ran.
 struct SolvedSlice {
@@ -1786,7 +1848,7 @@ impl<'a> Engine<'a> {
     fn solve_slice(
         &'a self,
         slice: &'a Slice,
-        solved: &'a [Option<Values>],
+        solved: &'a [Option<Done>],
         report: Option<&dyn Fn(Step)>,
     ) -> Result<SolvedSlice> {
         let n = self.geo.size;
@@ -1796,6 +1858,11 @@ impl<'a> Engine<'a> {
             slice,
             solved,
             dirty: (0..n.div_ceil(CHUNK)).map(|_| AtomicBool::new(false)).collect(),
+            outside: if self.geo.pawns {
+                (0..2 * n).map(|_| AtomicU8::new(OUT_NONE)).collect()
+            } else {
+                Vec::new()
+            },
             window: Window::default(),
             horizon: AtomicU32::new(0),
             late: Mutex::new(Vec::new()),
@@ -2054,7 +2121,7 @@ pub fn solve_with(
     }
     let mut out = Transcript::Narrow(Cells::new(2 * positions, DRAW));
     let out_legal = new_legal();
-    let mut solved: Vec<Option<Values>> = (0..engine.slices.len()).map(|_| None).collect();
+    let mut solved: Vec<Option<Done>> = (0..engine.slices.len()).map(|_| None).collect();
     let mut plies = 0;
     let mut start = 0;
     while start < engine.slices.len() {
@@ -2095,7 +2162,10 @@ pub fn solve_with(
                 (Transcript::Narrow(_), Values::Wide(_)) => unreachable!("widened above"),
             }
             plies = plies.max(r.plies);
-            solved[id] = Some(values);
+            solved[id] = Some(Done {
+                values,
+                legal: std::mem::take(&mut r.legal),
+            });
             on_step(Step::Slice);
         }
         probe.release_resident_pages();
