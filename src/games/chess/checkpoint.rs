@@ -10,13 +10,15 @@
 //! resumed solve writes the same bytes as one never stopped.
 //!
 //! File: a 64-byte header (magic, format, the job's parameter hash, slots
-//! per side, next ply, window, horizon, whether two-byte values follow),
-//! the bytes, the two-byte values
-//! if any, and an xxh3-64 of everything before it. Written to `PATH.tmp`,
+//! per side, next ply, window, horizon, whether two-byte values follow,
+//! how many waiting first-pass values follow), the bytes, the two-byte
+//! values if any, the waiting values (slot as u64, value as u16, little
+//! endian), and an xxh3-64 of everything before it. Written to `PATH.tmp`,
 //! synced and renamed, so a kill leaves the previous checkpoint whole (the
 //! build's lock removes a stale `.tmp`). A file whose checksum, size or
 //! identity does not match is not used; the solve says why and starts over.
 
+use super::value::Value;
 use crate::pipeline::checkpoint::{StateReader, StateWriter};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
@@ -25,7 +27,8 @@ use std::time::Duration;
 const MAGIC: &[u8; 8] = b"NMSWEEP\0";
 /// Bumped whenever what a saved byte means changes (encoding, window).
 /// Format 2: illegal slots are a code in the bytes (format 1 had a bitmap).
-const FORMAT: u32 = 2;
+/// Format 3: the first-pass values still waiting for their ply follow.
+const FORMAT: u32 = 3;
 const HEADER: usize = 64;
 /// Bytes hashed and written or read at a time.
 const BLOCK: usize = 1 << 24;
@@ -55,6 +58,8 @@ pub(super) struct State {
     pub horizon: u32,
     pub cells: Vec<u8>,
     pub exact: Option<Vec<u16>>,
+    /// First-pass values waiting for their ply: (slot, value).
+    pub late: Vec<(usize, Value)>,
 }
 
 /// The state to save, borrowed from the solve.
@@ -64,6 +69,7 @@ pub(super) struct Snapshot<'a> {
     pub horizon: u32,
     pub cells: &'a [u8],
     pub exact: Option<&'a [u16]>,
+    pub late: &'a [(usize, Value)],
 }
 
 /// Saves `s` (slots per side `size`) atomically; returns the bytes written.
@@ -78,6 +84,7 @@ pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
         u64::from(s.ply),
         u64::from(s.window.0) | u64::from(s.window.1) << 32,
         u64::from(s.horizon) | u64::from(s.exact.is_some()) << 32,
+        s.late.len() as u64,
     ];
     for (k, f) in fields.iter().enumerate() {
         header[8 + 8 * k..16 + 8 * k].copy_from_slice(&f.to_le_bytes());
@@ -94,6 +101,13 @@ pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
             w.put(&buf)?;
         }
     }
+    buf.clear();
+    for &(slot, v) in s.late {
+        let x = v.encode_wide().context("a waiting value past two bytes")?;
+        buf.extend((slot as u64).to_le_bytes());
+        buf.extend(x.to_le_bytes());
+    }
+    w.put(&buf)?;
     w.commit()
 }
 
@@ -145,6 +159,23 @@ pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
     } else {
         None
     };
+    let waiting = field(6);
+    if waiting > 2 * size {
+        bail!("{name}: {waiting} waiting values for {} slots", 2 * size);
+    }
+    let mut late = Vec::with_capacity(waiting as usize);
+    let mut entry = [0u8; 10];
+    for _ in 0..waiting {
+        r.take(&mut entry)?;
+        let slot = u64::from_le_bytes(entry[..8].try_into().expect("8"));
+        if slot >= 2 * size {
+            bail!("{name}: a waiting value at slot {slot}, past the table");
+        }
+        late.push((
+            slot as usize,
+            Value::decode_wide(u16::from_le_bytes([entry[8], entry[9]])),
+        ));
+    }
     r.finish()?;
     Ok(Some(State {
         ply,
@@ -152,5 +183,6 @@ pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
         horizon: horizon as u32,
         cells,
         exact,
+        late,
     }))
 }

@@ -109,10 +109,8 @@ impl Planner for Chess {
             .iter()
             .map(|s| 2 * index::Layout::new(*s).positions)
             .sum();
-        // Pawnless tables: the sweep engine's slice (see
-        // `sweep::memory_bytes`); with pawns, the count-down solver's
-        // cells, a move count per slot and a legality bit per slot. The
-        // inputs on top.
+        // The sweep engine's peak (see `sweep::memory_bytes`), the inputs
+        // on top.
         let working = sweep::memory_bytes(&index::Layout::new(m)).unwrap_or(2 * slots + slots / 8);
         Some(crate::pipeline::Estimate {
             entries: slots,

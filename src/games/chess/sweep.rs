@@ -600,12 +600,11 @@ impl Work<'_> {
         exact: Option<&[u16]>,
         ply: u32,
     ) -> Result<()> {
-        if !self.late.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
-            // A first-pass value still waits for its ply, and the
-            // checkpoint has no place for it: no save until it is written.
-            return Ok(());
-        }
         let t = std::time::Instant::now();
+        let mut late = self.late.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        // In a fixed order whatever the threads (applying them is not
+        // order-dependent; the file is then the same for any thread count).
+        late.sort_unstable_by_key(|&(slot, v)| (slot, v.encode_wide()));
         let bytes = checkpoint::save(
             c,
             self.size() as u64,
@@ -615,6 +614,7 @@ impl Work<'_> {
                 horizon: self.horizon.load(Relaxed),
                 cells,
                 exact,
+                late: &late,
             },
         )?;
         report(Step::Saved {
@@ -1893,6 +1893,7 @@ impl<'a> Engine<'a> {
                     losses: state.window.1,
                 };
                 work.horizon = AtomicU32::new(state.horizon);
+                work.late = Mutex::new(state.late);
                 if let Some((report, _)) = saving {
                     report(Step::Resumed { ply });
                 }
@@ -2003,24 +2004,41 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// The bytes the solve of a pawnless table holds at its peak: the slice's
-/// bytes with the legal bits made from them when it is solved (while it
-/// solves, the bytes alone: illegal slots and candidates are codes in
-/// them), and with the layout's bytes and bits while it transcribes
-/// (tables with like pieces). A table whose window moves (distances past
-/// 125 moves) holds two bytes a slot more. None for tables with pawns or
-/// too many pieces.
+/// The bytes a solve holds at its peak. Without pawns: the slice's bytes
+/// with the legal bits made from them when it is solved (while it solves,
+/// the bytes alone: illegal slots and candidates are codes in them), and
+/// with the layout's bytes and bits while it transcribes (tables with like
+/// pieces). With pawns: the layout's bytes and bits, the slices a push
+/// may still reach (two levels up: values and legal bits), and every slice
+/// of the level being solved (bytes, the summary of its moves leaving the
+/// slice, legal bits, and its values once done): an upper bound, as fewer
+/// threads than slices solve fewer at once. A table whose window moves
+/// (distances past 125 moves) holds two bytes a slot more. None for tables
+/// with too many pieces.
 pub fn memory_bytes(layout: &Layout) -> Option<u64> {
-    if layout.material.has_pawns() {
-        return None;
-    }
     let geo = Geometry::new(layout).ok()?;
     let size = geo.size as u64;
+    let layout_bytes = 2 * layout.positions + 2 * layout.positions / 8;
+    if layout.material.has_pawns() {
+        let kept = 2 * size + 2 * size / 8;
+        let solving = 2 * size + 2 * size + 2 * size / 8 + kept;
+        let slices = slices_of(layout);
+        let peak = slices
+            .iter()
+            .map(|s| s.advancement)
+            .map(|level| {
+                let count = |l: u32| slices.iter().filter(|s| s.advancement == l).count() as u64;
+                count(level) * solving + (count(level + 1) + count(level + 2)) * kept
+            })
+            .max()
+            .unwrap_or(0);
+        return Some(layout_bytes + peak);
+    }
     let slice = 2 * size + 2 * size / 8;
     let transcribing = if layout.positions == size {
         0
     } else {
-        slice + 2 * layout.positions + 2 * layout.positions / 8
+        slice + layout_bytes
     };
     Some(slice.max(transcribing))
 }
