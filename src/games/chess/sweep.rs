@@ -883,6 +883,15 @@ impl Work<'_> {
         self.slice.white_pawns | self.slice.black_pawns
     }
 
+    /// The slice's pawns of side `side`, and the other side's.
+    fn pawns_of(&self, side: usize) -> (Bitboard, Bitboard) {
+        if side == 0 {
+            (self.slice.white_pawns, self.slice.black_pawns)
+        } else {
+            (self.slice.black_pawns, self.slice.white_pawns)
+        }
+    }
+
     /// Whether the slice's first pass goes by squares ([`Work::first_look`])
     /// with every move that leaves the slice offered from the position it
     /// reaches (captures, pushes): not when a pawn is about to promote (a
@@ -1026,7 +1035,7 @@ impl Work<'_> {
                     .into_par_iter()
                     .with_min_len(1 << 10)
                     .for_each(|t| {
-                        let slot = (t >> low) << (low + 6) | (t & ((1 << low) - 1));
+                        let slot = with_field(t, low, 0);
                         self.capture_into(side, victim, slot, bytes);
                     });
             }
@@ -1085,9 +1094,9 @@ impl Work<'_> {
 
     /// The position after a capture by side `side`: the squares `s` but
     /// field `skip`'s (the victim, or none), the pawns `white` and
-    /// `black`, the other side to move; with its occupancy. None when two pieces share a
-    /// square or the capturer's king is left attacked (or beside the
-    /// other king).
+    /// `black`, the other side to move; with its occupancy. None when two
+    /// pieces share a square or the capturer's king is left attacked (or
+    /// beside the other king).
     fn after_capture(
         &self,
         side: usize,
@@ -1153,23 +1162,20 @@ impl Work<'_> {
         });
     }
 
-    /// Offers every quick pawn slice's position the wins of the captures
-    /// that involve a pawn (both leave the slice for a smaller table): a
-    /// piece or king taking one of the other side's pawns, from the
-    /// positions after it (each probed once, offered to every square the
-    /// capturer came from), and a pawn taking a piece, probed per
-    /// position where it can (the pawn's origin is fixed by the slice).
+    /// Gives every quick pawn slice's position the captures that involve
+    /// a pawn (they leave the slice for a smaller table; see
+    /// [`Work::first_move`]): a piece or king taking one of the other
+    /// side's pawns, from the positions after it (each probed once, given
+    /// to every square the capturer came from), and a pawn taking a piece
+    /// or a pawn, probed per position where it can (the pawn's origin is
+    /// fixed by the slice).
     fn pawn_capture_wins(&self, cells: &mut [u8]) {
         let (n, geo) = (self.size(), &self.engine.geo);
         let k = geo.fields.len();
         let cells = atomic_bytes(cells);
         for (side, &us) in SIDES.iter().enumerate() {
             let bytes = &cells[side * n..(side + 1) * n];
-            let (ours, theirs) = if side == 0 {
-                (self.slice.white_pawns, self.slice.black_pawns)
-            } else {
-                (self.slice.black_pawns, self.slice.white_pawns)
-            };
+            let (ours, theirs) = self.pawns_of(side);
             let (white, black) = (self.slice.white_pawns, self.slice.black_pawns);
             for p in squares(theirs) {
                 let (white, black) = (white & !bit(p), black & !bit(p));
@@ -1179,7 +1185,7 @@ impl Work<'_> {
                     }
                     let low = geo.shift(j);
                     (0..n >> 6).into_par_iter().with_min_len(1 << 10).for_each(|t| {
-                        let slot = (t >> low) << (low + 6) | (p as usize) << low | (t & ((1 << low) - 1));
+                        let slot = with_field(t, low, p);
                         let s = geo.decode(slot);
                         let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
                             return;
@@ -1246,7 +1252,7 @@ impl Work<'_> {
                         }
                         let low = geo.shift(v);
                         (0..n >> 6).into_par_iter().with_min_len(1 << 10).for_each(|t| {
-                            let slot = (t >> low) << (low + 6) | (to as usize) << low | (t & ((1 << low) - 1));
+                            let slot = with_field(t, low, to);
                             if bytes[slot].load(Relaxed) == ILLEGAL {
                                 return;
                             }
@@ -1265,21 +1271,18 @@ impl Work<'_> {
         }
     }
 
-    /// Offers every quick pawn slice's position the wins of its pawn
-    /// pushes, from the solved slice each push reaches: a position there
-    /// lost for the side to move is won, one move more, by every position
-    /// here that pushes into it (the same squares but the pawn's, seen in
-    /// this slice's frame).
+    /// Gives every quick pawn slice's position its pawn pushes (see
+    /// [`Work::first_move`]), from the solved slice each push reaches: a
+    /// position there has the push's value, seen from the other side, for
+    /// every position here that pushes into it (the same squares but the
+    /// pawn's, in this slice's frame); a position there lost for the side
+    /// to move is a win here, one move more.
     fn push_wins(&self, cells: &mut [u8]) {
         let (n, e) = (self.size(), self.engine);
         let cells = atomic_bytes(cells);
         for (side, &us) in SIDES.iter().enumerate() {
             let bytes = &cells[side * n..(side + 1) * n];
-            let ours = if side == 0 {
-                self.slice.white_pawns
-            } else {
-                self.slice.black_pawns
-            };
+            let ours = self.pawns_of(side).0;
             let all = self.pawns();
             for p in squares(ours) {
                 let step = |sq: u8| if us == Color::White { sq + 8 } else { sq - 8 };
@@ -1329,8 +1332,9 @@ impl Work<'_> {
                             }
                         }
                         if let Some(mid) = through {
-                            let occ = bit(s.wk) | bit(s.bk) | s.sq[..e.geo.fields.len()].iter().fold(0, |o, &q| o | bit(q));
-                            if occ & bit(mid) != 0 {
+                            // `mid` holds no pawn (checked above), so the
+                            // slice's pawns in the occupancy change nothing.
+                            if self.occupied(&s) & bit(mid) != 0 {
                                 return;
                             }
                         }
@@ -1365,11 +1369,7 @@ impl Work<'_> {
         if KING[our_king as usize] & bit(their_king) != 0 {
             return FirstLook::Illegal;
         }
-        let (our_pawns, their_pawns) = if side == 0 {
-            (self.slice.white_pawns, self.slice.black_pawns)
-        } else {
-            (self.slice.black_pawns, self.slice.white_pawns)
-        };
+        let (our_pawns, their_pawns) = self.pawns_of(side);
         if PAWN_ATTACKS[1 - side][their_king as usize] & our_pawns != 0 {
             return FirstLook::Illegal;
         }
@@ -1444,7 +1444,7 @@ impl Work<'_> {
     /// The squares a placement of this slice occupies (its pawns included).
     fn occupied(&self, s: &Squares) -> Bitboard {
         let k = self.engine.geo.fields.len();
-        let mut occ = bit(s.wk) | bit(s.bk) | self.slice.white_pawns | self.slice.black_pawns;
+        let mut occ = bit(s.wk) | bit(s.bk) | self.pawns();
         for &q in &s.sq[..k] {
             occ |= bit(q);
         }
@@ -1537,7 +1537,7 @@ impl Work<'_> {
                 }
             }
         }
-        if self.slice.white_pawns | self.slice.black_pawns == 0 && !self.can_capture(&s, side, occ) {
+        if self.pawns() == 0 && !self.can_capture(&s, side, occ) {
             // Pawnless and nothing to capture: no move leaves the slice.
             return self.lost_by(slowest, q);
         }
@@ -1677,6 +1677,13 @@ impl Work<'_> {
         }
         found
     }
+}
+
+/// The slot of placement `t` (every field but the one at shift `low`)
+/// with that field on square `sq`.
+#[inline]
+fn with_field(t: usize, low: u32, sq: u8) -> usize {
+    (t >> low) << (low + 6) | (sq as usize) << low | (t & ((1 << low) - 1))
 }
 
 /// Offers slot `q` the win coded `win` unless it already wins sooner, is
