@@ -297,11 +297,25 @@ impl Layout {
     }
 
     fn index_with(&self, b: &Board, sym: u8) -> u64 {
-        let wk = transform(sym, b.king(Color::White));
-        let bk = transform(sym, b.king(Color::Black));
+        let kings = (b.king(Color::White), b.king(Color::Black));
+        self.index_of_parts(kings, |color, role| b.pieces(color, role), sym)
+    }
+
+    /// Index of a legal placement given by its kings (white, black) and
+    /// each group's squares `pieces(color, role)`, seen through symmetry
+    /// `sym`: what [`Layout::index`] gives for the board, with no board.
+    #[inline]
+    fn index_of_parts(
+        &self,
+        (wk, bk): (u8, u8),
+        pieces: impl Fn(Color, Role) -> Bitboard,
+        sym: u8,
+    ) -> u64 {
+        let wk = transform(sym, wk);
+        let bk = transform(sym, bk);
         let mut r = self.kings.index[wk as usize * 64 + bk as usize] as u64;
         for g in &self.groups {
-            let pieces = b.pieces(g.color, g.role);
+            let pieces = pieces(g.color, g.role);
             let offset = if g.role == Role::Pawn { 8 } else { 0 };
             // A lone piece's rank is its square: one table lookup instead
             // of transforming the whole bitboard.
@@ -317,12 +331,17 @@ impl Layout {
 
     /// Index of a legal board of this material, in the table's colours.
     pub fn index(&self, b: &Board) -> u64 {
-        let syms = self
-            .kings
-            .symmetries(b.king(Color::White), b.king(Color::Black));
+        let kings = (b.king(Color::White), b.king(Color::Black));
+        self.index_of(kings, |color, role| b.pieces(color, role))
+    }
+
+    /// [`Layout::index`] of a legal placement given by its kings (white,
+    /// black) and each group's squares `pieces(color, role)`.
+    #[inline]
+    pub fn index_of(&self, kings: (u8, u8), pieces: impl Fn(Color, Role) -> Bitboard) -> u64 {
         let mut best = u64::MAX;
-        for &s in syms {
-            best = best.min(self.index_with(b, s));
+        for &s in self.kings.symmetries(kings.0, kings.1) {
+            best = best.min(self.index_of_parts(kings, &pieces, s));
         }
         best
     }

@@ -173,7 +173,7 @@ pub enum Step {
 }
 
 /// A position within a slice: the kings and each piece's square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Squares {
     wk: u8,
     bk: u8,
@@ -313,8 +313,10 @@ impl Geometry {
             self.kings.pairs[pair]
         };
         let mut sq = [0; MAX_FIELDS];
-        for (j, s) in sq.iter_mut().enumerate().take(k) {
-            *s = ((i >> self.shift(j)) & 63) as u8;
+        let mut rest = i;
+        for s in sq[..k].iter_mut().rev() {
+            *s = (rest & 63) as u8;
+            rest >>= 6;
         }
         Squares { wk, bk, sq }
     }
@@ -947,7 +949,9 @@ impl Work<'_> {
                     each_match(bytes, PENDING, |k| pending.push(k));
                     for k in pending {
                         let s = e.geo.decode(base + k);
-                        bytes[k] = if self.has_move_within(side, base + k, &s, theirs) {
+                        bytes[k] = if self.king_can_step(&s, side)
+                            || self.has_move_within(side, base + k, &s, theirs)
+                        {
                             DRAW
                         } else {
                             match e.board(self.slice, &s, turn) {
@@ -958,6 +962,31 @@ impl Work<'_> {
                     }
                 });
         }
+    }
+
+    /// Whether side `side`'s king (squares `s`, a legal position) can step
+    /// to an empty square none of the other side's men attacks, their
+    /// sliders seen through our king's square: a legal move within the
+    /// slice, found from the squares alone. Most positions left pending
+    /// are in check, and most of those have such a step, so they need not
+    /// read the other side's bytes, scattered over the table.
+    fn king_can_step(&self, s: &Squares, side: usize) -> bool {
+        let fields = &self.engine.geo.fields[..];
+        let us = SIDES[side];
+        let (our_king, their_king) = s.kings(side);
+        let occ = self.occupied(s);
+        let mut free = KING[our_king as usize] & !occ & !KING[their_king as usize];
+        if free == 0 {
+            return false;
+        }
+        let (_, their_pawns) = self.pawns_of(side);
+        let through = occ & !bit(our_king);
+        for (j, &(color, role)) in fields.iter().enumerate() {
+            if color != us {
+                free &= !piece_attacks(role, s.sq[j], through);
+            }
+        }
+        squares(free).any(|to| PAWN_ATTACKS[side][to as usize] & their_pawns == 0)
     }
 
     /// Whether the position at slot `i` of side `side` (squares `s`) has a
@@ -1495,15 +1524,16 @@ impl Work<'_> {
             .sum()
     }
 
-    /// The byte of candidate `q` (side `side`, undecided): lost if every
-    /// move leads to a win for the opponent, known by ply `ply`, else
-    /// undecided (DRAW). Moves within the slice first, with no board (a
-    /// move is legal exactly when the position it reaches is: the mover's
-    /// king is not attacked there), then pushes and conversions (a board,
-    /// probes), reached only when every move within the slice is won.
-    fn verify(&self, side: usize, read: &[u8], q: usize, ply: u32) -> u8 {
+    /// The byte of candidate `q` (side `side`, squares `s`, undecided):
+    /// lost if every move leads to a win for the opponent, known by ply
+    /// `ply`, else undecided (DRAW). Moves within the slice first, with no
+    /// board (a move is legal exactly when the position it reaches is: the
+    /// mover's king is not attacked there), then pushes and conversions (a
+    /// board, probes), reached only when every move within the slice is
+    /// won.
+    fn verify(&self, side: usize, read: &[u8], q: usize, s: &Squares, ply: u32) -> u8 {
         let e = self.engine;
-        let s = e.geo.decode(q);
+        let s = *s;
         let occ = self.occupied(&s);
         let mut slowest = 0;
         let window = self.window;
@@ -1670,8 +1700,28 @@ impl Work<'_> {
                     let base = chunk * CHUNK;
                     let mut marked = Vec::new();
                     each_match(bytes, CANDIDATE, |k| marked.push(k));
-                    for k in marked {
-                        bytes[k] = self.verify(other, read, base + k, ply);
+                    // Each candidate's first move's byte is prefetched
+                    // when it is reached, and it is verified PIPELINE
+                    // candidates later: most candidates are saved by their
+                    // first move, and the reads are scattered over the
+                    // table. (Prefetching every move cost more than it hid.)
+                    let mut ring = [(0, Squares::default()); PIPELINE];
+                    let (e, count) = (self.engine, marked.len());
+                    for (found, &k) in marked.iter().enumerate() {
+                        let (waiting, s) = &mut ring[found % PIPELINE];
+                        if found >= PIPELINE {
+                            bytes[*waiting] = self.verify(other, read, base + *waiting, s, ply);
+                        }
+                        *waiting = k;
+                        *s = e.geo.decode(base + k);
+                        self.all_moves_within(other, base + k, s, |i| {
+                            prefetch(&read[i]);
+                            false
+                        });
+                    }
+                    for found in count.saturating_sub(PIPELINE)..count {
+                        let (k, s) = &ring[found % PIPELINE];
+                        bytes[*k] = self.verify(other, read, base + k, s, ply);
                     }
                 });
         }
@@ -2002,8 +2052,22 @@ impl<'a> Engine<'a> {
                     // The mirror image, which the slice holds too.
                     continue;
                 }
-                let b = self.board(slice, &sq, SIDES[side]).expect("a legal slot");
-                let o = side * positions + self.layout.index(&b) as usize;
+                // The placement's groups, read from its squares: ranking
+                // them needs no board (this runs for every legal slot).
+                let mut groups = [[0; 5]; 2];
+                groups[0][Role::Pawn as usize] = slice.white_pawns;
+                groups[1][Role::Pawn as usize] = slice.black_pawns;
+                for (j, &(color, role)) in self.geo.fields.iter().enumerate() {
+                    groups[color.index()][role as usize] |= bit(sq.sq[j]);
+                }
+                let index = self
+                    .layout
+                    .index_of((sq.wk, sq.bk), |color, role| groups[color.index()][role as usize]);
+                debug_assert_eq!(
+                    Some(index),
+                    self.board(slice, &sq, SIDES[side]).map(|b| self.layout.index(&b))
+                );
+                let o = side * positions + index as usize;
                 put(o, slot);
                 out_legal[o / 64].fetch_or(1 << (o % 64), Relaxed);
             }
