@@ -1533,8 +1533,7 @@ impl Work<'_> {
     /// won.
     fn verify(&self, side: usize, read: &[u8], q: usize, s: &Squares, ply: u32) -> u8 {
         let e = self.engine;
-        let s = *s;
-        let occ = self.occupied(&s);
+        let occ = self.occupied(s);
         let mut slowest = 0;
         let window = self.window;
         // Whether the move to slot `i` (of the opponent) does not save the
@@ -1552,7 +1551,7 @@ impl Work<'_> {
                 _ => false,
             }
         };
-        if !self.all_moves_within(side, q, &s, &mut won) {
+        if !self.all_moves_within(side, q, s, &mut won) {
             return DRAW;
         }
         if let Some(out) = self.outside.get(side * self.size() + q) {
@@ -1567,11 +1566,11 @@ impl Work<'_> {
                 }
             }
         }
-        if self.pawns() == 0 && !self.can_capture(&s, side, occ) {
+        if self.pawns() == 0 && !self.can_capture(s, side, occ) {
             // Pawnless and nothing to capture: no move leaves the slice.
             return self.lost_by(slowest, q);
         }
-        let Some(b) = e.board(self.slice, &s, SIDES[side]) else {
+        let Some(b) = e.board(self.slice, s, SIDES[side]) else {
             return DRAW;
         };
         let pins = b.pins();
@@ -2043,6 +2042,10 @@ impl<'a> Engine<'a> {
         let symmetric = self.geo.pawns
             && transform_bb(MIRROR, slice.white_pawns) == slice.white_pawns
             && transform_bb(MIRROR, slice.black_pawns) == slice.black_pawns;
+        // The pawns' groups are the slice's; each slot adds its pieces.
+        let mut pawn_groups = [[0; 5]; 2];
+        pawn_groups[0][Role::Pawn as usize] = slice.white_pawns;
+        pawn_groups[1][Role::Pawn as usize] = slice.black_pawns;
         s.legal.par_iter().enumerate().for_each(|(w, &bits)| {
             for k in squares(bits) {
                 let slot = w * 64 + k as usize;
@@ -2054,9 +2057,7 @@ impl<'a> Engine<'a> {
                 }
                 // The placement's groups, read from its squares: ranking
                 // them needs no board (this runs for every legal slot).
-                let mut groups = [[0; 5]; 2];
-                groups[0][Role::Pawn as usize] = slice.white_pawns;
-                groups[1][Role::Pawn as usize] = slice.black_pawns;
+                let mut groups = pawn_groups;
                 for (j, &(color, role)) in self.geo.fields.iter().enumerate() {
                     groups[color.index()][role as usize] |= bit(sq.sq[j]);
                 }
