@@ -9,7 +9,7 @@
 # Quote only ratios from one run: this machine's speed moves 10-30 %
 # between runs.
 #
-#   benches/chess_side_by_side.sh TB_SRC SYZYGY_DIR DATA TABLE ROUNDS NAME=BINARY...
+#   benches/chess_side_by_side.sh TB_SRC SYZYGY_DIR DATA TABLE ROUNDS NAME=BINARY[:DATA]...
 #     TB_SRC      the directory holding rtbgen and rtbgenp
 #     SYZYGY_DIR  a directory holding Syzygy's tables the table reaches
 #                 (its captures and promotions), e.g. made by rtbgen runs
@@ -19,7 +19,9 @@
 #     TABLE       e.g. KQRvKR or KRPvKR
 #     ROUNDS      1..10
 #     NAME=BINARY a label and a nimrod binary (copied out of target/, so a
-#                 rebuild during the run changes nothing)
+#                 rebuild during the run changes nothing); :DATA gives that
+#                 binary a data directory of its own (a binary whose tables
+#                 are of another format than DATA's)
 # Output: a log in the current directory, side-TABLE-HHMM.txt, with one
 # line per build and the traces beside it (trace-NAME.log).
 set -euo pipefail
@@ -47,11 +49,14 @@ for ((r = 1; r <= rounds; r++)); do
   for pair in "$@"; do
     name=${pair%%=*}
     bin=${pair#*=}
-    rm -f "$data/chess/$table.nmt"
+    dir=$data
+    if [[ $bin == *:* ]]; then dir=${bin#*:}; bin=${bin%%:*}; fi
+    [ -d "$dir/chess" ] || { echo "$dir: no chess/ (build the dependencies first)" >&2; exit 2; }
+    rm -f "$dir/chess/$table.nmt"
     NIMROD_SWEEP_TRACE=1 /usr/bin/time -a -o "$out" -f "$name wall %e user %U sys %S maxrss_kb %M" \
-      "$bin" build --config "$config" --data "$data" --threads 1 --only "chess/$table" \
+      "$bin" build --config "$config" --data "$dir" --threads 1 --only "chess/$table" \
       > /dev/null 2> "trace-$name.log"
-    echo "$name sha256 $(sha256sum "$data/chess/$table.nmt" | cut -c1-16)" >> "$out"
+    echo "$name sha256 $(sha256sum "$dir/chess/$table.nmt" | cut -c1-16)" >> "$out"
     # The phases: first passes, odd plies (candidate losses checked),
     # even plies (wins offered), in seconds.
     awk -v name="$name" '

@@ -76,11 +76,124 @@ pub struct TableWriter {
     index: Vec<u8>,
     keys: Vec<u8>,
     payload_at: u64,
-    payload_len: u64,
+    sums: PayloadSums,
+}
+
+/// The payload's checksums as its bytes go by in order: the whole
+/// payload's and each block's.
+struct PayloadSums {
+    len: u64,
     hasher: Xxh3,
     block: Xxh3,
     block_fill: u64,
     block_sums: Vec<u64>,
+}
+
+impl PayloadSums {
+    fn new() -> PayloadSums {
+        PayloadSums {
+            len: 0,
+            hasher: Xxh3::new(),
+            block: Xxh3::new(),
+            block_fill: 0,
+            block_sums: Vec::new(),
+        }
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+        self.len += bytes.len() as u64;
+        let block_len = 1u64 << DEFAULT_BLOCK_SHIFT;
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let n = ((block_len - self.block_fill) as usize).min(rest.len());
+            self.block.update(&rest[..n]);
+            self.block_fill += n as u64;
+            rest = &rest[n..];
+            if self.block_fill == block_len {
+                self.block_sums.push(self.block.digest());
+                self.block.reset();
+                self.block_fill = 0;
+            }
+        }
+    }
+}
+
+/// What follows the payload, and the header: written once the payload is
+/// complete and `out` stands at its end.
+struct Tail<'a> {
+    tmp: &'a Path,
+    kind: EntryKind,
+    index_kind: IndexKind,
+    index: &'a [u8],
+    keys: &'a [u8],
+    payload_at: u64,
+}
+
+impl Tail<'_> {
+    fn write(
+        &self,
+        out: &mut impl Write,
+        mut sums: PayloadSums,
+        meta: &TableMeta,
+        param_hash: u64,
+    ) -> Result<Header, TableError> {
+        let io = |e| TableError::io(self.tmp, e);
+        let entry_count = sums.len / self.kind.width() as u64;
+        if sums.block_fill > 0 {
+            sums.block_sums.push(sums.block.digest());
+        }
+        let block_sums: &[u8] = bytemuck::cast_slice(&sums.block_sums);
+        let meta_bytes = serde_json::to_vec_pretty(meta).expect("metadata serialises");
+        let payload_end = self.payload_at + sums.len;
+        let sums_at = payload_end.next_multiple_of(8);
+        let meta_at = sums_at + block_sums.len() as u64;
+        out.write_all(&vec![0u8; (sums_at - payload_end) as usize])
+            .map_err(io)?;
+        out.write_all(block_sums).map_err(io)?;
+        out.write_all(&meta_bytes).map_err(io)?;
+        let mut aux = Xxh3::new();
+        aux.update(&meta_bytes);
+        aux.update(self.index);
+        aux.update(self.keys);
+        aux.update(block_sums);
+        let (keys_at, _) = layout(self.index.len(), self.keys.len());
+        let section = |offset: u64, len: usize| Section {
+            offset: if len == 0 { 0 } else { offset },
+            len: len as u64,
+        };
+        Ok(Header {
+            version: FORMAT_VERSION,
+            entry_kind: self.kind,
+            index_kind: self.index_kind,
+            entry_count,
+            meta: section(meta_at, meta_bytes.len()),
+            index: section(HEADER_LEN as u64, self.index.len()),
+            keys: section(keys_at, self.keys.len()),
+            payload: Section {
+                offset: self.payload_at,
+                len: sums.len,
+            },
+            block_sums: section(sums_at, block_sums.len()),
+            block_shift: DEFAULT_BLOCK_SHIFT,
+            param_hash,
+            payload_checksum: sums.hasher.digest(),
+            aux_checksum: aux.digest(),
+        })
+    }
+}
+
+/// Writes the header at the file's start, syncs the file and renames it
+/// from `tmp` to `path`.
+fn seal(mut file: File, header: &Header, tmp: &Path, path: &Path) -> Result<(), TableError> {
+    let io = |e| TableError::io(tmp, e);
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    file.write_all(&header.encode()).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    fs::rename(tmp, path).map_err(|e| TableError::io(path, e))?;
+    sync_parent(path);
+    Ok(())
 }
 
 impl TableWriter {
@@ -195,7 +308,7 @@ impl TableWriter {
 
     /// Entries written so far.
     pub fn entries(&self) -> u64 {
-        self.payload_len / self.kind.width() as u64
+        self.sums.len / self.kind.width() as u64
     }
 
     fn start(
@@ -258,11 +371,7 @@ impl TableWriter {
             index,
             keys,
             payload_at,
-            payload_len: 0,
-            hasher: Xxh3::new(),
-            block: Xxh3::new(),
-            block_fill: 0,
-            block_sums: Vec::new(),
+            sums: PayloadSums::new(),
         }
     }
 
@@ -286,77 +395,172 @@ impl TableWriter {
     }
 
     fn hash_payload(&mut self, bytes: &[u8]) {
-        self.hasher.update(bytes);
-        self.payload_len += bytes.len() as u64;
-        let block_len = 1u64 << DEFAULT_BLOCK_SHIFT;
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            let n = ((block_len - self.block_fill) as usize).min(rest.len());
-            self.block.update(&rest[..n]);
-            self.block_fill += n as u64;
-            rest = &rest[n..];
-            if self.block_fill == block_len {
-                self.block_sums.push(self.block.digest());
-                self.block.reset();
-                self.block_fill = 0;
-            }
-        }
+        self.sums.update(bytes);
     }
 
     /// Completes the file (metadata, header), fsyncs it and renames it into
     /// place. Until this returns, no file exists under the final name.
     pub fn finish(mut self, meta: &TableMeta, param_hash: u64) -> Result<(), TableError> {
-        let io = |e| TableError::io(&self.tmp, e);
-        let entry_count = self.payload_len / self.kind.width() as u64;
-        if self.block_fill > 0 {
-            self.block_sums.push(self.block.digest());
-        }
-        let sums: &[u8] = bytemuck::cast_slice(&self.block_sums);
-        let meta_bytes = serde_json::to_vec_pretty(meta).expect("metadata serialises");
-        let payload_end = self.payload_at + self.payload_len;
-        let sums_at = payload_end.next_multiple_of(8);
-        let meta_at = sums_at + sums.len() as u64;
-        self.out
-            .write_all(&vec![0u8; (sums_at - payload_end) as usize])
-            .map_err(io)?;
-        self.out.write_all(sums).map_err(io)?;
-        self.out.write_all(&meta_bytes).map_err(io)?;
-        let mut aux = Xxh3::new();
-        aux.update(&meta_bytes);
-        aux.update(&self.index);
-        aux.update(&self.keys);
-        aux.update(sums);
-        let (keys_at, _) = layout(self.index.len(), self.keys.len());
-        let section = |offset: u64, len: usize| Section {
-            offset: if len == 0 { 0 } else { offset },
-            len: len as u64,
-        };
-        let header = Header {
-            version: FORMAT_VERSION,
-            entry_kind: self.kind,
+        let tail = Tail {
+            tmp: &self.tmp,
+            kind: self.kind,
             index_kind: self.index_kind,
-            entry_count,
-            meta: section(meta_at, meta_bytes.len()),
-            index: section(HEADER_LEN as u64, self.index.len()),
-            keys: section(keys_at, self.keys.len()),
-            payload: Section {
-                offset: self.payload_at,
-                len: self.payload_len,
-            },
-            block_sums: section(sums_at, sums.len()),
-            block_shift: DEFAULT_BLOCK_SHIFT,
-            param_hash,
-            payload_checksum: self.hasher.digest(),
-            aux_checksum: aux.digest(),
+            index: &self.index,
+            keys: &self.keys,
+            payload_at: self.payload_at,
         };
-        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        file.write_all(&header.encode()).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        drop(file);
-        fs::rename(&self.tmp, &self.path).map_err(|e| TableError::io(&self.path, e))?;
+        let header = tail.write(&mut self.out, self.sums, meta, param_hash)?;
+        let file = self
+            .out
+            .into_inner()
+            .map_err(|e| TableError::io(&self.tmp, e.into_error()))?;
+        seal(file, &header, &self.tmp, &self.path)?;
         self.guard.armed = false;
-        sync_parent(&self.path);
+        Ok(())
+    }
+}
+
+/// A ranking table whose entries are written in any order, each range
+/// once or more, straight into the file: a solver that finishes its table
+/// piece by piece never holds it whole. Entries never written read as
+/// zero. The checksums are made in `finish` by reading the payload back in
+/// order, so the file is the same bytes as [`write_ranked`] of the same
+/// entries.
+pub struct PositionedWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    guard: TmpGuard,
+    file: File,
+    kind: EntryKind,
+    entries: u64,
+    payload_at: u64,
+}
+
+impl PositionedWriter {
+    /// A table of `entries` entries of `kind`, all zero, under a temporary
+    /// name of its own (`PATH.<kind>.tmp`: a writer of another kind for
+    /// the same table may exist beside it while one is copied into the
+    /// other), renamed into place by `finish`.
+    pub fn create(path: &Path, kind: EntryKind, entries: u64) -> Result<Self, TableError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
+        }
+        let tmp = with_suffix(path, &format!(".{}.tmp", kind.name()));
+        let (_, payload_at) = layout(0, 0);
+        let len = entries
+            .checked_mul(kind.width() as u64)
+            .and_then(|n| n.checked_add(payload_at))
+            .ok_or_else(|| TableError::request(path, format!("{entries} entries overflow")))?;
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(|e| TableError::io(&tmp, e))?;
+        let guard = TmpGuard {
+            path: tmp.clone(),
+            armed: true,
+        };
+        // A sparse file: the zeros cost no disk until written.
+        file.set_len(len).map_err(|e| TableError::io(&tmp, e))?;
+        Ok(PositionedWriter {
+            path: path.to_path_buf(),
+            tmp,
+            guard,
+            file,
+            kind,
+            entries,
+            payload_at,
+        })
+    }
+
+    /// Entries in the table.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// The entries' kind.
+    pub fn kind(&self) -> EntryKind {
+        self.kind
+    }
+
+    /// Where entries `first..first + count` are in the file, once their
+    /// type and range are checked.
+    fn span<T: Entry>(&self, first: u64, count: usize) -> Result<u64, TableError> {
+        if T::KIND != self.kind {
+            return Err(TableError::request(
+                &self.path,
+                format!(
+                    "{} entries for a table of {}",
+                    T::KIND.name(),
+                    self.kind.name()
+                ),
+            ));
+        }
+        match first.checked_add(count as u64) {
+            Some(end) if end <= self.entries => {
+                Ok(self.payload_at + first * self.kind.width() as u64)
+            }
+            _ => Err(TableError::request(
+                &self.path,
+                format!(
+                    "entries {first}..+{count} are past the table's {}",
+                    self.entries
+                ),
+            )),
+        }
+    }
+
+    /// Writes `entries` from entry `first` on.
+    pub fn write_at<T: Entry>(&self, first: u64, entries: &[T]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        let at = self.span::<T>(first, entries.len())?;
+        self.file
+            .write_all_at(bytemuck::cast_slice(entries), at)
+            .map_err(|e| TableError::io(&self.tmp, e))
+    }
+
+    /// Reads entries from entry `first` on into `out`.
+    pub fn read_at<T: Entry>(&self, first: u64, out: &mut [T]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        let at = self.span::<T>(first, out.len())?;
+        self.file
+            .read_exact_at(bytemuck::cast_slice_mut(out), at)
+            .map_err(|e| TableError::io(&self.tmp, e))
+    }
+
+    /// Checksums the payload, writes what follows it and the header, syncs
+    /// the file and renames it into place.
+    pub fn finish(mut self, meta: &TableMeta, param_hash: u64) -> Result<(), TableError> {
+        use std::io::Read;
+        let io = |e| TableError::io(&self.tmp, e);
+        let mut sums = PayloadSums::new();
+        self.file
+            .seek(SeekFrom::Start(self.payload_at))
+            .map_err(io)?;
+        let mut rest = self.entries * self.kind.width() as u64;
+        let mut buf = vec![0u8; 1 << 22];
+        while rest > 0 {
+            let n = rest.min(buf.len() as u64) as usize;
+            self.file.read_exact(&mut buf[..n]).map_err(io)?;
+            sums.update(&buf[..n]);
+            rest -= n as u64;
+        }
+        let tail = Tail {
+            tmp: &self.tmp,
+            kind: self.kind,
+            index_kind: IndexKind::Ranking,
+            index: &[],
+            keys: &[],
+            payload_at: self.payload_at,
+        };
+        let mut out = BufWriter::new(&self.file);
+        let header = tail.write(&mut out, sums, meta, param_hash)?;
+        out.flush().map_err(io)?;
+        drop(out);
+        seal(self.file, &header, &self.tmp, &self.path)?;
+        self.guard.armed = false;
         Ok(())
     }
 }
@@ -419,6 +623,50 @@ mod tests {
             "u16",
             serde_json::json!({}),
         )
+    }
+
+    #[test]
+    fn a_table_written_out_of_order_is_the_same_bytes_as_one_written_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        // Past one checksum block, so the block sums are compared too.
+        let n = (3usize << DEFAULT_BLOCK_SHIFT) / 2 + 12_345;
+        let entries: Vec<u16> = (0..n).map(|i| (i % 7 * 3 + i / 1000) as u16).collect();
+        let whole = dir.path().join("whole.nimrod");
+        write_ranked(&whole, &entries, &meta(), 9).unwrap();
+        let pieces = dir.path().join("pieces.nimrod");
+        let w = PositionedWriter::create(&pieces, EntryKind::U16, n as u64).unwrap();
+        // Backwards, in uneven ranges; the zeros are left unwritten.
+        let mut end = n;
+        while end > 0 {
+            let start = end.saturating_sub(77_777);
+            let part: Vec<u16> = entries[start..end].to_vec();
+            let first_nonzero = part.iter().position(|&x| x != 0).unwrap_or(part.len());
+            w.write_at((start + first_nonzero) as u64, &part[first_nonzero..])
+                .unwrap();
+            end = start;
+        }
+        let mut back = vec![0u16; 100];
+        w.read_at(500, &mut back).unwrap();
+        assert_eq!(back, entries[500..600]);
+        assert!(
+            w.write_at(n as u64 - 1, &[1u16, 2]).is_err(),
+            "past the end"
+        );
+        assert!(w.write_at(0, &[1u8]).is_err(), "wrong kind");
+        w.finish(&meta(), 9).unwrap();
+        assert_eq!(fs::read(&whole).unwrap(), fs::read(&pieces).unwrap());
+        let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 2, "no temporary file is left");
+    }
+
+    #[test]
+    fn a_positioned_writer_dropped_unfinished_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.nimrod");
+        let w = PositionedWriter::create(&path, EntryKind::U8, 1000).unwrap();
+        w.write_at(10, &[3u8; 5]).unwrap();
+        drop(w);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! Closed-form ranking of the positions of one material signature.
 //!
-//! index = king_pair · Π sizes + rank(group 1) · … , where the kings are
-//! placed together (462 pairs up to the 8 board symmetries without pawns;
-//! the white king on files a–d with pawns, 1806 pairs) and each group of like
-//! pieces (same colour and role) is an unordered set ranked in the
-//! combinatorial number system over 64 squares (48 for pawns, ranks 2–7).
+//! Without pawns: index = king_pair · Π sizes + rank(group 1) · … , the
+//! kings placed together (462 pairs up to the 8 board symmetries).
+//! With pawns the pawns come first: index = (rank(pawns) · pairs +
+//! king_pair) · Π piece sizes + rank(piece group 1) · …, the white king on
+//! files a–d (1806 pairs), so that one placement of the pawns is one
+//! contiguous block of slots (a solver writes a block at a time; a shipped
+//! table compresses block by block). Each group of like pieces (same colour
+//! and role) is an unordered set ranked in the combinatorial number system
+//! over 64 squares (48 for pawns, ranks 2–7).
 //! A position whose pieces overlap, or which a symmetry maps to a smaller
 //! index (kings on the diagonal), is not canonical and holds no value.
 
@@ -14,6 +18,10 @@ use super::material::Material;
 use std::sync::OnceLock;
 
 const NO_PAIR: u16 = u16::MAX;
+
+/// The index layout of tables with pawns, recorded in their parameters:
+/// 2 ranks the pawns before the king pair (1 ranked the king pair first).
+pub const PAWN_LAYOUT: u32 = 2;
 
 /// The canonical (white king, black king) pairs under the board's symmetries, and their ranks.
 pub struct KingPairs {
@@ -219,9 +227,13 @@ pub struct Layout {
     /// The material it ranks.
     pub material: Material,
     pawns: bool,
+    /// The pawn groups (ranked before the king pair), then the pieces'.
     groups: Vec<Group>,
+    /// How many of `groups` are pawns.
+    pawn_groups: usize,
     kings: &'static KingPairs,
-    radix: u64,
+    /// Slots per king pair: the pieces' groups' sizes multiplied.
+    inner: u64,
     /// Slots per side to move.
     pub positions: u64,
 }
@@ -231,14 +243,12 @@ impl Layout {
     pub fn new(material: Material) -> Layout {
         let pawns = material.has_pawns();
         let mut groups = Vec::new();
-        for color in [Color::White, Color::Black] {
-            for role in [
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Pawn,
-            ] {
+        let pawns_first = [(Color::White, Role::Pawn), (Color::Black, Role::Pawn)];
+        let pieces = [Color::White, Color::Black].into_iter().flat_map(|color| {
+            [Role::Queen, Role::Rook, Role::Bishop, Role::Knight].map(|role| (color, role))
+        });
+        for (color, role) in pawns_first.into_iter().chain(pieces) {
+            {
                 let count = material.counts[color.index()][role as usize] as usize;
                 if count > 0 {
                     let universe = if role == Role::Pawn { 48 } else { 64 };
@@ -252,26 +262,54 @@ impl Layout {
             }
         }
         let kings = KingPairs::get(pawns);
-        let radix: u64 = groups.iter().map(|g| g.size).product();
+        let pawn_groups = groups.iter().filter(|g| g.role == Role::Pawn).count();
+        let inner: u64 = groups[pawn_groups..].iter().map(|g| g.size).product();
+        let outer: u64 = groups[..pawn_groups].iter().map(|g| g.size).product();
         Layout {
             material,
             pawns,
             groups,
+            pawn_groups,
             kings,
-            radix,
-            positions: kings.pairs.len() as u64 * radix,
+            inner,
+            positions: outer * kings.pairs.len() as u64 * inner,
         }
     }
 
     /// Slots between a position and the one with the last group's piece
     /// moved to the next square: the innermost digit's radix.
     pub fn innermost(&self) -> u64 {
-        self.groups.last().map_or(self.positions, |g| g.size)
+        match &self.groups[self.pawn_groups..] {
+            [] => self.kings.pairs.len() as u64,
+            [.., last] => last.size,
+        }
+    }
+
+    /// Slots in one placement of the pawns' block: every king pair with
+    /// every placement of the pieces (the whole table without pawns).
+    pub fn pawn_block(&self) -> u64 {
+        self.kings.pairs.len() as u64 * self.inner
+    }
+
+    /// The block (see [`Layout::pawn_block`]) of the positions with these
+    /// pawns, the white king on files a-d.
+    pub fn block_of_pawns(&self, white: Bitboard, black: Bitboard) -> u64 {
+        let mut r = 0;
+        for g in &self.groups[..self.pawn_groups] {
+            let pawns = if g.color == Color::White { white } else { black };
+            r = r * g.size + rank_set(pawns >> 8);
+        }
+        r
+    }
+
+    /// The king pair's rank at slot `index`.
+    fn pair_at(&self, index: u64) -> usize {
+        ((index / self.inner) % self.kings.pairs.len() as u64) as usize
     }
 
     /// One line: the material, its positions and how they are ranked.
     pub fn description(&self) -> String {
-        let mut s = format!(
+        let pair = format!(
             "king_pair ({} pairs{})",
             self.kings.pairs.len(),
             if self.pawns {
@@ -280,9 +318,14 @@ impl Layout {
                 " up to symmetry"
             }
         );
-        for g in &self.groups {
+        let mut s = String::new();
+        for (i, g) in self.groups.iter().enumerate() {
+            if i == self.pawn_groups {
+                s.push_str(&pair);
+                s.push_str(" x ");
+            }
             s.push_str(&format!(
-                " x C({}, {}) {} {}",
+                "C({}, {}) {} {} x ",
                 if g.role == Role::Pawn { 48 } else { 64 },
                 g.count,
                 if g.color == Color::White {
@@ -292,6 +335,11 @@ impl Layout {
                 },
                 g.role.letter()
             ));
+        }
+        if self.pawn_groups == self.groups.len() {
+            s.push_str(&pair);
+        } else {
+            s.truncate(s.len() - " x ".len());
         }
         s
     }
@@ -313,8 +361,12 @@ impl Layout {
     ) -> u64 {
         let wk = transform(sym, wk);
         let bk = transform(sym, bk);
-        let mut r = self.kings.index[wk as usize * 64 + bk as usize] as u64;
-        for g in &self.groups {
+        let pair = self.kings.index[wk as usize * 64 + bk as usize] as u64;
+        let mut r = 0;
+        for (i, g) in self.groups.iter().enumerate() {
+            if i == self.pawn_groups {
+                r = r * self.kings.pairs.len() as u64 + pair;
+            }
             let pieces = pieces(g.color, g.role);
             let offset = if g.role == Role::Pawn { 8 } else { 0 };
             // A lone piece's rank is its square: one table lookup instead
@@ -325,6 +377,9 @@ impl Layout {
                 rank_set(transform_bb(sym, pieces) >> offset)
             };
             r = r * g.size + rank;
+        }
+        if self.pawn_groups == self.groups.len() {
+            r = r * self.kings.pairs.len() as u64 + pair;
         }
         r
     }
@@ -365,11 +420,17 @@ impl Layout {
             let pair = wk as usize * 64 + bk as usize;
             let rank = self.kings.index[pair];
             if rank != NO_PAIR && self.kings.sym_count[pair] == 1 {
-                return rank as u64 * self.radix + index % self.radix;
+                let now = self.pair_at(index) as u64;
+                return index - now * self.inner + rank as u64 * self.inner;
             }
         } else if self.kings.sym_count[wk as usize * 64 + bk as usize] == 1 {
-            let mut weight = 1;
-            for g in self.groups.iter().rev() {
+            // The king pair's digit sits below the first piece group.
+            let mut weight = if self.pawn_groups == self.groups.len() {
+                self.kings.pairs.len() as u64
+            } else {
+                1
+            };
+            for (i, g) in self.groups.iter().enumerate().rev() {
                 if g.color == mover && g.role == role {
                     let offset = if role == Role::Pawn { 8 } else { 0 };
                     let (now, before) = if g.count == 1 {
@@ -384,6 +445,9 @@ impl Layout {
                     return index - now * weight + before * weight;
                 }
                 weight *= g.size;
+                if i == self.pawn_groups {
+                    weight *= self.kings.pairs.len() as u64;
+                }
             }
         }
         self.index(&b.unmoved(role, from, to))
@@ -411,7 +475,7 @@ impl Layout {
     /// onto themselves (that image would be a second), so none fixes the
     /// board either.
     pub fn kings_have_a_second_canonical_image(&self, index: u64) -> bool {
-        let (wk, bk) = self.kings.pairs[(index / self.radix) as usize];
+        let (wk, bk) = self.kings.pairs[self.pair_at(index)];
         self.kings.sym_count[wk as usize * 64 + bk as usize] > 1
     }
 
@@ -430,10 +494,15 @@ impl Layout {
     /// A cursor on slot `index` (below `positions`), for walking slots in
     /// order: see [`Cursor`].
     pub fn cursor(&self, index: u64) -> Cursor<'_> {
-        let (pair, mut rest) = div_rem(index, self.radix);
         let mut ranks = [0u64; 8];
-        for (i, g) in self.groups.iter().enumerate().rev() {
-            (rest, ranks[i]) = div_rem(rest, g.size);
+        let mut rest = index;
+        for i in (self.pawn_groups..self.groups.len()).rev() {
+            (rest, ranks[i]) = div_rem(rest, self.groups[i].size);
+        }
+        let pair;
+        (rest, pair) = div_rem(rest, self.kings.pairs.len() as u64);
+        for i in (0..self.pawn_groups).rev() {
+            (rest, ranks[i]) = div_rem(rest, self.groups[i].size);
         }
         let mut c = Cursor {
             layout: self,
@@ -480,17 +549,35 @@ impl Cursor<'_> {
     /// On to the next slot (the caller stops at `positions`).
     pub fn advance(&mut self) {
         self.index += 1;
-        let groups = &self.layout.groups;
-        for i in (0..groups.len()).rev() {
-            self.ranks[i] += 1;
-            if self.ranks[i] < groups[i].size {
-                self.unrank(i);
+        let (groups, pawn_groups) = (&self.layout.groups, self.layout.pawn_groups);
+        for i in (pawn_groups..groups.len()).rev() {
+            if self.step(i) {
                 return;
             }
-            self.ranks[i] = 0;
-            self.unrank(i);
         }
         self.pair += 1;
+        if self.pair < self.layout.kings.pairs.len() as u64 || pawn_groups == 0 {
+            return;
+        }
+        self.pair = 0;
+        for i in (0..pawn_groups).rev() {
+            if self.step(i) {
+                return;
+            }
+        }
+        // Past the last slot: the pair is out of range, as without pawns.
+        self.pair = self.layout.kings.pairs.len() as u64;
+    }
+
+    /// Steps group `i`'s rank: true when it did not wrap to 0.
+    fn step(&mut self, i: usize) -> bool {
+        self.ranks[i] += 1;
+        let more = self.ranks[i] < self.layout.groups[i].size;
+        if !more {
+            self.ranks[i] = 0;
+        }
+        self.unrank(i);
+        more
     }
 
     /// The board at the cursor's slot, when its pieces do not overlap and
@@ -544,6 +631,33 @@ mod tests {
                     }
                     c.advance();
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn one_placement_of_the_pawns_is_one_block_of_slots() {
+        for name in ["KPvK", "KRPvKR", "KPPvKP", "KPvKP", "KQvK"] {
+            let l = Layout::new(Material::parse(name).unwrap());
+            let block = l.pawn_block();
+            assert_eq!(l.positions % block, 0, "{name}");
+            let mut pawns_of_block = vec![None; (l.positions / block) as usize];
+            let mut seen = 0;
+            for i in (0..l.positions).step_by(61) {
+                let Some(b) = l.board(i, Color::White) else {
+                    continue;
+                };
+                let pawns = (b.pieces(Color::White, Role::Pawn), b.pieces(Color::Black, Role::Pawn));
+                if l.pawns {
+                    assert_eq!(l.block_of_pawns(pawns.0, pawns.1), i / block, "{name} slot {i}");
+                }
+                let first = pawns_of_block[(i / block) as usize].get_or_insert(pawns);
+                assert_eq!(*first, pawns, "{name} slot {i}");
+                seen += 1;
+            }
+            assert!(seen > 100, "{name}: {seen}");
+            if !l.pawns {
+                assert_eq!(block, l.positions, "{name}");
             }
         }
     }

@@ -4,12 +4,15 @@
 use super::index::{self, Layout};
 use super::material::Material;
 use super::probe::{table_id, Tablebase};
-use super::value::{Values, VALUE_FORMAT};
+use super::sweep::Sink as _;
+use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
 use super::{solve, sweep, Chess, MAX_PIECES, SOLVER_VERSION};
 use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
+use crate::table::writer::{Entry, PositionedWriter};
+use crate::table::EntryKind;
 use crate::table::TableMeta;
 use anyhow::{ensure, Context, Result};
 use serde::Deserialize;
@@ -51,10 +54,20 @@ pub(super) struct TableJob {
     /// was recorded are format 1.
     #[serde(default = "format_one")]
     pub(super) values: u32,
+    /// The index layout of a table with pawns (`index::PAWN_LAYOUT`):
+    /// layout 1 ranked the king pair first, layout 2 the pawns. Not
+    /// recorded for tables without pawns, whose layout never changed (so
+    /// their parameters, and the tables built with them, stay as they were).
+    #[serde(default = "format_one", skip_serializing_if = "is_format_one")]
+    pub(super) layout: u32,
 }
 
 fn format_one() -> u32 {
     1
+}
+
+fn is_format_one(x: &u32) -> bool {
+    *x == 1
 }
 
 /// One core's time per slot of a whole build, in nanoseconds, by piece
@@ -111,7 +124,9 @@ impl Planner for Chess {
             .sum();
         // The sweep engine's peak (see `sweep::memory_bytes`), the inputs
         // on top.
-        let working = sweep::memory_bytes(&index::Layout::new(m)).unwrap_or(2 * slots + slots / 8);
+        let threads = rayon::current_num_threads();
+        let working =
+            sweep::memory_bytes(&index::Layout::new(m), threads).unwrap_or(2 * slots + slots / 8);
         Some(crate::pipeline::Estimate {
             entries: slots,
             output_bytes: slots,
@@ -151,6 +166,7 @@ impl Planner for Chess {
                         material: m.name(),
                         solver: SOLVER_VERSION,
                         values: VALUE_FORMAT,
+                        layout: if m.has_pawns() { index::PAWN_LAYOUT } else { 1 },
                     })
                     .expect("plain struct"),
                     run: Box::new(move |ctx| build(ctx, m)),
@@ -168,7 +184,40 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     // estimate's memory counts), not a 256 KiB frame for nearly every probe
     // (KPvKP from packed 3- and 4-piece tables: 12.4 s, 23% of it in zstd).
     let probe = Tablebase::open_with(&m.successors(), |id| ctx.open_unpacked(id))?;
-    let solved = solve_by_sweeps(ctx, &layout, &probe)?;
+    let meta = |description: &str, stats: &solve::TableStats| -> Result<TableMeta> {
+        Ok(TableMeta::new(
+            "chess",
+            &m.name(),
+            ctx.params.clone(),
+            &format!(
+                "side * {} + index; side 0 = white to move; index = {}",
+                layout.positions,
+                layout.description()
+            ),
+            description,
+            serde_json::to_value(stats)?,
+        )
+        .stamped(ctx.stamp()))
+    };
+    if m.has_pawns() {
+        // Written into the file slice by slice: the table is never held
+        // whole in memory.
+        let mut sink = FileSink::create(&ctx.output, 2 * layout.positions)?;
+        let stats = solve_by_sweeps(ctx, &layout, |on_step, options| {
+            sweep::solve_into(&layout, &probe, on_step, options, &mut sink)
+        })?;
+        let description = if sink.is_wide() {
+            WIDE_DESCRIPTION
+        } else {
+            NARROW_DESCRIPTION
+        };
+        sink.writer
+            .finish(&meta(description, &stats)?, ctx.param_hash)?;
+        return Ok(());
+    }
+    let solved = solve_by_sweeps(ctx, &layout, |on_step, options| {
+        sweep::solve_with(&layout, &probe, on_step, options)
+    })?;
     let meta = TableMeta::new(
         "chess",
         &m.name(),
@@ -190,6 +239,76 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     Ok(())
 }
 
+/// A table with pawns as the sweeps write it: straight into its file.
+struct FileSink {
+    path: std::path::PathBuf,
+    writer: PositionedWriter,
+}
+
+impl FileSink {
+    fn create(path: &std::path::Path, slots: u64) -> Result<FileSink> {
+        Ok(FileSink {
+            path: path.to_path_buf(),
+            writer: PositionedWriter::create(path, EntryKind::U8, slots)?,
+        })
+    }
+
+    /// Copies every value into a writer of `kind`, through `convert`
+    /// (None: a value that does not fit, and the copy is given up).
+    fn copy_into<A: Entry, B: Entry>(
+        &self,
+        kind: EntryKind,
+        convert: impl Fn(A) -> Option<B>,
+    ) -> Result<Option<PositionedWriter>> {
+        let slots = self.writer.entries();
+        let to = PositionedWriter::create(&self.path, kind, slots)?;
+        const RUN: u64 = 1 << 22;
+        let mut from = vec![A::zeroed(); RUN as usize];
+        for start in (0..slots).step_by(RUN as usize) {
+            let n = (slots - start).min(RUN) as usize;
+            self.writer.read_at(start, &mut from[..n])?;
+            let converted: Option<Vec<B>> = from[..n].iter().map(|&x| convert(x)).collect();
+            let Some(converted) = converted else {
+                return Ok(None);
+            };
+            to.write_at(start, &converted)?;
+        }
+        Ok(Some(to))
+    }
+}
+
+impl sweep::Sink for FileSink {
+    fn put_narrow(&mut self, at: u64, values: &[u8]) -> Result<()> {
+        Ok(self.writer.write_at(at, values)?)
+    }
+
+    fn put_wide(&mut self, at: u64, values: &[u16]) -> Result<()> {
+        Ok(self.writer.write_at(at, values)?)
+    }
+
+    fn is_wide(&self) -> bool {
+        self.writer.kind() == EntryKind::U16
+    }
+
+    fn widen(&mut self) -> Result<()> {
+        if !self.is_wide() {
+            let wide = self.copy_into(EntryKind::U16, |b: u8| Value::decode(b).encode_wide())?;
+            self.writer = wide.context("a byte's value widens")?;
+        }
+        Ok(())
+    }
+
+    fn narrow(&mut self) -> Result<bool> {
+        if self.is_wide() {
+            match self.copy_into(EntryKind::U8, |x: u16| Value::decode_wide(x).encode())? {
+                Some(narrow) => self.writer = narrow,
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+}
+
 /// Writes a chess table's values, one byte or two each.
 fn write_values(
     path: &std::path::Path,
@@ -206,7 +325,11 @@ fn write_values(
 
 /// The sweep engine (`sweep`): a pawnless table is one slice, resumable
 /// from its checkpoint; a table with pawns is solved slice by slice.
-fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Result<solve::Solved> {
+fn solve_by_sweeps<T>(
+    ctx: &JobContext,
+    layout: &Layout,
+    solve: impl FnOnce(&dyn Fn(sweep::Step), sweep::Options) -> Result<T>,
+) -> Result<T> {
     // One progress line per phase, each with its time. Steps are reported
     // from the solving thread only, so a RefCell holds the current stage.
     let stage = std::cell::RefCell::new(ctx.progress.stage(
@@ -225,9 +348,7 @@ fn solve_by_sweeps(ctx: &JobContext, layout: &Layout, probe: &Tablebase) -> Resu
         ..sweep::Options::default()
     };
     let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
-    let solved = sweep::solve_with(
-        layout,
-        probe,
+    let solved = solve(
         &|step| match step {
             sweep::Step::Slice => stage.borrow().inc(1),
             sweep::Step::Slices => next(ctx.progress.stage(ctx.id, "statistics", 1)),

@@ -3,7 +3,7 @@
 //! the solver for captures and promotions and by `query`.
 
 use super::board::{Board, Color, Move};
-use super::index::Layout;
+use super::index::{Layout, PAWN_LAYOUT};
 use super::material::Material;
 use super::jobs::TableJob;
 use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
@@ -188,6 +188,13 @@ pub fn value_format_of(
         "{}: a chess table in value format {} (written before nimrod could store distances past one byte); this nimrod reads format {VALUE_FORMAT}. Rebuild it: `nimrod build --only chess/{name}` with the config that made it (its parameters changed, so the pipeline rebuilds it and, first, any of its dependencies that are old too)",
         path.display(),
         job.values
+    );
+    let pawns = Material::parse(name).map(|m| m.has_pawns()).unwrap_or(false);
+    ensure!(
+        !pawns || job.layout == PAWN_LAYOUT,
+        "{}: a chess table with pawns in index layout {} (the king pair ranked first); this nimrod ranks the pawns first (layout {PAWN_LAYOUT}). Rebuild it: `nimrod build --only chess/{name}` with the config that made it (its parameters changed, so the pipeline rebuilds it and, first, any of its dependencies that are old too)",
+        path.display(),
+        job.layout
     );
     let (wide, description) = match header.entry_kind {
         EntryKind::U8 => (false, NARROW_DESCRIPTION),

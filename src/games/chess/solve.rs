@@ -85,76 +85,118 @@ pub(crate) fn images(layout: &Layout, b: &Board) -> u64 {
 pub fn statistics(layout: &Layout, values: &Values, legal: &[u64], plies: u32) -> TableStats {
     let n = layout.positions as usize;
     let is_legal = |slot: usize| legal[slot / 64] >> (slot % 64) & 1 == 1;
-    let group: u64 = if layout.material.has_pawns() { 2 } else { 8 };
-    const CHUNK: usize = 1 << 16;
-    let (white, black, zugzwangs) = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|chunk| {
-            // Plain loops over a chunk with local tallies: a fold over
-            // single slots would move the tallies at every step.
-            let (mut white, mut black, mut zz) =
-                (SideStats::default(), SideStats::default(), [0u64; 3]);
-            for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
-                let legal = [is_legal(i), is_legal(n + i)];
-                if legal == [false, false] {
-                    continue;
-                }
-                let w = if layout.kings_have_a_second_canonical_image(i as u64) {
-                    match layout.board(i as u64, Color::White) {
-                        Some(board) => images(layout, &board),
-                        None => unreachable!("a legal slot decodes"),
-                    }
-                } else {
-                    group
-                };
-                let mut value = [Value::Draw; 2];
-                for (side, s) in [&mut white, &mut black].into_iter().enumerate() {
-                    if !legal[side] {
+    let mut tally = Tally::default();
+    tally.add(
+        layout,
+        0,
+        n,
+        |side, i| values.get(side * n + i),
+        |side, i| is_legal(side * n + i),
+    );
+    tally.stats(plies)
+}
+
+/// [`statistics`] gathered a stretch of slots at a time (a table written
+/// block by block); the sums and maxima do not depend on the order.
+#[derive(Default)]
+pub struct Tally {
+    white: SideStats,
+    black: SideStats,
+    zugzwangs: [u64; 3],
+}
+
+impl Tally {
+    /// Adds the slots of indices `first..first + len`: `value(side, k)` and
+    /// `legal(side, k)` for index `first + k`.
+    pub fn add(
+        &mut self,
+        layout: &Layout,
+        first: usize,
+        len: usize,
+        value: impl Fn(usize, usize) -> Value + Sync,
+        legal: impl Fn(usize, usize) -> bool + Sync,
+    ) {
+        let group: u64 = if layout.material.has_pawns() { 2 } else { 8 };
+        const CHUNK: usize = 1 << 16;
+        let (white, black, zugzwangs) = (0..len.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                // Plain loops over a chunk with local tallies: a fold over
+                // single slots would move the tallies at every step.
+                let (mut white, mut black, mut zz) =
+                    (SideStats::default(), SideStats::default(), [0u64; 3]);
+                for k in chunk * CHUNK..((chunk + 1) * CHUNK).min(len) {
+                    let i = first + k;
+                    let legal = [legal(0, k), legal(1, k)];
+                    if legal == [false, false] {
                         continue;
                     }
-                    value[side] = values.get(side * n + i);
-                    s.stored += 1;
-                    s.legal += w;
-                    match value[side] {
-                        Value::Win(m) => {
-                            s.wins += w;
-                            note_longest(&mut s.longest_win, &mut s.longest_win_positions, m, w);
+                    let w = if layout.kings_have_a_second_canonical_image(i as u64) {
+                        match layout.board(i as u64, Color::White) {
+                            Some(board) => images(layout, &board),
+                            None => unreachable!("a legal slot decodes"),
                         }
-                        Value::Loss(m) => {
-                            s.losses += w;
-                            note_longest(&mut s.longest_loss, &mut s.longest_loss_positions, m, w);
+                    } else {
+                        group
+                    };
+                    let mut v = [Value::Draw; 2];
+                    for (side, s) in [&mut white, &mut black].into_iter().enumerate() {
+                        if !legal[side] {
+                            continue;
                         }
-                        _ => s.draws += w,
+                        v[side] = value(side, k);
+                        s.stored += 1;
+                        s.legal += w;
+                        match v[side] {
+                            Value::Win(m) => {
+                                s.wins += w;
+                                note_longest(&mut s.longest_win, &mut s.longest_win_positions, m, w);
+                            }
+                            Value::Loss(m) => {
+                                s.losses += w;
+                                note_longest(&mut s.longest_loss, &mut s.longest_loss_positions, m, w);
+                            }
+                            _ => s.draws += w,
+                        }
+                    }
+                    if legal == [true, true] {
+                        match (v[0], v[1]) {
+                            (Value::Loss(_), Value::Loss(_)) => zz[0] += w,
+                            (Value::Draw, Value::Loss(_)) => zz[1] += w,
+                            (Value::Loss(_), Value::Draw) => zz[2] += w,
+                            _ => {}
+                        }
                     }
                 }
-                if legal == [true, true] {
-                    match (value[0], value[1]) {
-                        (Value::Loss(_), Value::Loss(_)) => zz[0] += w,
-                        (Value::Draw, Value::Loss(_)) => zz[1] += w,
-                        (Value::Loss(_), Value::Draw) => zz[2] += w,
-                        _ => {}
-                    }
-                }
-            }
-            (white, black, zz)
-        })
-        .reduce(
-            || (SideStats::default(), SideStats::default(), [0u64; 3]),
-            |a, b| {
-                (
-                    merge(a.0, b.0),
-                    merge(a.1, b.1),
-                    [a.2[0] + b.2[0], a.2[1] + b.2[1], a.2[2] + b.2[2]],
-                )
-            },
-        );
-    TableStats {
-        white_to_move: white,
-        black_to_move: black,
-        mutual_zugzwang_both_lose: zugzwangs[0],
-        mutual_zugzwang_white_draws: zugzwangs[1],
-        mutual_zugzwang_black_draws: zugzwangs[2],
-        plies,
+                (white, black, zz)
+            })
+            .reduce(
+                || (SideStats::default(), SideStats::default(), [0u64; 3]),
+                |a, b| {
+                    (
+                        merge(a.0, b.0),
+                        merge(a.1, b.1),
+                        [a.2[0] + b.2[0], a.2[1] + b.2[1], a.2[2] + b.2[2]],
+                    )
+                },
+            );
+        self.white = merge(std::mem::take(&mut self.white), white);
+        self.black = merge(std::mem::take(&mut self.black), black);
+        for (t, z) in self.zugzwangs.iter_mut().zip(zugzwangs) {
+            *t += z;
+        }
+    }
+
+    /// The statistics of every slot added, for a solve of `plies` plies.
+    pub fn stats(self, plies: u32) -> TableStats {
+        TableStats {
+            white_to_move: self.white,
+            black_to_move: self.black,
+            mutual_zugzwang_both_lose: self.zugzwangs[0],
+            mutual_zugzwang_white_draws: self.zugzwangs[1],
+            mutual_zugzwang_black_draws: self.zugzwangs[2],
+            plies,
+        }
     }
 }
 

@@ -43,7 +43,7 @@ use super::checkpoint::{self, Snapshot};
 pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
-use super::solve::{statistics, Solved};
+use super::solve::{statistics, Solved, TableStats, Tally};
 use super::value::{Value, Values, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
@@ -482,6 +482,26 @@ struct Engine<'a> {
     options: Options,
 }
 
+impl<'a> Engine<'a> {
+    fn new(layout: &'a Layout, probe: &'a Tablebase, options: Options) -> Result<Engine<'a>> {
+        let geo = Geometry::new(layout)?;
+        let slices = slices_of(layout);
+        let by_pawns = slices
+            .iter()
+            .enumerate()
+            .map(|(i, s)| ((s.white_pawns, s.black_pawns), i))
+            .collect();
+        Ok(Engine {
+            layout,
+            geo,
+            probe,
+            slices,
+            by_pawns,
+            options,
+        })
+    }
+}
+
 /// The best of the moves that leave the slice, for the side to move.
 #[derive(Default)]
 struct Best {
@@ -835,15 +855,44 @@ impl Work<'_> {
     }
 
     fn first_pass(&self, cells: &mut [u8]) {
-        let (n, e) = (self.size(), self.engine);
+        let e = self.engine;
         // Most positions are settled from their squares, the moves that
         // leave the slice offered from the positions they reach.
         let quick = self.is_quick();
+        // A slice that builds a board per slot probes a larger table's
+        // pages all over (a promotion's): a few hundred MB of the mapped
+        // tables would stay resident until the slice is done. Let them go
+        // every BATCH slots: consecutive slots share their king pair, and
+        // so do the positions their promotions reach.
+        const BATCH: usize = 1 << 20;
+        let batch = if quick { cells.len() } else { BATCH };
+        for (b, cells) in cells.chunks_mut(batch).enumerate() {
+            self.first_look_all(cells, b * batch, quick);
+            if !quick {
+                e.probe.release_resident_pages();
+            }
+        }
+        if quick {
+            self.settle_pending(cells);
+            self.capture_wins(cells);
+            if self.pawns() != 0 {
+                self.pawn_capture_wins(cells);
+                self.push_wins(cells);
+            }
+        }
+    }
+
+    /// The first pass's look at slots `from..from + cells.len()` (see
+    /// [`Work::first_pass`]).
+    fn first_look_all(&self, cells: &mut [u8], from: usize, quick: bool) {
+        let (n, e) = (self.size(), self.engine);
+        debug_assert_eq!(from % 64, 0);
         cells
             .par_chunks_mut(64)
             .enumerate()
             .with_min_len(1 << 6)
             .for_each(|(word, bytes)| {
+                let word = from / 64 + word;
                 // A side's slots are a multiple of 64, so a chunk is of one side.
                 let (side, first) = (word * 64 / n, word * 64 % n);
                 for (k, byte) in bytes.iter_mut().enumerate() {
@@ -870,14 +919,6 @@ impl Work<'_> {
                     };
                 }
             });
-        if quick {
-            self.settle_pending(cells);
-            self.capture_wins(cells);
-            if self.pawns() != 0 {
-                self.pawn_capture_wins(cells);
-                self.push_wins(cells);
-            }
-        }
     }
 
     /// The slice's pawns, both colours.
@@ -2027,18 +2068,10 @@ impl<'a> Engine<'a> {
         !self.geo.pawns && self.layout.positions as usize == self.geo.size
     }
 
-    /// Copies a solved slice into the table's layout: `put(o, slot)` for
-    /// each legal slot, `o` its place in the layout (`out_legal` gets its
-    /// bit).
-    fn transcribe(
-        &self,
-        slice: &Slice,
-        s: &SolvedSlice,
-        out_legal: &[AtomicU64],
-        put: &(dyn Fn(usize, usize) + Sync),
-    ) {
+    /// Copies a solved slice into the table's layout: `put(side, index,
+    /// slot)` for each legal slot, `index` its place in the layout.
+    fn transcribe(&self, slice: &Slice, s: &SolvedSlice, put: &(dyn Fn(usize, usize, usize) + Sync)) {
         let n = self.geo.size;
-        let positions = self.layout.positions as usize;
         let symmetric = self.geo.pawns
             && transform_bb(MIRROR, slice.white_pawns) == slice.white_pawns
             && transform_bb(MIRROR, slice.black_pawns) == slice.black_pawns;
@@ -2068,44 +2101,168 @@ impl<'a> Engine<'a> {
                     Some(index),
                     self.board(slice, &sq, SIDES[side]).map(|b| self.layout.index(&b))
                 );
-                let o = side * positions + index as usize;
-                put(o, slot);
-                out_legal[o / 64].fetch_or(1 << (o % 64), Relaxed);
+                put(side, index as usize, slot);
             }
         });
     }
+
+    /// The slices a push from `slice` leads to (its pawns' one- and
+    /// two-square pushes onto squares no pawn holds).
+    fn pushed_into(&self, slice: &Slice) -> Vec<usize> {
+        pushed_into(slice, &self.by_pawns)
+    }
+}
+
+/// The slices a push from `slice` leads to (its pawns' one- and two-square
+/// pushes onto squares no pawn holds), `by_pawns` finding each.
+fn pushed_into(slice: &Slice, by_pawns: &HashMap<(Bitboard, Bitboard), usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (side, &us) in SIDES.iter().enumerate() {
+        let ours = if side == 0 { slice.white_pawns } else { slice.black_pawns };
+        let all = slice.white_pawns | slice.black_pawns;
+        let step = |sq: u8| if us == Color::White { sq + 8 } else { sq - 8 };
+        let start = if us == Color::White { 1 } else { 6 };
+        for p in squares(ours) {
+            let mut to = p;
+            for _ in 0..if rank_of(p) == start { 2 } else { 1 } {
+                to = step(to);
+                if all & bit(to) != 0 || !(8..56).contains(&to) {
+                    break;
+                }
+                let (w, b) = if side == 0 {
+                    (slice.white_pawns & !bit(p) | bit(to), slice.black_pawns)
+                } else {
+                    (slice.white_pawns, slice.black_pawns & !bit(p) | bit(to))
+                };
+                let key = if canonical(w, b) {
+                    (w, b)
+                } else {
+                    (transform_bb(MIRROR, w), transform_bb(MIRROR, b))
+                };
+                if let Some(&id) = by_pawns.get(&key) {
+                    out.push(id);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The order slices are solved in, and the waves of them solved side
+/// by side: a slice comes after every slice it pushes into, and the
+/// order keeps few solved slices waiting for the slices that push
+/// into them (each is let go once the last of those is solved). Among
+/// the slices whose pushes are all solved, the next is the one that
+/// leaves the fewest waiting (ties: the least advanced, so that the
+/// order goes down as far as it can before it starts elsewhere): a table
+/// with one pawn goes down one file at a time and keeps at most three
+/// slices waiting, where going down rank by rank kept two ranks.
+/// A wave is up to `width` consecutive slices of that order none of
+/// which pushes into another.
+fn schedule(children: &[Vec<usize>], width: usize) -> Vec<Vec<usize>> {
+    let count = children.len();
+    let mut parents = vec![0usize; count];
+    let mut waiting_on = vec![0usize; count];
+    for kids in children {
+        for &c in kids {
+            parents[c] += 1;
+        }
+    }
+    for (id, kids) in children.iter().enumerate() {
+        waiting_on[id] = kids.len();
+    }
+    let mut ready: std::collections::BTreeSet<usize> =
+        (0..count).filter(|&id| waiting_on[id] == 0).collect();
+    let mut order = Vec::with_capacity(count);
+    while let Some(next) = ready
+        .iter()
+        .copied()
+        .min_by_key(|&id| {
+            let freed = children[id].iter().filter(|&&c| parents[c] == 1).count();
+            ((parents[id] > 0) as usize + count - freed, std::cmp::Reverse(id))
+        })
+    {
+        ready.remove(&next);
+        order.push(next);
+        for &c in &children[next] {
+            parents[c] -= 1;
+        }
+        for (parent, kids) in children.iter().enumerate() {
+            if kids.contains(&next) {
+                waiting_on[parent] -= 1;
+                if waiting_on[parent] == 0 {
+                    ready.insert(parent);
+                }
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), count, "pushes only ever advance");
+    let mut waves: Vec<Vec<usize>> = Vec::new();
+    for id in order {
+        match waves.last_mut() {
+            Some(w)
+                if w.len() < width.max(1)
+                    && w.iter().all(|&o| !children[id].contains(&o)) =>
+            {
+                w.push(id)
+            }
+            _ => waves.push(vec![id]),
+        }
+    }
+    waves
 }
 
 /// The bytes a solve holds at its peak. Without pawns: the slice's bytes
 /// with the legal bits made from them when it is solved (while it solves,
 /// the bytes alone: illegal slots and candidates are codes in them), and
 /// with the layout's bytes and bits while it transcribes (tables with like
-/// pieces). With pawns: the layout's bytes and bits, the slices a push
-/// may still reach (two levels up: values and legal bits), and every slice
-/// of the level being solved (bytes, the summary of its moves leaving the
-/// slice, legal bits, and its values once done): an upper bound, as fewer
-/// threads than slices solve fewer at once. A table whose window moves
-/// (distances past 125 moves) holds two bytes a slot more. None for tables
-/// with too many pieces.
-pub fn memory_bytes(layout: &Layout) -> Option<u64> {
+/// pieces). With pawns (the table goes to its file block by block, never
+/// whole): each wave of [`schedule`] (as many slices as `threads`) solving
+/// side by side (bytes, the summary of their moves leaving the slice,
+/// legal bits), the slices solved before it that a slice still to solve
+/// pushes into (values and legal bits), and one slice's blocks being
+/// transcribed. A table whose window moves (distances past 125 moves)
+/// holds two bytes a slot more. None for tables with too many pieces.
+pub fn memory_bytes(layout: &Layout, threads: usize) -> Option<u64> {
     let geo = Geometry::new(layout).ok()?;
     let size = geo.size as u64;
-    let layout_bytes = 2 * layout.positions + 2 * layout.positions / 8;
     if layout.material.has_pawns() {
         let kept = 2 * size + 2 * size / 8;
-        let solving = 2 * size + 2 * size + 2 * size / 8 + kept;
+        let solving = 4 * size + 2 * size / 8;
+        let block = layout.pawn_block();
+        let blocks = 4 * block + 4 * block / 8;
         let slices = slices_of(layout);
-        let peak = slices
+        let by_pawns = slices
             .iter()
-            .map(|s| s.advancement)
-            .map(|level| {
-                let count = |l: u32| slices.iter().filter(|s| s.advancement == l).count() as u64;
-                count(level) * solving + (count(level + 1) + count(level + 2)) * kept
-            })
-            .max()
-            .unwrap_or(0);
-        return Some(layout_bytes + peak);
+            .enumerate()
+            .map(|(i, s)| ((s.white_pawns, s.black_pawns), i))
+            .collect();
+        let children: Vec<Vec<usize>> = slices.iter().map(|s| pushed_into(s, &by_pawns)).collect();
+        let mut parents = vec![0usize; slices.len()];
+        for kids in &children {
+            for &c in kids {
+                parents[c] += 1;
+            }
+        }
+        let (mut live, mut peak) = (0u64, 0u64);
+        for wave in schedule(&children, threads) {
+            let n = wave.len() as u64;
+            peak = peak.max(live * kept + n * (solving + kept) + blocks);
+            for &id in &wave {
+                live += (parents[id] > 0) as u64;
+            }
+            for &id in &wave {
+                for &c in &children[id] {
+                    parents[c] -= 1;
+                    live -= (parents[c] == 0) as u64;
+                }
+            }
+        }
+        return Some(peak);
     }
+    let layout_bytes = 2 * layout.positions + 2 * layout.positions / 8;
     let slice = 2 * size + 2 * size / 8;
     let transcribing = if layout.positions == size {
         0
@@ -2158,21 +2315,7 @@ pub fn solve_with(
     if !(8..=WINDOW).contains(&window) {
         bail!("sweep window {window} is outside 8..={WINDOW}");
     }
-    let geo = Geometry::new(layout)?;
-    let slices = slices_of(layout);
-    let by_pawns = slices
-        .iter()
-        .enumerate()
-        .map(|(i, s)| ((s.white_pawns, s.black_pawns), i))
-        .collect();
-    let engine = Engine {
-        layout,
-        geo,
-        probe,
-        slices,
-        by_pawns,
-        options,
-    };
+    let engine = Engine::new(layout, probe, options)?;
     let positions = layout.positions as usize;
     let new_legal = || -> Vec<AtomicU64> {
         (0..(2 * positions).div_ceil(64))
@@ -2191,113 +2334,271 @@ pub fn solve_with(
         }
         // Like pieces: the layout ranks each set of them once.
         let out_legal = new_legal();
+        let legal = |side: usize, index: usize| {
+            let o = side * positions + index;
+            out_legal[o / 64].fetch_or(1 << (o % 64), Relaxed);
+            o
+        };
         let values = match &solved.values {
             Values::Narrow(bytes) => {
                 let out = Cells::new(2 * positions, DRAW);
-                engine.transcribe(&engine.slices[0], &solved, &out_legal, &|o, slot| {
-                    out.store(o, bytes[slot])
+                engine.transcribe(&engine.slices[0], &solved, &|side, index, slot| {
+                    out.store(legal(side, index), bytes[slot])
                 });
                 Values::Narrow(out.into_bytes())
             }
             Values::Wide(wide) => {
                 let out: Vec<AtomicU16> = (0..2 * positions).map(|_| AtomicU16::new(0)).collect();
-                engine.transcribe(&engine.slices[0], &solved, &out_legal, &|o, slot| {
-                    out[o].store(wide[slot], Relaxed)
+                engine.transcribe(&engine.slices[0], &solved, &|side, index, slot| {
+                    out[legal(side, index)].store(wide[slot], Relaxed)
                 });
                 Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
             }
         };
         return Ok(with_statistics(layout, values, out_legal, solved.plies));
     }
-    let mut out = Transcript::Narrow(Cells::new(2 * positions, DRAW));
-    let out_legal = new_legal();
-    let mut solved: Vec<Option<Done>> = (0..engine.slices.len()).map(|_| None).collect();
-    let mut plies = 0;
-    let mut start = 0;
-    while start < engine.slices.len() {
-        let level = engine.slices[start].advancement;
-        let end = start
-            + engine.slices[start..]
-                .iter()
-                .take_while(|s| s.advancement == level)
-                .count();
-        // Pushes reach at most two levels up: the rest are let go.
-        for (s, bytes) in engine.slices.iter().zip(solved.iter_mut()) {
-            if s.advancement > level + 2 {
-                *bytes = None;
-            }
+    let mut sink = InMemory::new(2 * layout.positions);
+    let stats = solve_pawns(&engine, &mut sink, on_step)?;
+    Ok(Solved {
+        values: sink.values,
+        stats,
+    })
+}
+
+/// [`solve_with`] for a table with pawns, written block by block into
+/// `sink` (a build's table file) rather than held whole: its statistics.
+pub fn solve_into(
+    layout: &Layout,
+    probe: &Tablebase,
+    on_step: &dyn Fn(Step),
+    options: Options,
+    sink: &mut dyn Sink,
+) -> Result<TableStats> {
+    if !layout.material.has_pawns() {
+        bail!("{}: solve_into writes tables with pawns", layout.material);
+    }
+    if !(8..=WINDOW).contains(&options.window) {
+        bail!("sweep window {} is outside 8..={WINDOW}", options.window);
+    }
+    let engine = Engine::new(layout, probe, options)?;
+    solve_pawns(&engine, sink, on_step)
+}
+
+/// Where a table with pawns goes, one block of slots at a time (one
+/// placement of the pawns, one side to move: see `Layout::pawn_block`).
+/// Slots never written hold 0 (a draw, or no position).
+pub trait Sink {
+    /// Stores one-byte values from slot `at` on.
+    fn put_narrow(&mut self, at: u64, values: &[u8]) -> Result<()>;
+    /// Stores two-byte values from slot `at` on.
+    fn put_wide(&mut self, at: u64, values: &[u16]) -> Result<()>;
+    /// Whether values are stored two bytes wide.
+    fn is_wide(&self) -> bool;
+    /// Stores every value two bytes wide from now on, those already
+    /// stored too.
+    fn widen(&mut self) -> Result<()>;
+    /// Stores every value one byte wide again, if every one fits (false
+    /// when one does not, and then nothing changes).
+    fn narrow(&mut self) -> Result<bool>;
+}
+
+/// A [`Sink`] in memory: the values a caller of [`solve_with`] gets.
+struct InMemory {
+    values: Values,
+}
+
+impl InMemory {
+    fn new(slots: u64) -> InMemory {
+        InMemory {
+            values: Values::Narrow(huge_zeroed_bytes(slots as usize).into()),
         }
-        let results: Vec<Result<SolvedSlice>> = (start..end)
-            .into_par_iter()
-            .map(|id| engine.solve_slice(&engine.slices[id], &solved, None))
+    }
+}
+
+impl Sink for InMemory {
+    fn put_narrow(&mut self, at: u64, values: &[u8]) -> Result<()> {
+        match &mut self.values {
+            Values::Narrow(bytes) => {
+                bytes[at as usize..at as usize + values.len()].copy_from_slice(values)
+            }
+            Values::Wide(_) => bail!("one-byte values written to two-byte storage"),
+        }
+        Ok(())
+    }
+
+    fn put_wide(&mut self, at: u64, values: &[u16]) -> Result<()> {
+        match &mut self.values {
+            Values::Wide(wide) => {
+                wide[at as usize..at as usize + values.len()].copy_from_slice(values)
+            }
+            Values::Narrow(_) => bail!("two-byte values written to one-byte storage"),
+        }
+        Ok(())
+    }
+
+    fn is_wide(&self) -> bool {
+        matches!(self.values, Values::Wide(_))
+    }
+
+    fn widen(&mut self) -> Result<()> {
+        if let Values::Narrow(bytes) = &self.values {
+            self.values = Values::Wide(
+                bytes
+                    .par_iter()
+                    .map(|&b| Value::decode(b).encode_wide().expect("a byte's value"))
+                    .collect(),
+            );
+        }
+        Ok(())
+    }
+
+    fn narrow(&mut self) -> Result<bool> {
+        let values = std::mem::replace(&mut self.values, Values::Wide(Vec::new()));
+        self.values = values.narrowed();
+        Ok(!self.is_wide())
+    }
+}
+
+/// The slices of a table with pawns solved in [`Engine::schedule`]'s
+/// waves, each copied into its blocks of the layout and written to `sink`
+/// as it is solved, and let go once no slice left to solve pushes into it.
+fn solve_pawns(engine: &Engine, sink: &mut dyn Sink, on_step: &dyn Fn(Step)) -> Result<TableStats> {
+    let children: Vec<Vec<usize>> = engine.slices.iter().map(|s| engine.pushed_into(s)).collect();
+    let mut parents_left = vec![0usize; engine.slices.len()];
+    for kids in &children {
+        for &c in kids {
+            parents_left[c] += 1;
+        }
+    }
+    let mut solved: Vec<Option<Done>> = (0..engine.slices.len()).map(|_| None).collect();
+    let mut tally = Tally::default();
+    let mut plies = 0;
+    for wave in schedule(&children, rayon::current_num_threads()) {
+        let results: Vec<Result<SolvedSlice>> = wave
+            .par_iter()
+            .map(|&id| engine.solve_slice(&engine.slices[id], &solved, None))
             .collect();
-        for (id, r) in (start..end).zip(results) {
+        for (&id, r) in wave.iter().zip(results) {
             let mut r = r?;
-            let values = std::mem::replace(&mut r.values, Values::Wide(Vec::new()));
-            if matches!(values, Values::Wide(_)) {
-                out = out.widened();
+            if matches!(r.values, Values::Wide(_)) && !sink.is_wide() {
+                sink.widen()?;
             }
-            match (&out, &values) {
-                (Transcript::Narrow(cells), Values::Narrow(bytes)) => {
-                    engine.transcribe(&engine.slices[id], &r, &out_legal, &|o, slot| {
-                        cells.store(o, bytes[slot])
-                    })
-                }
-                (Transcript::Wide(wide), values) => {
-                    engine.transcribe(&engine.slices[id], &r, &out_legal, &|o, slot| {
-                        let x = values.get(slot).encode_wide().expect("a solve's distance");
-                        wide[o].store(x, Relaxed)
-                    })
-                }
-                (Transcript::Narrow(_), Values::Wide(_)) => unreachable!("widened above"),
-            }
+            engine.write_blocks(&engine.slices[id], &r, sink, &mut tally)?;
             plies = plies.max(r.plies);
-            solved[id] = Some(Done {
-                values,
-                legal: std::mem::take(&mut r.legal),
-            });
+            if parents_left[id] > 0 {
+                solved[id] = Some(Done {
+                    values: std::mem::replace(&mut r.values, Values::Wide(Vec::new())),
+                    legal: std::mem::take(&mut r.legal),
+                });
+            }
             on_step(Step::Slice);
         }
-        probe.release_resident_pages();
-        start = end;
+        for &id in &wave {
+            for &c in &children[id] {
+                parents_left[c] -= 1;
+                if parents_left[c] == 0 {
+                    solved[c] = None;
+                }
+            }
+        }
+        engine.probe.release_resident_pages();
     }
     drop(solved);
     on_step(Step::Slices);
-    let values = match out {
-        Transcript::Narrow(cells) => Values::Narrow(cells.into_bytes()),
-        Transcript::Wide(wide) => {
-            let wide = Values::Wide(wide.into_iter().map(AtomicU16::into_inner).collect());
-            if engine.options.narrow {
-                wide.narrowed()
-            } else {
-                wide
+    if sink.is_wide() && engine.options.narrow {
+        sink.narrow()?;
+    }
+    Ok(tally.stats(plies))
+}
+
+impl Engine<'_> {
+    /// Copies a solved slice into the layout's blocks its positions fall
+    /// in (its pawns', and their mirror image's unless they are their own)
+    /// and writes them to `sink`, adding them to `tally`.
+    fn write_blocks(
+        &self,
+        slice: &Slice,
+        s: &SolvedSlice,
+        sink: &mut dyn Sink,
+        tally: &mut Tally,
+    ) -> Result<()> {
+        let layout = self.layout;
+        let (block, positions) = (layout.pawn_block() as usize, layout.positions as usize);
+        let mut ids: Vec<usize> = Vec::with_capacity(2);
+        for (w, b) in [
+            (slice.white_pawns, slice.black_pawns),
+            (transform_bb(MIRROR, slice.white_pawns), transform_bb(MIRROR, slice.black_pawns)),
+        ] {
+            let id = self.block_of(w, b);
+            if !ids.contains(&id) {
+                ids.push(id);
             }
         }
-    };
-    Ok(with_statistics(layout, values, out_legal, plies))
-}
-
-/// A table with pawns as its slices are copied in: one byte a slot until
-/// a slice comes back two bytes wide.
-enum Transcript {
-    Narrow(Cells),
-    Wide(Vec<AtomicU16>),
-}
-
-impl Transcript {
-    fn widened(self) -> Transcript {
-        match self {
-            Transcript::Narrow(cells) => Transcript::Wide(
-                cells
-                    .into_bytes()
-                    .par_iter()
-                    .map(|&b| {
-                        AtomicU16::new(Value::decode(b).encode_wide().expect("a byte's value"))
-                    })
-                    .collect(),
-            ),
-            wide => wide,
+        let count = ids.len();
+        let place = |side: usize, index: usize| -> usize {
+            let which = if ids[0] == index / block { 0 } else { 1 };
+            debug_assert_eq!(ids[which], index / block, "a slice's block");
+            (side * count + which) * block + index % block
+        };
+        let legal: Vec<AtomicU64> = (0..(2 * count * block).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let mark = |at: usize| {
+            legal[at / 64].fetch_or(1 << (at % 64), Relaxed);
+            at
+        };
+        let is_legal = |at: usize| legal[at / 64].load(Relaxed) >> (at % 64) & 1 == 1;
+        if sink.is_wide() {
+            let out: Vec<AtomicU16> = (0..2 * count * block).map(|_| AtomicU16::new(0)).collect();
+            self.transcribe(slice, s, &|side, index, slot| {
+                let x = s.values.get(slot).encode_wide().expect("a solve's distance");
+                out[mark(place(side, index))].store(x, Relaxed)
+            });
+            let out: Vec<u16> = out.into_iter().map(AtomicU16::into_inner).collect();
+            for (which, &id) in ids.iter().enumerate() {
+                let at = |side: usize| (side * count + which) * block;
+                tally.add(
+                    layout,
+                    id * block,
+                    block,
+                    |side, k| Value::decode_wide(out[at(side) + k]),
+                    |side, k| is_legal(at(side) + k),
+                );
+                for side in 0..2 {
+                    let part = &out[at(side)..at(side) + block];
+                    sink.put_wide((side * positions + id * block) as u64, part)?;
+                }
+            }
+        } else {
+            let Values::Narrow(bytes) = &s.values else {
+                unreachable!("the sink was widened for a two-byte slice")
+            };
+            let out = Cells::new(2 * count * block, DRAW);
+            self.transcribe(slice, s, &|side, index, slot| {
+                out.store(mark(place(side, index)), bytes[slot])
+            });
+            let out = out.into_bytes();
+            for (which, &id) in ids.iter().enumerate() {
+                let at = |side: usize| (side * count + which) * block;
+                tally.add(
+                    layout,
+                    id * block,
+                    block,
+                    |side, k| Value::decode(out[at(side) + k]),
+                    |side, k| is_legal(at(side) + k),
+                );
+                for side in 0..2 {
+                    let part = &out[at(side)..at(side) + block];
+                    sink.put_narrow((side * positions + id * block) as u64, part)?;
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// The layout's block of a placement of the pawns (in either frame).
+    fn block_of(&self, white: Bitboard, black: Bitboard) -> usize {
+        self.layout.block_of_pawns(white, black) as usize
     }
 }
 
@@ -2429,6 +2730,76 @@ mod tests {
                 twins += (images.len() == 2) as u64;
             }
             assert_eq!(twins > 0, !geo.pawns, "{name}");
+        }
+    }
+
+    /// The most solved slices waiting at once for a slice that pushes
+    /// into them, solving `waves` in turn.
+    fn most_waiting(children: &[Vec<usize>], waves: &[Vec<usize>]) -> usize {
+        let mut parents = vec![0usize; children.len()];
+        for kids in children {
+            for &c in kids {
+                parents[c] += 1;
+            }
+        }
+        let (mut live, mut most) = (0usize, 0usize);
+        for wave in waves {
+            live += wave.iter().filter(|&&id| parents[id] > 0).count();
+            most = most.max(live);
+            for &id in wave {
+                for &c in &children[id] {
+                    parents[c] -= 1;
+                    live -= (parents[c] == 0) as usize;
+                }
+            }
+        }
+        most
+    }
+
+    #[test]
+    fn the_schedule_solves_each_slice_after_its_pushes_and_keeps_fewer_waiting_than_levels() {
+        for name in ["KPvK", "KRPvKR", "KPPvK", "KPvKP", "KPPvKP", "KPPPvK"] {
+            let layout = Layout::new(Material::parse(name).unwrap());
+            let slices = slices_of(&layout);
+            let by_pawns = slices
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ((s.white_pawns, s.black_pawns), i))
+                .collect();
+            let children: Vec<Vec<usize>> =
+                slices.iter().map(|s| pushed_into(s, &by_pawns)).collect();
+            // A push raises the advancement by one or two.
+            for (id, kids) in children.iter().enumerate() {
+                for &c in kids {
+                    let rise = slices[c].advancement - slices[id].advancement;
+                    assert!(rise == 1 || rise == 2, "{name}: {:?} -> {:?}", slices[id], slices[c]);
+                }
+            }
+            for width in [1, 2, 3] {
+                let waves = schedule(&children, width);
+                let mut done = vec![false; slices.len()];
+                for wave in &waves {
+                    assert!(!wave.is_empty() && wave.len() <= width, "{name}");
+                    for &id in wave {
+                        assert!(children[id].iter().all(|&c| done[c]), "{name}: {id} before its pushes");
+                    }
+                    for &id in wave {
+                        assert!(!done[id], "{name}: {id} twice");
+                        done[id] = true;
+                    }
+                }
+                assert!(done.iter().all(|&d| d), "{name}: a slice left out");
+            }
+            // Against solving level by level (the order before), one at a time.
+            let levels: Vec<Vec<usize>> = (0..slices.len()).map(|id| vec![id]).collect();
+            let (ours, by_level) = (
+                most_waiting(&children, &schedule(&children, 1)),
+                most_waiting(&children, &levels),
+            );
+            assert!(ours <= by_level, "{name}: {ours} waiting, {by_level} by levels");
+            if name == "KRPvKR" || name == "KPvK" {
+                assert!(ours <= 3, "{name}: one pawn goes down a file: {ours}");
+            }
         }
     }
 
