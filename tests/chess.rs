@@ -1175,6 +1175,52 @@ fn a_table_of_two_byte_values_answers_and_verifies_like_its_one_byte_twin() {
 }
 
 #[test]
+fn a_pawn_table_of_the_old_index_layout_is_refused_with_how_to_rebuild_it() {
+    // As a build before index layout 2 wrote it: no "layout" parameter.
+    let dir = tempfile::tempdir().unwrap();
+    let chess = dir.path().join("chess");
+    std::fs::create_dir(&chess).unwrap();
+    let m = Material::parse("KPvK").unwrap();
+    for s in m.successors() {
+        let name = s.name();
+        std::fs::copy(
+            tables().join(format!("chess/{name}.nmt")),
+            chess.join(format!("{name}.nmt")),
+        )
+        .unwrap();
+    }
+    let t = nimrod::table::Table::open(&tables().join("chess/KPvK.nmt")).unwrap();
+    let mut meta = t.meta().clone();
+    assert_eq!(meta.params["layout"], 2, "{:?}", meta.params);
+    meta.params.as_object_mut().unwrap().remove("layout");
+    let job = meta.job.as_mut().unwrap();
+    job.params.as_object_mut().unwrap().remove("layout");
+    let hash = nimrod::table::job::param_hash(&job.id, &job.params);
+    let bytes = t.read_range::<u8>(0, t.len()).unwrap();
+    let target = chess.join("KPvK.nmt");
+    nimrod::table::writer::write_ranked(&target, &bytes, &meta, hash).unwrap();
+    let dd = dir.path().to_str().unwrap();
+    let err = fails(&[
+        "query",
+        "chess",
+        "8/8/8/8/2k5/8/1P6/K7 w - - 0 1",
+        "--data",
+        dd,
+    ]);
+    assert!(
+        err.contains("index layout 1") && err.contains("nimrod build --only chess/KPvK"),
+        "{err}"
+    );
+    // A pawnless table records no layout, and is read as it always was.
+    let t = nimrod::table::Table::open(&tables().join("chess/KQvK.nmt")).unwrap();
+    assert!(
+        t.meta().params.get("layout").is_none(),
+        "{:?}",
+        t.meta().params
+    );
+}
+
+#[test]
 fn a_table_of_the_old_value_format_is_refused_with_how_to_rebuild_it() {
     // As a build before value format 2 wrote it: no "values" parameter.
     let (dir, target) = kqvkr_rewritten(false, |meta| {

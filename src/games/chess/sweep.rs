@@ -864,7 +864,7 @@ impl Work<'_> {
         // tables would stay resident until the slice is done. Let them go
         // every BATCH slots: consecutive slots share their king pair, and
         // so do the positions their promotions reach.
-        const BATCH: usize = 1 << 20;
+        const BATCH: usize = 1 << 18;
         let batch = if quick { cells.len() } else { BATCH };
         for (b, cells) in cells.chunks_mut(batch).enumerate() {
             self.first_look_all(cells, b * batch, quick);
@@ -2162,39 +2162,53 @@ fn pushed_into(slice: &Slice, by_pawns: &HashMap<(Bitboard, Bitboard), usize>) -
 /// A wave is up to `width` consecutive slices of that order none of
 /// which pushes into another.
 fn schedule(children: &[Vec<usize>], width: usize) -> Vec<Vec<usize>> {
+    use std::cmp::Reverse;
+    use std::collections::BTreeSet;
     let count = children.len();
-    let mut parents = vec![0usize; count];
-    let mut waiting_on = vec![0usize; count];
-    for kids in children {
-        for &c in kids {
-            parents[c] += 1;
-        }
-    }
+    let mut parents_of: Vec<Vec<usize>> = vec![Vec::new(); count];
     for (id, kids) in children.iter().enumerate() {
-        waiting_on[id] = kids.len();
-    }
-    let mut ready: std::collections::BTreeSet<usize> =
-        (0..count).filter(|&id| waiting_on[id] == 0).collect();
-    let mut order = Vec::with_capacity(count);
-    while let Some(next) = ready
-        .iter()
-        .copied()
-        .min_by_key(|&id| {
-            let freed = children[id].iter().filter(|&&c| parents[c] == 1).count();
-            ((parents[id] > 0) as usize + count - freed, std::cmp::Reverse(id))
-        })
-    {
-        ready.remove(&next);
-        order.push(next);
-        for &c in &children[next] {
-            parents[c] -= 1;
+        for &c in kids {
+            parents_of[c].push(id);
         }
-        for (parent, kids) in children.iter().enumerate() {
-            if kids.contains(&next) {
-                waiting_on[parent] -= 1;
-                if waiting_on[parent] == 0 {
-                    ready.insert(parent);
+    }
+    // Parents not yet solved, children not yet solved.
+    let mut parents_left: Vec<usize> = parents_of.iter().map(Vec::len).collect();
+    let mut waiting_on: Vec<usize> = children.iter().map(Vec::len).collect();
+    let mut done = vec![false; count];
+    // Solving `id` makes it wait (if a slice pushes into it) and lets go
+    // of the children it is the last parent of: the change, offset by
+    // `count` to stay unsigned. The ready set is ordered by it, then by
+    // the least advanced (the highest id), each entry's key kept to find it.
+    let key = |id: usize, parents_left: &[usize]| {
+        let freed = children[id].iter().filter(|&&c| parents_left[c] == 1).count();
+        ((parents_left[id] > 0) as usize + count - freed, Reverse(id))
+    };
+    let mut keys = vec![(0, Reverse(0)); count];
+    let mut ready = BTreeSet::new();
+    for id in (0..count).filter(|&id| waiting_on[id] == 0) {
+        keys[id] = key(id, &parents_left);
+        ready.insert(keys[id]);
+    }
+    let mut order = Vec::with_capacity(count);
+    while let Some((_, Reverse(next))) = ready.pop_first() {
+        order.push(next);
+        done[next] = true;
+        for &c in &children[next] {
+            parents_left[c] -= 1;
+            if parents_left[c] == 1 {
+                // Its last parent now frees it: that parent's key drops.
+                let last = parents_of[c].iter().copied().find(|&p| !done[p]);
+                if let Some(p) = last.filter(|&p| ready.remove(&keys[p])) {
+                    keys[p] = key(p, &parents_left);
+                    ready.insert(keys[p]);
                 }
+            }
+        }
+        for &p in &parents_of[next] {
+            waiting_on[p] -= 1;
+            if waiting_on[p] == 0 {
+                keys[p] = key(p, &parents_left);
+                ready.insert(keys[p]);
             }
         }
     }
