@@ -13,7 +13,10 @@
 #
 # The 3- and 4-piece Syzygy files come from ../shared/oracles/chess/syzygy;
 # the 5-piece ones are generated into a temporary directory (about 30 s of
-# CPU and a few hundred MB each for pawnless tables).
+# CPU and a few hundred MB each for pawnless tables). A table with pawns
+# needs the 5-piece tables its promotions reach (KRPvKR: KQRvKR, KRRvKR,
+# KRBvKR, KRNvKR): name them first on the command line, or set
+# SYZYGY_MORE to a directory of Syzygy files to link beside the others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tb=${1:?usage: $0 TB_SRC DATA STRIDE TABLE…}
@@ -29,6 +32,10 @@ small=../shared/oracles/chess/syzygy
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for f in "$small"/*; do ln -s "$(realpath "$f")" "$work/"; done
+if [ -n "${SYZYGY_MORE:-}" ]; then
+  [ -d "$SYZYGY_MORE" ] || { echo "SYZYGY_MORE=$SYZYGY_MORE: not a directory" >&2; exit 2; }
+  for f in "$SYZYGY_MORE"/*.rtb[wz]; do [ -e "$work/$(basename "$f")" ] || ln -s "$(realpath "$f")" "$work/"; done
+fi
 for t in "$@"; do
   gen=rtbgen
   [[ $t == *P* ]] && gen=rtbgenp
