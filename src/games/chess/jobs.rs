@@ -218,19 +218,7 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
     let solved = solve_by_sweeps(ctx, &layout, |on_step, options| {
         sweep::solve_with(&layout, &probe, on_step, options)
     })?;
-    let meta = TableMeta::new(
-        "chess",
-        &m.name(),
-        ctx.params.clone(),
-        &format!(
-            "side * {} + index; side 0 = white to move; index = {}",
-            layout.positions,
-            layout.description()
-        ),
-        solved.values.description(),
-        serde_json::to_value(&solved.stats)?,
-    )
-    .stamped(ctx.stamp());
+    let meta = meta(solved.values.description(), &solved.stats)?;
     write_values(&ctx.output, &solved.values, &meta, ctx.param_hash)?;
     // Only now is the sweeps' saved state no longer needed.
     if let Some(line) = checkpoint::remove_beside(&ctx.output) {
