@@ -1855,6 +1855,15 @@ struct Done {
     legal: Vec<u64>,
 }
 
+/// A slice after its plies: ILLEGAL still marks the slots that hold no
+/// position; `exact` holds the values decided before `window` if it moved.
+struct Plied {
+    cells: Vec<u8>,
+    exact: Option<Vec<u16>>,
+    window: Window,
+    plies: u32,
+}
+
 /// A solved slice: its values (white to move, then black), legal bits and
 /// the plies it ran.
 struct SolvedSlice {
@@ -1940,14 +1949,15 @@ fn exact_values(cells: Vec<u8>, mut exact: Vec<u16>, window: Window, narrow: boo
 }
 
 impl<'a> Engine<'a> {
-    /// Solves one slice; `report` (the pawnless table's one slice) turns
-    /// the options' checkpoint on, and hears of its saves.
-    fn solve_slice(
+    /// Solves one slice, its bytes as the plies left them; `report` (the
+    /// pawnless table's one slice) turns the options' checkpoint on, and
+    /// hears of its saves.
+    fn plies(
         &'a self,
         slice: &'a Slice,
         solved: &'a [Option<Done>],
         report: Option<&dyn Fn(Step)>,
-    ) -> Result<SolvedSlice> {
+    ) -> Result<Plied> {
         let n = self.geo.size;
         let saving = report.zip(self.options.checkpoint.as_ref());
         let mut work = Work {
@@ -2049,16 +2059,34 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        Ok(Plied {
+            cells,
+            exact,
+            window: work.window,
+            plies: ply,
+        })
+    }
+
+    /// [`Engine::plies`] with the slots that hold no position taken out of
+    /// the bytes into legal bits.
+    fn solve_slice(
+        &'a self,
+        slice: &'a Slice,
+        solved: &'a [Option<Done>],
+        report: Option<&dyn Fn(Step)>,
+    ) -> Result<SolvedSlice> {
+        let Plied {
+            mut cells,
+            exact,
+            window,
+            plies,
+        } = self.plies(slice, solved, report)?;
         let legal = take_illegal(&mut cells);
         let values = match exact {
             None => Values::Narrow(cells.into()),
-            Some(exact) => exact_values(cells, exact, work.window, self.options.narrow),
+            Some(exact) => exact_values(cells, exact, window, self.options.narrow),
         };
-        Ok(SolvedSlice {
-            values,
-            legal,
-            plies: ply,
-        })
+        Ok(SolvedSlice { values, legal, plies })
     }
 
     /// Whether the slots are the layout's own (no pawns, no like pieces):
@@ -2340,12 +2368,15 @@ pub fn solve_with(
         // The checkpoint stays until the caller has stored the table (a
         // kill while the statistics run or the table is written would
         // otherwise lose the whole solve).
+        if engine.is_layout() {
+            let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
+            on_step(Step::Slice);
+            on_step(Step::Slices);
+            return Ok(finish_in_place(&engine, plied));
+        }
         let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
         on_step(Step::Slice);
         on_step(Step::Slices);
-        if engine.is_layout() {
-            return Ok(finish_in_place(&engine, solved));
-        }
         // Like pieces: the layout ranks each set of them once.
         let out_legal = new_legal();
         let legal = |side: usize, index: usize| {
@@ -2655,19 +2686,61 @@ fn clear_unheld<T: Copy + Default + Send>(engine: &Engine, values: &mut [T], leg
 }
 
 /// A pawnless table without like pieces: the slice is the table once each
-/// position's second image (kings on a diagonal's axis) is cleared.
-fn finish_in_place(engine: &Engine, s: SolvedSlice) -> Solved {
-    let SolvedSlice {
-        mut values,
-        mut legal,
+/// position's second image (kings on a diagonal's axis) is cleared. A
+/// table of one-byte values is finished in its own bytes, ILLEGAL read as
+/// "no position": legal bits (2n/8 bytes more, KQRvKR's 30 MB) would raise
+/// the build's peak memory, which is the solve's bytes and this.
+fn finish_in_place(engine: &Engine, plied: Plied) -> Solved {
+    let Plied {
+        mut cells,
+        exact,
+        window,
         plies,
-    } = s;
-    match &mut values {
-        Values::Narrow(bytes) => clear_unheld(engine, bytes, &mut legal),
-        Values::Wide(wide) => clear_unheld(engine, wide, &mut legal),
+    } = plied;
+    if let Some(exact) = exact {
+        let mut legal = take_illegal(&mut cells);
+        let mut values = exact_values(cells, exact, window, engine.options.narrow);
+        match &mut values {
+            Values::Narrow(bytes) => clear_unheld(engine, bytes, &mut legal),
+            Values::Wide(wide) => clear_unheld(engine, wide, &mut legal),
+        }
+        let stats = statistics(engine.layout, &values, &legal, plies);
+        return Solved { values, stats };
     }
-    let stats = statistics(engine.layout, &values, &legal, plies);
-    Solved { values, stats }
+    let (layout, n) = (engine.layout, engine.geo.size);
+    let per_pair = n / engine.geo.pairs;
+    cells.par_chunks_mut(per_pair).enumerate().for_each(|(k, block)| {
+        let (side, pair) = (k / engine.geo.pairs, k % engine.geo.pairs);
+        let first = pair * per_pair;
+        if !layout.kings_have_a_second_canonical_image(first as u64) {
+            return;
+        }
+        for (j, b) in block.iter_mut().enumerate() {
+            if *b != ILLEGAL && layout.board((first + j) as u64, SIDES[side]).is_none() {
+                *b = ILLEGAL;
+            }
+        }
+    });
+    let mut tally = Tally::default();
+    tally.add(
+        layout,
+        0,
+        n,
+        |side, i| Value::decode(cells[side * n + i]),
+        |side, i| cells[side * n + i] != ILLEGAL,
+    );
+    cells.par_chunks_mut(1 << 16).for_each(|chunk| {
+        for b in chunk {
+            debug_assert_ne!(*b, CANDIDATE, "no candidate outlives its ply");
+            if *b == ILLEGAL {
+                *b = DRAW;
+            }
+        }
+    });
+    Solved {
+        values: Values::Narrow(cells.into()),
+        stats: tally.stats(plies),
+    }
 }
 
 #[cfg(test)]
