@@ -2593,27 +2593,13 @@ impl Engine<'_> {
             at
         };
         let is_legal = |at: usize| legal[at / 64].load(Relaxed) >> (at % 64) & 1 == 1;
-        if sink.is_wide() {
+        let out = if sink.is_wide() {
             let out: Vec<AtomicU16> = (0..2 * count * block).map(|_| AtomicU16::new(0)).collect();
             self.transcribe(slice, s, &|side, index, slot| {
                 let x = s.values.get(slot).encode_wide().expect("a solve's distance");
                 out[mark(place(side, index))].store(x, Relaxed)
             });
-            let out: Vec<u16> = out.into_iter().map(AtomicU16::into_inner).collect();
-            for (which, &id) in ids.iter().enumerate() {
-                let at = |side: usize| (side * count + which) * block;
-                tally.add(
-                    layout,
-                    id * block,
-                    block,
-                    |side, k| Value::decode_wide(out[at(side) + k]),
-                    |side, k| is_legal(at(side) + k),
-                );
-                for side in 0..2 {
-                    let part = &out[at(side)..at(side) + block];
-                    sink.put_wide((side * positions + id * block) as u64, part)?;
-                }
-            }
+            Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
         } else {
             let Values::Narrow(bytes) = &s.values else {
                 unreachable!("the sink was widened for a two-byte slice")
@@ -2622,19 +2608,22 @@ impl Engine<'_> {
             self.transcribe(slice, s, &|side, index, slot| {
                 out.store(mark(place(side, index)), bytes[slot])
             });
-            let out = out.into_bytes();
-            for (which, &id) in ids.iter().enumerate() {
-                let at = |side: usize| (side * count + which) * block;
-                tally.add(
-                    layout,
-                    id * block,
-                    block,
-                    |side, k| Value::decode(out[at(side) + k]),
-                    |side, k| is_legal(at(side) + k),
-                );
-                for side in 0..2 {
-                    let part = &out[at(side)..at(side) + block];
-                    sink.put_narrow((side * positions + id * block) as u64, part)?;
+            Values::Narrow(out.into_bytes())
+        };
+        for (which, &id) in ids.iter().enumerate() {
+            let at = |side: usize| (side * count + which) * block;
+            tally.add(
+                layout,
+                id * block,
+                block,
+                |side, k| out.get(at(side) + k),
+                |side, k| is_legal(at(side) + k),
+            );
+            for side in 0..2 {
+                let to = (side * positions + id * block) as u64;
+                match &out {
+                    Values::Narrow(b) => sink.put_narrow(to, &b[at(side)..at(side) + block])?,
+                    Values::Wide(w) => sink.put_wide(to, &w[at(side)..at(side) + block])?,
                 }
             }
         }
