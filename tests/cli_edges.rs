@@ -587,7 +587,7 @@ fn every_numeric_config_key_at_its_extremes_is_planned_or_refused_by_name() {
             let err = stderr(&o);
             assert!(!err.contains("panicked"), "[{section}] {key} = {v}: {err}");
             if !o.status.success() {
-                assert_eq!(o.status.code(), Some(1), "[{section}] {key} = {v}: {err}");
+                assert_eq!(o.status.code(), Some(3), "[{section}] {key} = {v}: {err}");
                 assert!(
                     err.contains(&format!("[{section}]")),
                     "[{section}] {key} = {v}: {err}"
@@ -920,6 +920,31 @@ fn error_kinds_have_their_own_exit_codes_and_json_kinds() {
         assert_eq!(o.status.code(), Some(i32::from(*code)), "{args:?} --json");
         let v = json(stderr(&o).trim());
         assert_eq!(v["kind"], *kind, "{args:?}: {v}");
+    }
+    // A config the planners refuse, or no config at all, is bad input for
+    // every command that reads one.
+    let cfg = empty.path().join("bad.toml");
+    std::fs::write(&cfg, "[chess]\npieces = [9]\n").unwrap();
+    let (cfg, missing) = (
+        cfg.to_str().unwrap(),
+        empty.path().join("none.toml").display().to_string(),
+    );
+    for (args, needle) in [
+        (vec!["plan", "--config", cfg], "[chess] pieces = 9"),
+        (
+            vec!["build", "--config", cfg, "--data", none],
+            "[chess] pieces = 9",
+        ),
+        (
+            vec!["slurm", "--config", cfg, "--data", none],
+            "[chess] pieces = 9",
+        ),
+        (vec!["plan", "--config", &missing], "cannot read config"),
+    ] {
+        let o = run(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
     }
     // A table in another job's place is damaged for this one.
     std::fs::copy(d.join("half/normal.nmt"), d.join("half/last-loses.nmt")).unwrap();

@@ -1,7 +1,7 @@
 use super::reports::{BuildRow, BuildSummary, PlanAnswer};
 use super::show;
 use anyhow::{bail, Result};
-use nimrod::games::Answer;
+use nimrod::games::{Answer, GameError};
 use nimrod::pipeline::{run_build, BuildOptions, Config, JobOutcome, Shard};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,12 +49,13 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     } = args;
     let data = data.dir;
     let config = match config {
-        Some(p) => Config::load(&p)?,
+        Some(p) => Config::load(&p).map_err(GameError::input)?,
         None => Config::embedded_default()?,
     };
     // A job this config does not plan may be in a shipped one: say which
     // (the pipeline, knowing no game or config, could only list every id).
-    let planned = nimrod::pipeline::plan(&config, &nimrod::games::planners())?;
+    let planned =
+        nimrod::pipeline::plan(&config, &nimrod::games::planners()).map_err(GameError::input)?;
     for o in &only {
         let known = planned.iter().any(|j| j.is_selected_by(o));
         if !known {
@@ -129,10 +130,11 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
 /// `nimrod plan`: the jobs in dependency order with their estimates.
 pub fn plan(config: Option<PathBuf>, json: bool) -> Result<ExitCode> {
     let config = match config {
-        Some(p) => Config::load(&p)?,
+        Some(p) => Config::load(&p).map_err(GameError::input)?,
         None => Config::embedded_default()?,
     };
-    let jobs = nimrod::pipeline::plan_report(&config, &nimrod::games::planners())?;
+    let jobs = nimrod::pipeline::plan_report(&config, &nimrod::games::planners())
+        .map_err(GameError::input)?;
     show(json, &Answer::of(&PlanAnswer { jobs }));
     Ok(ExitCode::SUCCESS)
 }

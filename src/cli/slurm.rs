@@ -4,7 +4,7 @@
 use super::reports::{SlurmAnswer, Submitted};
 use super::show;
 use anyhow::{bail, Context, Result};
-use nimrod::games::Answer;
+use nimrod::games::{Answer, GameError};
 use nimrod::pipeline::slurm::{self, SlurmPlan};
 use nimrod::pipeline::{plan, plan_report, Config, DEFAULT_CONFIG};
 use std::path::PathBuf;
@@ -83,13 +83,16 @@ pub fn run(args: SlurmArgs) -> Result<ExitCode> {
     let (config, text) = match &args.config {
         Some(p) => {
             let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read config {}", p.display()))?;
-            (Config::parse(&p.display().to_string(), &text)?, text)
+                .with_context(|| format!("cannot read config {}", p.display()))
+                .map_err(GameError::input)?;
+            let config =
+                Config::parse(&p.display().to_string(), &text).map_err(GameError::input)?;
+            (config, text)
         }
         None => (Config::embedded_default()?, DEFAULT_CONFIG.to_string()),
     };
     let planners = nimrod::games::planners();
-    let jobs = plan_report(&config, &planners)?;
+    let jobs = plan_report(&config, &planners).map_err(GameError::input)?;
     std::fs::create_dir_all(&args.data)
         .with_context(|| format!("cannot create data directory {}", args.data.display()))?;
     let data_dir = std::fs::canonicalize(&args.data)
