@@ -127,13 +127,14 @@ impl Planner for Chess {
         let threads = rayon::current_num_threads();
         let working =
             sweep::memory_bytes(&index::Layout::new(m), threads).unwrap_or(2 * slots + slots / 8);
+        let swept = sweep::slots_swept(&index::Layout::new(m)).unwrap_or(slots);
         Some(crate::pipeline::Estimate {
             entries: slots,
             output_bytes: slots,
             memory_bytes: working.saturating_add(inputs),
-            work: slots,
-            work_unit: "slots (positions x sides to move)".into(),
-            cpu_seconds: Some(expected_cpu(m.pieces(), slots)),
+            work: swept,
+            work_unit: "slots swept (each slice's superset index, both sides to move)".into(),
+            cpu_seconds: Some(expected_cpu(m.pieces(), swept)),
         })
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {

@@ -2314,6 +2314,20 @@ pub fn memory_bytes(layout: &Layout, threads: usize) -> Option<u64> {
     Some(slice.max(transcribing))
 }
 
+/// The slots the sweeps visit for `layout`, both sides to move: each
+/// slice's superset index (every piece on any square, like pieces
+/// counted apart), so more than the layout's positions for a table with
+/// like pieces. The build's time goes with this, not with the layout.
+pub fn slots_swept(layout: &Layout) -> Option<u64> {
+    let geo = Geometry::new(layout).ok()?;
+    let slices = if layout.material.has_pawns() {
+        slices_of(layout).len() as u64
+    } else {
+        1
+    };
+    Some(2 * geo.size as u64 * slices)
+}
+
 /// How a solve counts past one byte, and where it saves its state.
 #[derive(Clone, Debug)]
 pub struct Options {
