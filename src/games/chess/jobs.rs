@@ -70,25 +70,39 @@ fn is_format_one(x: &u32) -> bool {
     *x == 1
 }
 
-/// One core's time per slot of a whole build, in nanoseconds, by piece
-/// count: the 10th percentile over tables, the slot-weighted mean (all the
-/// tables' seconds over all their slots, so the set's sum is what was
-/// measured: 36,052 s for the 5-piece tables) and the 90th percentile.
-/// Every table of the 3-5 piece set built on `vm` (2 cores, shared),
-/// 2026-11-26/27 (benches/results/chess/*big-config*.csv). The spread is
-/// the tables' plies: KNNvKP needs 230, KBBBvK 39.
-const NS_PER_SLOT: [(u32, [f64; 3]); 3] = [
-    (3, [169.0, 366.0, 676.0]),
-    (4, [290.0, 525.0, 707.0]),
-    (5, [369.0, 963.0, 1519.0]),
+/// One core's time per slot swept (`sweep::slots_swept`) of a whole
+/// build by the sweep engine, in nanoseconds, by piece count: the 10th
+/// percentile over tables, the slot-weighted mean (all the tables' CPU
+/// seconds over all their swept slots) and the 90th percentile. Measured
+/// on `vm` (2 cores, Intel Xeon, 24 GiB), 2026-11-30, nimrod `4101cfe`,
+/// two threads, CPU = user + system, one table a process
+/// (`scripts/chess_set_build.sh`; log in benches/results/chess/): the 5
+/// three-piece tables (their times round to 0.00 s, so their spread is
+/// the four-piece one), 28 four-piece tables and the first 22 five-piece
+/// ones (all pawnless; KRPvKR, with pawns, measured 215 ns a swept slot
+/// the same day). The spread is the tables' plies. Six pieces: one table,
+/// KQRvKRB (2026-11-28/29, 8,262 CPU-s for 15.5 G swept slots, beside
+/// compiles: 533 ns; its slots are far beyond any cache), the spread the
+/// five-piece one scaled to it (a model, not measured).
+const NS_PER_SLOT: [(u32, [f64; 3], &str); 4] = [
+    (3, [95.0, 185.0, 338.0], REBUILD),
+    (4, [95.0, 232.0, 356.0], REBUILD),
+    (5, [103.0, 199.0, 298.0], REBUILD),
+    (
+        6,
+        [276.0, 533.0, 798.0],
+        "one six-piece table (KQRvKRB, 2026-11-29), the spread modelled on the five-piece one",
+    ),
 ];
+
+const REBUILD: &str = "tables of the 3-5 piece rebuild on a 2-core VM, 2026-11-30";
 
 /// The expected time of a table of `pieces` pieces and `slots` slots.
 fn expected_cpu(pieces: u32, slots: u64) -> crate::pipeline::CpuSeconds {
-    let (measured, [low, typical, high]) = NS_PER_SLOT
+    let (measured, [low, typical, high], source) = NS_PER_SLOT
         .iter()
         .copied()
-        .find(|(p, _)| *p == pieces)
+        .find(|(p, ..)| *p == pieces)
         .unwrap_or(NS_PER_SLOT[NS_PER_SLOT.len() - 1]);
     let s = |ns: f64| slots as f64 * ns / 1e9;
     crate::pipeline::CpuSeconds {
@@ -96,11 +110,13 @@ fn expected_cpu(pieces: u32, slots: u64) -> crate::pipeline::CpuSeconds {
         low: s(low),
         high: s(high),
         basis: format!(
-            "{typical} ns a slot (tables' 10-90%: {low}-{high}), measured over the {measured}-piece set on a 2-core VM, 2026-11-27{}",
+            "{typical} ns a swept slot (10-90%: {low}-{high}), {measured} pieces: {source}{}",
             if measured == pieces {
                 String::new()
             } else {
-                format!(" (not measured for {pieces} pieces: the {measured}-piece cost taken as is)")
+                format!(
+                    " (not measured for {pieces} pieces: the {measured}-piece cost taken as is)"
+                )
             }
         ),
     }
