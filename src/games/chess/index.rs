@@ -302,6 +302,23 @@ impl Layout {
         r
     }
 
+    /// Whether every group of pieces besides the pawns is a lone piece
+    /// (no two alike): then a piece's digit is its square.
+    pub fn pieces_are_lone(&self) -> bool {
+        self.groups[self.pawn_groups..].iter().all(|g| g.count == 1)
+    }
+
+    /// For a table with pawns whose pieces are lone: the index of the
+    /// position in the pawns' block `block` with kings `wk`, `bk` and the
+    /// pieces' squares as the digits of `low` (six bits each, the first
+    /// group highest). None unless the kings are a canonical pair (white's
+    /// king on files a-d, apart from Black's).
+    pub fn index_of_lone(&self, block: u64, wk: u8, bk: u8, low: u64) -> Option<u64> {
+        let pair = self.kings.index[wk as usize * 64 + bk as usize];
+        (self.pawns && pair != NO_PAIR && low < self.inner)
+            .then(|| (block * self.kings.pairs.len() as u64 + pair as u64) * self.inner + low)
+    }
+
     /// The king pair's rank at slot `index`.
     fn pair_at(&self, index: u64) -> usize {
         ((index / self.inner) % self.kings.pairs.len() as u64) as usize

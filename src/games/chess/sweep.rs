@@ -2107,15 +2107,47 @@ impl<'a> Engine<'a> {
         let mut pawn_groups = [[0; 5]; 2];
         pawn_groups[0][Role::Pawn as usize] = slice.white_pawns;
         pawn_groups[1][Role::Pawn as usize] = slice.black_pawns;
+        // With pawns and lone pieces a slot's piece digits are the
+        // layout's: its index is the king pair's rank and the low digits,
+        // each square's file flipped (x ^ 7) in the mirror image.
+        let lone = self.geo.pawns && self.layout.pieces_are_lone();
+        let low_bits = 6 * self.geo.fields.len();
+        let mirror_low = (0..self.geo.fields.len()).fold(0, |m, j| m | 7 << (6 * j));
+        let blocks = [
+            self.layout.block_of_pawns(slice.white_pawns, slice.black_pawns),
+            self.layout.block_of_pawns(
+                transform_bb(MIRROR, slice.white_pawns),
+                transform_bb(MIRROR, slice.black_pawns),
+            ),
+        ];
+        let lone_index = |i: usize| -> Option<u64> {
+            let (pair, low) = (i >> low_bits, (i & ((1 << low_bits) - 1)) as u64);
+            let (wk, bk) = ((pair >> 6) as u8, (pair & 63) as u8);
+            if file_of(wk) <= 3 {
+                self.layout.index_of_lone(blocks[0], wk, bk, low)
+            } else {
+                self.layout.index_of_lone(blocks[1], wk ^ 7, bk ^ 7, low ^ mirror_low)
+            }
+        };
         s.legal.par_iter().enumerate().for_each(|(w, &bits)| {
             for k in squares(bits) {
                 let slot = w * 64 + k as usize;
                 let (side, i) = (slot / n, slot % n);
-                let sq = self.geo.decode(i);
-                if symmetric && file_of(sq.wk) > 3 {
-                    // The mirror image, which the slice holds too.
+                if symmetric && (i >> (low_bits + 6)) & 7 > 3 {
+                    // The white king on files e-h: the mirror image, which
+                    // the slice holds too.
                     continue;
                 }
+                if let Some(index) = lone.then(|| lone_index(i)).flatten() {
+                    debug_assert_eq!(
+                        Some(index),
+                        self.board(slice, &self.geo.decode(i), SIDES[side])
+                            .map(|b| self.layout.index(&b))
+                    );
+                    put(side, index as usize, slot);
+                    continue;
+                }
+                let sq = self.geo.decode(i);
                 // The placement's groups, read from its squares: ranking
                 // them needs no board (this runs for every legal slot).
                 let mut groups = pawn_groups;
@@ -2257,10 +2289,10 @@ fn schedule(children: &[Vec<usize>], width: usize) -> Vec<Vec<usize>> {
 }
 
 /// The bytes a solve holds at its peak. Without pawns: the slice's bytes
-/// with the legal bits made from them when it is solved (while it solves,
-/// the bytes alone: illegal slots and candidates are codes in them), and
-/// with the layout's bytes and bits while it transcribes (tables with like
-/// pieces). With pawns (the table goes to its file block by block, never
+/// (illegal slots and candidates are codes in them; a table without like
+/// pieces is finished in them), and for a table with like pieces the
+/// slice's legal bits and the layout's bytes and bits while it
+/// transcribes. With pawns (the table goes to its file block by block, never
 /// whole): each wave of [`schedule`] (as many slices as `threads`) solving
 /// side by side (bytes, the summary of their moves leaving the slice,
 /// legal bits), the slices solved before it that a slice still to solve
@@ -2304,14 +2336,15 @@ pub fn memory_bytes(layout: &Layout, threads: usize) -> Option<u64> {
         }
         return Some(peak);
     }
+    if layout.positions == size {
+        // Solved and finished in its own bytes (`finish_in_place`): a byte
+        // a slot, no legal bits (unless the window moves, which no plan
+        // can know beforehand: docs/cluster.md).
+        return Some(2 * size);
+    }
     let layout_bytes = 2 * layout.positions + 2 * layout.positions / 8;
     let slice = 2 * size + 2 * size / 8;
-    let transcribing = if layout.positions == size {
-        0
-    } else {
-        slice + layout_bytes
-    };
-    Some(slice.max(transcribing))
+    Some(slice + layout_bytes)
 }
 
 /// The slots the sweeps visit for `layout`, both sides to move: each
