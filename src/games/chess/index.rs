@@ -679,6 +679,40 @@ mod tests {
         }
     }
 
+    /// A table with pawns and lone pieces: the arithmetic index (the pair's
+    /// rank, the pieces' squares as digits) is the ranked one, and tables
+    /// with like pieces or without pawns decline it.
+    #[test]
+    fn lone_pieces_index_by_their_squares() {
+        for name in ["KRPvKR", "KPvKQ", "KBNPvK", "KPPvKN"] {
+            let l = Layout::new(Material::parse(name).unwrap());
+            assert!(l.pieces_are_lone(), "{name}");
+            let mut seen = 0;
+            for i in (0..l.positions).step_by(997) {
+                let Some(b) = l.board(i, Color::White) else {
+                    continue;
+                };
+                let low = l.groups[l.pawn_groups..].iter().fold(0, |low, g| {
+                    low << 6 | b.pieces(g.color, g.role).trailing_zeros() as u64
+                });
+                let block = l.block_of_pawns(
+                    b.pieces(Color::White, Role::Pawn),
+                    b.pieces(Color::Black, Role::Pawn),
+                );
+                let (wk, bk) = (b.king(Color::White), b.king(Color::Black));
+                assert_eq!(l.index_of_lone(block, wk, bk, low), Some(i), "{name} slot {i}");
+                // The same placement with White's king on files e-h is no
+                // canonical pair.
+                assert_eq!(l.index_of_lone(block, wk ^ 7, bk ^ 7, low), None, "{name} slot {i}");
+                seen += 1;
+            }
+            assert!(seen > 100, "{name}: {seen}");
+        }
+        assert!(!Layout::new(Material::parse("KRRPvK").unwrap()).pieces_are_lone());
+        let pawnless = Layout::new(Material::parse("KRvKN").unwrap());
+        assert_eq!(pawnless.index_of_lone(0, 0, 18, 0), None);
+    }
+
     #[test]
     fn king_pair_counts() {
         assert_eq!(KingPairs::get(false).pairs.len(), 462);
