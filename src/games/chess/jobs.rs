@@ -132,7 +132,8 @@ impl Planner for Chess {
     fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
         let p: TableJob = serde_json::from_value(job.params.clone()).ok()?;
         let m = Material::parse(&p.material).ok()?;
-        let slots = 2 * index::Layout::new(m).positions;
+        let layout = index::Layout::new(m);
+        let slots = 2 * layout.positions;
         let inputs: u64 = m
             .successors()
             .iter()
@@ -141,9 +142,8 @@ impl Planner for Chess {
         // The sweep engine's peak (see `sweep::memory_bytes`), the inputs
         // on top.
         let threads = rayon::current_num_threads();
-        let working =
-            sweep::memory_bytes(&index::Layout::new(m), threads).unwrap_or(2 * slots + slots / 8);
-        let swept = sweep::slots_swept(&index::Layout::new(m)).unwrap_or(slots);
+        let working = sweep::memory_bytes(&layout, threads).unwrap_or(2 * slots + slots / 8);
+        let swept = sweep::slots_swept(&layout).unwrap_or(slots);
         Some(crate::pipeline::Estimate {
             entries: slots,
             output_bytes: slots,

@@ -1864,6 +1864,30 @@ struct Plied {
     plies: u32,
 }
 
+impl Plied {
+    /// The slots that hold no position taken out of the bytes into legal
+    /// bits, and the values (two bytes wide if the window moved and
+    /// `narrow` is off or some value needs them).
+    fn into_solved(self, narrow: bool) -> SolvedSlice {
+        let Plied {
+            mut cells,
+            exact,
+            window,
+            plies,
+        } = self;
+        let legal = take_illegal(&mut cells);
+        let values = match exact {
+            None => Values::Narrow(cells.into()),
+            Some(exact) => exact_values(cells, exact, window, narrow),
+        };
+        SolvedSlice {
+            values,
+            legal,
+            plies,
+        }
+    }
+}
+
 /// A solved slice: its values (white to move, then black), legal bits and
 /// the plies it ran.
 struct SolvedSlice {
@@ -2075,18 +2099,9 @@ impl<'a> Engine<'a> {
         solved: &'a [Option<Done>],
         report: Option<&dyn Fn(Step)>,
     ) -> Result<SolvedSlice> {
-        let Plied {
-            mut cells,
-            exact,
-            window,
-            plies,
-        } = self.plies(slice, solved, report)?;
-        let legal = take_illegal(&mut cells);
-        let values = match exact {
-            None => Values::Narrow(cells.into()),
-            Some(exact) => exact_values(cells, exact, window, self.options.narrow),
-        };
-        Ok(SolvedSlice { values, legal, plies })
+        Ok(self
+            .plies(slice, solved, report)?
+            .into_solved(self.options.narrow))
     }
 
     /// Whether the slots are the layout's own (no pawns, no like pieces):
@@ -2727,15 +2742,12 @@ fn clear_unheld<T: Copy + Default + Send>(engine: &Engine, values: &mut [T], leg
 /// "no position": legal bits (2n/8 bytes more, KQRvKR's 30 MB) would raise
 /// the build's peak memory, which is the solve's bytes and this.
 fn finish_in_place(engine: &Engine, plied: Plied) -> Solved {
-    let Plied {
-        mut cells,
-        exact,
-        window,
-        plies,
-    } = plied;
-    if let Some(exact) = exact {
-        let mut legal = take_illegal(&mut cells);
-        let mut values = exact_values(cells, exact, window, engine.options.narrow);
+    if plied.exact.is_some() {
+        let SolvedSlice {
+            mut values,
+            mut legal,
+            plies,
+        } = plied.into_solved(engine.options.narrow);
         match &mut values {
             Values::Narrow(bytes) => clear_unheld(engine, bytes, &mut legal),
             Values::Wide(wide) => clear_unheld(engine, wide, &mut legal),
@@ -2743,6 +2755,9 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Solved {
         let stats = statistics(engine.layout, &values, &legal, plies);
         return Solved { values, stats };
     }
+    let Plied {
+        mut cells, plies, ..
+    } = plied;
     let (layout, n) = (engine.layout, engine.geo.size);
     let per_pair = n / engine.geo.pairs;
     cells.par_chunks_mut(per_pair).enumerate().for_each(|(k, block)| {
