@@ -96,6 +96,31 @@ pub static KNIGHT: [Bitboard; 64] = leaper_table(&[
     (2, -1),
     (2, 1),
 ]);
+/// Files a and b, and files g and h: a step of one or two files east
+/// (west) cannot land on them.
+const FILE_A: Bitboard = 0x0101_0101_0101_0101;
+const FILE_AB: Bitboard = FILE_A | FILE_A << 1;
+const FILE_H: Bitboard = FILE_A << 7;
+const FILE_GH: Bitboard = FILE_H | FILE_H >> 1;
+
+/// The squares one rook step (a rank or file neighbour) from a square of
+/// `b`, by shifts: a whole board at once, where the tables give one square.
+pub fn rook_steps(b: Bitboard) -> Bitboard {
+    b << 8 | b >> 8 | (b & !FILE_H) << 1 | (b & !FILE_A) >> 1
+}
+
+/// The squares one bishop step (a diagonal neighbour) from a square of `b`.
+pub fn bishop_steps(b: Bitboard) -> Bitboard {
+    (b & !FILE_H) << 9 | (b & !FILE_A) << 7 | (b & !FILE_H) >> 7 | (b & !FILE_A) >> 9
+}
+
+/// The squares a knight's move from a square of `b`.
+pub fn knight_steps(b: Bitboard) -> Bitboard {
+    let (east, west) = (b & !FILE_H, b & !FILE_A);
+    let (east2, west2) = (b & !FILE_GH, b & !FILE_AB);
+    east << 17 | west << 15 | east2 << 10 | west2 << 6 | east >> 15 | west >> 17 | east2 >> 6 | west2 >> 10
+}
+
 /// Squares a pawn of each colour attacks from a square.
 pub static PAWN_ATTACKS: [[Bitboard; 64]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),
@@ -414,6 +439,22 @@ fn transpose(mut b: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn step_shifts_equal_the_tables_square_by_square() {
+        for sq in 0..64u8 {
+            let one = bit(sq);
+            assert_eq!(knight_steps(one), KNIGHT[sq as usize], "knight from {sq}");
+            assert_eq!(rook_steps(one), rook_attacks(sq, !0), "rook from {sq}");
+            assert_eq!(bishop_steps(one), bishop_attacks(sq, !0), "bishop from {sq}");
+            assert_eq!(rook_steps(one) | bishop_steps(one), KING[sq as usize], "king from {sq}");
+        }
+        // A union of squares steps to the union of their steps.
+        let b = bit(0) | bit(27) | bit(63) | bit(15);
+        let union = |f: fn(Bitboard) -> Bitboard| squares(b).fold(0, |acc, q| acc | f(bit(q)));
+        assert_eq!(knight_steps(b), union(knight_steps));
+        assert_eq!(rook_steps(b), union(rook_steps));
+    }
 
     #[test]
     fn slider_lookups_equal_the_ray_walks() {

@@ -36,7 +36,7 @@
 //! idempotent, so the bytes are the same for any thread count.
 
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
-use super::bitboard::{between, KING, PAWN_ATTACKS};
+use super::bitboard::{between, bishop_steps, knight_steps, line, rook_steps, KING, PAWN_ATTACKS};
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Cells};
 use super::checkpoint::{self, Snapshot};
@@ -895,6 +895,27 @@ impl Work<'_> {
                 let word = from / 64 + word;
                 // A side's slots are a multiple of 64, so a chunk is of one side.
                 let (side, first) = (word * 64 / n, word * 64 % n);
+                if quick && !e.geo.fields.is_empty() {
+                    // The 64 slots differ only in the last piece's square.
+                    let (illegal, pending) = self.first_look_run(&e.geo.decode(first), side);
+                    #[cfg(debug_assertions)]
+                    for k in 0..64 {
+                        let want = match self.first_look(&e.geo.decode(first + k), side) {
+                            FirstLook::Illegal => (1, 0),
+                            FirstLook::Undecided => (0, 0),
+                            FirstLook::Pending => (0, 1),
+                        };
+                        let got = ((illegal >> k) & 1, (pending >> k) & 1);
+                        assert_eq!(got, want, "first look of slot {} side {side}", first + k);
+                    }
+                    for k in squares(illegal) {
+                        bytes[k as usize] = ILLEGAL;
+                    }
+                    for k in squares(pending) {
+                        bytes[k as usize] = PENDING;
+                    }
+                    return;
+                }
                 for (k, byte) in bytes.iter_mut().enumerate() {
                     let s = e.geo.decode(first + k);
                     if quick {
@@ -1473,6 +1494,102 @@ impl Work<'_> {
             }
         }
         FirstLook::Pending
+    }
+
+    /// [`Work::first_look`] of the 64 placements that differ from `s` only
+    /// in the last piece's square `x`, at once: bit `x` of the first
+    /// board is set where the placement is illegal, of the second where it
+    /// is pending (neither: undecided). The other pieces' attacks are
+    /// computed once, and what the last piece changes is a mask: on a
+    /// square between a slider and a king it blocks the check; from `x` it
+    /// checks a king exactly when the king, as that piece, would reach `x`;
+    /// a piece of ours keeps a quiet move unless `x` takes the only empty
+    /// first step it has; a slider of theirs shadows the squares between
+    /// our king and `x`.
+    fn first_look_run(&self, s: &Squares, side: usize) -> (Bitboard, Bitboard) {
+        const ALL: Bitboard = !0;
+        let fields = &self.engine.geo.fields[..];
+        let last = fields.len() - 1;
+        let us = SIDES[side];
+        let (our_king, their_king) = s.kings(side);
+        let mut occ = self.pawns();
+        for q in [s.wk, s.bk].into_iter().chain(s.sq[..last].iter().copied()) {
+            if occ & bit(q) != 0 {
+                return (ALL, 0);
+            }
+            occ |= bit(q);
+        }
+        let (our_pawns, their_pawns) = self.pawns_of(side);
+        if KING[our_king as usize] & bit(their_king) != 0
+            || PAWN_ATTACKS[1 - side][their_king as usize] & our_pawns != 0
+        {
+            return (ALL, 0);
+        }
+        let (last_color, last_role) = fields[last];
+        let mut illegal = occ;
+        let mut check = if PAWN_ATTACKS[side][our_king as usize] & their_pawns != 0 {
+            ALL
+        } else {
+            0
+        };
+        let mut shadow = 0;
+        let mut reach = [0; MAX_FIELDS];
+        for (j, &(color, role)) in fields[..last].iter().enumerate() {
+            reach[j] = piece_attacks(role, s.sq[j], occ);
+            if color == us {
+                if reach[j] & bit(their_king) != 0 {
+                    illegal |= !between(s.sq[j], their_king);
+                }
+            } else {
+                if reach[j] & bit(our_king) != 0 {
+                    check |= !between(s.sq[j], our_king);
+                }
+                if role != Role::Knight {
+                    shadow |= between(our_king, s.sq[j]);
+                }
+            }
+        }
+        let empty = !occ;
+        let mut quiet = 0;
+        if last_color == us {
+            illegal |= piece_attacks(last_role, their_king, occ);
+            let steps = match last_role {
+                Role::Knight => knight_steps(empty),
+                Role::Bishop => bishop_steps(empty),
+                Role::Rook => rook_steps(empty),
+                _ => rook_steps(empty) | bishop_steps(empty),
+            };
+            quiet |= steps & !shadow;
+        } else {
+            check |= piece_attacks(last_role, our_king, occ);
+        }
+        let last_shadows = last_color != us && last_role != Role::Knight;
+        for (j, &(color, role)) in fields[..last].iter().enumerate() {
+            let sq = s.sq[j];
+            if color != us || shadow & bit(sq) != 0 {
+                continue;
+            }
+            let first_steps = if role == Role::Knight {
+                reach[j] & empty
+            } else {
+                reach[j] & empty & KING[sq as usize]
+            };
+            let mut has = match first_steps.count_ones() {
+                0 => 0,
+                1 => !first_steps,
+                _ => ALL,
+            };
+            if last_shadows {
+                // x shadows `sq` when `sq` is between our king and x.
+                for x in squares(line(our_king, sq)) {
+                    if between(our_king, x) & bit(sq) != 0 {
+                        has &= !bit(x);
+                    }
+                }
+            }
+            quiet |= has;
+        }
+        (illegal, !illegal & (check | !quiet))
     }
 
     /// The slots before each unmove that stays in the slice, of the
