@@ -63,7 +63,9 @@ pub(super) const PIECES: [Role; 5] = [
 ];
 
 /// Squares a piece (not a pawn) on `sq` attacks with the given occupancy.
-#[inline]
+/// Always inlined: the sweeps call it for every position they touch, and
+/// a call (with the role's match) cost 7 % of a build in `perf`.
+#[inline(always)]
 pub(crate) fn piece_attacks(role: Role, sq: u8, occ: Bitboard) -> Bitboard {
     match role {
         Role::Knight => KNIGHT[sq as usize],

@@ -1666,12 +1666,17 @@ impl Work<'_> {
                     if found >= PIPELINE {
                         slots.as_slice().iter().for_each(|&q| act(q));
                     }
-                    slots.clear();
                     let i = base + k;
+                    // The count in a local, not the ring's field: a push
+                    // through memory chained each store to the last.
+                    let mut len = 0;
+                    let buf = &mut slots.slots;
                     self.predecessors(side, i, &e.geo.decode(i), |q| {
                         prefetch(&write[q]);
-                        slots.push(q);
+                        buf[len] = q;
+                        len += 1;
                     });
+                    slots.len = len;
                     found += 1;
                 });
                 for k in found.saturating_sub(PIPELINE)..found {
@@ -1955,17 +1960,6 @@ impl Slots {
             len: 0,
             slots: [0; Slots::CAPACITY],
         }
-    }
-
-    #[inline]
-    fn push(&mut self, slot: usize) {
-        self.slots[self.len] = slot;
-        self.len += 1;
-    }
-
-    #[inline]
-    fn clear(&mut self) {
-        self.len = 0;
     }
 
     #[inline]
