@@ -858,33 +858,34 @@ impl Work<'_> {
         let e = self.engine;
         // Most positions are settled from their squares, the moves that
         // leave the slice offered from the positions they reach.
-        let quick = self.is_quick();
+        let quick = self.quick_sides();
+        let slow = quick != [true, true];
         // A slice that builds a board per slot probes a larger table's
         // pages all over (a promotion's): a few hundred MB of the mapped
         // tables would stay resident until the slice is done. Let them go
         // every BATCH slots: consecutive slots share their king pair, and
         // so do the positions their promotions reach.
         const BATCH: usize = 1 << 18;
-        let batch = if quick { cells.len() } else { BATCH };
+        let batch = if slow { BATCH } else { cells.len() };
         for (b, cells) in cells.chunks_mut(batch).enumerate() {
             self.first_look_all(cells, b * batch, quick);
-            if !quick {
+            if slow {
                 e.probe.release_resident_pages();
             }
         }
-        if quick {
+        if quick != [false, false] {
             self.settle_pending(cells);
-            self.capture_wins(cells);
+            self.capture_wins(cells, quick);
             if self.pawns() != 0 {
-                self.pawn_capture_wins(cells);
-                self.push_wins(cells);
+                self.pawn_capture_wins(cells, quick);
+                self.push_wins(cells, quick);
             }
         }
     }
 
     /// The first pass's look at slots `from..from + cells.len()` (see
     /// [`Work::first_pass`]).
-    fn first_look_all(&self, cells: &mut [u8], from: usize, quick: bool) {
+    fn first_look_all(&self, cells: &mut [u8], from: usize, quick: [bool; 2]) {
         let (n, e) = (self.size(), self.engine);
         debug_assert_eq!(from % 64, 0);
         cells
@@ -895,6 +896,7 @@ impl Work<'_> {
                 let word = from / 64 + word;
                 // A side's slots are a multiple of 64, so a chunk is of one side.
                 let (side, first) = (word * 64 / n, word * 64 % n);
+                let quick = quick[side];
                 if quick && !e.geo.fields.is_empty() {
                     // The 64 slots differ only in the last piece's square.
                     let (illegal, pending) = self.first_look_run(&e.geo.decode(first), side);
@@ -956,20 +958,20 @@ impl Work<'_> {
         }
     }
 
-    /// Whether the slice's first pass goes by squares ([`Work::first_look`])
-    /// with every move that leaves the slice offered from the position it
-    /// reaches (captures, pushes): not when a pawn is about to promote (a
-    /// promotion reaches one position of a larger table per slot, nothing
-    /// to share) or a double push may be answered en passant (the stored
-    /// value of the position it reaches is not the move's). Those slices
-    /// build a board per slot ([`Work::initial`]).
-    fn is_quick(&self) -> bool {
+    /// For each side to move, whether the slice's first pass goes by
+    /// squares ([`Work::first_look`]) with every move that leaves the slice
+    /// offered from the position it reaches (captures, pushes): not when
+    /// one of that side's pawns is about to promote (a promotion reaches
+    /// one position of a larger table per slot, nothing to share) or its
+    /// double push may be answered en passant (the stored value of the
+    /// position it reaches is not the move's). Those positions build a
+    /// board per slot ([`Work::initial`]); the other side's, which promote
+    /// nothing, still go by squares (in KRPvKR a sixth of the slices, whose
+    /// boards were half the first pass).
+    fn quick_sides(&self) -> [bool; 2] {
         const RANK_2: Bitboard = 0xff00;
         const RANK_7: Bitboard = 0xff << 48;
         let (w, b) = (self.slice.white_pawns, self.slice.black_pawns);
-        if w & RANK_7 != 0 || b & RANK_2 != 0 {
-            return false;
-        }
         let beside = |to: u8| -> Bitboard {
             let mut x = 0;
             if file_of(to) > 0 {
@@ -981,11 +983,14 @@ impl Work<'_> {
             x
         };
         let all = w | b;
-        let answered = squares(w & RANK_2)
-            .any(|p| all & (bit(p + 8) | bit(p + 16)) == 0 && b & beside(p + 16) != 0)
-            || squares(b & RANK_7)
-                .any(|p| all & (bit(p - 8) | bit(p - 16)) == 0 && w & beside(p - 16) != 0);
-        !answered
+        let white_answered = squares(w & RANK_2)
+            .any(|p| all & (bit(p + 8) | bit(p + 16)) == 0 && b & beside(p + 16) != 0);
+        let black_answered = squares(b & RANK_7)
+            .any(|p| all & (bit(p - 8) | bit(p - 16)) == 0 && w & beside(p - 16) != 0);
+        [
+            w & RANK_7 == 0 && !white_answered,
+            b & RANK_2 == 0 && !black_answered,
+        ]
     }
 
     /// Settles the positions the first look left pending, now that every
@@ -1112,10 +1117,13 @@ impl Work<'_> {
     /// capture, and get nothing better here; captures that draw or lose
     /// are left to [`Work::verify`], which probes them when every other
     /// move is won.
-    fn capture_wins(&self, cells: &mut [u8]) {
+    fn capture_wins(&self, cells: &mut [u8], quick: [bool; 2]) {
         let (n, geo) = (self.size(), &self.engine.geo);
         let cells = atomic_bytes(cells);
         for (side, &us) in SIDES.iter().enumerate() {
+            if !quick[side] {
+                continue;
+            }
             let bytes = &cells[side * n..(side + 1) * n];
             for (victim, &(color, _)) in geo.fields.iter().enumerate() {
                 if color == us {
@@ -1260,11 +1268,14 @@ impl Work<'_> {
     /// to every square the capturer came from), and a pawn taking a piece
     /// or a pawn, probed per position where it can (the pawn's origin is
     /// fixed by the slice).
-    fn pawn_capture_wins(&self, cells: &mut [u8]) {
+    fn pawn_capture_wins(&self, cells: &mut [u8], quick: [bool; 2]) {
         let (n, geo) = (self.size(), &self.engine.geo);
         let k = geo.fields.len();
         let cells = atomic_bytes(cells);
         for (side, &us) in SIDES.iter().enumerate() {
+            if !quick[side] {
+                continue;
+            }
             let bytes = &cells[side * n..(side + 1) * n];
             let (ours, theirs) = self.pawns_of(side);
             let (white, black) = (self.slice.white_pawns, self.slice.black_pawns);
@@ -1368,10 +1379,13 @@ impl Work<'_> {
     /// every position here that pushes into it (the same squares but the
     /// pawn's, in this slice's frame); a position there lost for the side
     /// to move is a win here, one move more.
-    fn push_wins(&self, cells: &mut [u8]) {
+    fn push_wins(&self, cells: &mut [u8], quick: [bool; 2]) {
         let (n, e) = (self.size(), self.engine);
         let cells = atomic_bytes(cells);
         for (side, &us) in SIDES.iter().enumerate() {
+            if !quick[side] {
+                continue;
+            }
             let bytes = &cells[side * n..(side + 1) * n];
             let ours = self.pawns_of(side).0;
             let all = self.pawns();
