@@ -2982,9 +2982,8 @@ mod tests {
         }
     }
 
-    /// Every slot of a slice decodes to squares whose first image is the
-    /// slot itself, or (kings on a diagonal's axis) its twin; every legal
-    /// board of the layout has a slot in its slice.
+    /// `each_match` against a plain filter, on lengths around its 64-byte
+    /// blocks and 8-byte words.
     #[test]
     fn each_match_finds_exactly_the_matching_bytes() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -3007,6 +3006,9 @@ mod tests {
         }
     }
 
+    /// Every slot of a slice decodes to squares whose first image is the
+    /// slot itself, or (kings on a diagonal's axis) its twin; every legal
+    /// board of the layout has a slot in its slice.
     #[test]
     fn every_slot_walks_back_to_itself() {
         for name in ["KQvK", "KRvKN", "KPvK", "KBNvK", "KPvKP", "KRRvK"] {
