@@ -482,7 +482,10 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
         let old = nimrod::games::chess::countdown::solve(&layout, &tb, &|_| {}).unwrap();
         let new = sweep::solve(&layout, &tb, &|_| {}).unwrap();
         // A window of 8 moves on every few plies: the values of positions
-        // decided before go aside and come back at the end.
+        // decided before go aside and come back at the end. The witness
+        // hints take every win code from 6 on, so first-pass wins of 6
+        // moves or more wait for their ply and the hints are dropped and
+        // taken up again as the window moves.
         let windowed = sweep::solve_with(
             &layout,
             &tb,
@@ -490,6 +493,7 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
             sweep::Options {
                 window: 8,
                 narrow: true,
+                witness_codes: 120,
                 ..Default::default()
             },
         )
@@ -519,6 +523,8 @@ fn sweep_engine_tables_equal_the_count_down_solvers_byte_for_byte() {
                 sweep::Options {
                     window: 8,
                     narrow: false,
+                    // And with no witness hints: every mark checked.
+                    witness_codes: 0,
                     ..Default::default()
                 },
             )
@@ -1337,6 +1343,7 @@ fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
                     },
                     stop_before,
                 }),
+                ..Default::default()
             };
             sweep::solve_with(&layout, &tb, &note, options)
         };

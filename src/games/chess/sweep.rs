@@ -83,6 +83,42 @@ const PENDING: u8 = CANDIDATE;
 const WIN_CODES: u32 = 125;
 const WIN_CODES_U8: u8 = WIN_CODES as u8;
 
+/// An undecided position that failed its last check keeps a hint of the
+/// move that saved it: a hash of the slot that move reaches, coded
+/// `floor..=WIN_CODES` (see [`witness`]; by default 64 codes from
+/// [`WITNESS`], [`Options::witness_codes`]). Until that slot is won the
+/// position cannot be lost, so a newly won slot whose hash differs need not
+/// mark it a candidate again: a DTM solve re-checks a position at every ply
+/// one more of its moves is won, and most of those checks stopped at the
+/// same unresolved move. The codes are the window's far wins, which no ply
+/// writes while the hints are kept ([`Work::keeps_witnesses`]), and every
+/// reader already takes them for "not won by this ply" and "a slower win
+/// than any offer". DRAW stays the hint-less undecided code (checked at
+/// every mark), so dropping hints is always safe: they go before the window
+/// moves, before a checkpoint and when the plies end.
+const WITNESS: u8 = WIN_CODES_U8 + 1 - 64;
+
+/// The hint code of a witness move reaching slot `i`: one of the codes
+/// `floor..=WIN_CODES`, by a multiplicative hash of `i`.
+#[inline]
+fn witness(i: usize, floor: u8) -> u8 {
+    let h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    let codes = u64::from(WIN_CODES_U8 + 1 - floor);
+    floor + ((h * codes) >> 32) as u8
+}
+
+/// Turns every hint (a code from `floor` to the wins' last) back into
+/// plain DRAW.
+fn drop_witnesses(cells: &mut [u8], floor: u8) {
+    cells.par_chunks_mut(CHUNK).for_each(|codes| {
+        for c in codes {
+            if (floor..=WIN_CODES_U8).contains(c) {
+                *c = DRAW;
+            }
+        }
+    });
+}
+
 /// What a byte means during a solve: the table's encoding shifted by
 /// `wins` moves for wins and `losses` for losses. Once shifted, code 1
 /// stands for every win decided before the current ply and code 128 for
@@ -576,6 +612,11 @@ struct Work<'a> {
     dirty: Vec<AtomicBool>,
     /// What the bytes mean in the current ply.
     window: Window,
+    /// Whether undecided positions keep witness hints in this ply (see
+    /// [`WITNESS`]).
+    witnesses: bool,
+    /// The hints' lowest code (past [`WIN_CODES`] when the options keep none).
+    floor: u8,
     horizon: AtomicU32,
     /// First-pass values the window cannot code yet or that pass the
     /// options' window (a conversion or push that wins or loses slowly),
@@ -777,10 +818,12 @@ impl Work<'_> {
 
     /// Whether the first pass leaves value `v` for its ply
     /// ([`Work::defer`]): past the options' window, or past the codes of
-    /// the first window.
+    /// the first window, or (a win) on the witness hints' codes, which
+    /// hold no value while hints are kept.
     fn is_late(&self, v: Value) -> bool {
         let limit = self.engine.options.window;
         match v {
+            Value::Win(w) if w >= u32::from(self.floor) => true,
             Value::Win(w) => w > limit.min(WIN_CODES),
             Value::Loss(l) => l > limit,
             Value::Draw => false,
@@ -840,7 +883,9 @@ impl Work<'_> {
                 Value::Win(_) if cur == DRAW || (code < cur && cur <= WIN_CODES as u8) => {
                     cells[slot] = code
                 }
-                Value::Loss(_) if cur == DRAW => cells[slot] = code,
+                Value::Loss(_) if cur == DRAW || (self.witnesses && cur >= self.floor && cur <= WIN_CODES_U8) => {
+                    cells[slot] = code
+                }
                 Value::Loss(_) => failed = Some(v),
                 _ => {}
             }
@@ -1653,9 +1698,10 @@ impl Work<'_> {
     }
 
     /// For each position of side `side` (bytes `read`) whose byte is
-    /// `target`, a value's code (so a legal position), calls `act(q)` for
-    /// each slot `q` of the other side's bytes `write` before it (see
-    /// [`Work::predecessors`]); returns how many positions. Eight bytes
+    /// `target`, a value's code (so a legal position), calls `act(q, h)`
+    /// for each slot `q` of the other side's bytes `write` before it (see
+    /// [`Work::predecessors`]), `h` the position's [`witness`] code;
+    /// returns how many positions. Eight bytes
     /// are compared at a time. The predecessors' bytes are scattered over
     /// the table, so each position's are prefetched when it is found and
     /// acted on [`PIPELINE`] positions later: the cache misses of several
@@ -1666,7 +1712,7 @@ impl Work<'_> {
         read: &[u8],
         target: u8,
         write: &[AtomicU8],
-        act: impl Fn(usize) + Sync,
+        act: impl Fn(usize, u8) + Sync,
     ) -> u64 {
         let e = self.engine;
         read.par_chunks(CHUNK)
@@ -1678,9 +1724,10 @@ impl Work<'_> {
                 each_match(bytes, target, |k| {
                     let slots = &mut ring[found % PIPELINE];
                     if found >= PIPELINE {
-                        slots.as_slice().iter().for_each(|&q| act(q));
+                        slots.as_slice().iter().for_each(|&q| act(q, slots.witness));
                     }
                     let i = base + k;
+                    slots.witness = witness(i, self.floor);
                     // The count in a local, not the ring's field: a push
                     // through memory chained each store to the last.
                     let mut len = 0;
@@ -1694,7 +1741,8 @@ impl Work<'_> {
                     found += 1;
                 });
                 for k in found.saturating_sub(PIPELINE)..found {
-                    ring[k % PIPELINE].as_slice().iter().for_each(|&q| act(q));
+                    let slots = &ring[k % PIPELINE];
+                    slots.as_slice().iter().for_each(|&q| act(q, slots.witness));
                 }
                 found as u64
             })
@@ -1713,6 +1761,7 @@ impl Work<'_> {
         let occ = self.occupied(s);
         let mut slowest = 0;
         let window = self.window;
+        let mut saver = None;
         // Whether the move to slot `i` (of the opponent) does not save the
         // candidate: it is illegal, or the opponent wins by this ply.
         let mut won = |i: usize| {
@@ -1725,11 +1774,14 @@ impl Work<'_> {
                     slowest = slowest.max(2 * w - 1);
                     true
                 }
-                _ => false,
+                _ => {
+                    saver = Some(i);
+                    false
+                }
             }
         };
         if !self.all_moves_within(side, q, s, &mut won) {
-            return DRAW;
+            return saver.map_or(DRAW, |i| self.hint(i));
         }
         if let Some(out) = self.outside.get(side * self.size() + q) {
             match out.load(Relaxed) {
@@ -1775,6 +1827,24 @@ impl Work<'_> {
         } else {
             DRAW
         }
+    }
+
+    /// The undecided code of a position saved (for now) by its move to the
+    /// opponent's slot `i`: that slot's [`witness`] hint, or plain DRAW
+    /// when hints are not kept or the position reached has two slots (its
+    /// kings on a diagonal's axis: the other image may be the one won).
+    fn hint(&self, i: usize) -> u8 {
+        let geo = &self.engine.geo;
+        if !self.witnesses {
+            return DRAW;
+        }
+        if !geo.pawns {
+            let (wk, bk) = geo.kings.pairs[i >> (6 * geo.fields.len())];
+            if geo.kings.symmetries(wk, bk).len() > 1 {
+                return DRAW;
+            }
+        }
+        witness(i, self.floor)
     }
 
     /// The code of a candidate (slot `q`) whose slowest move lets the
@@ -1846,7 +1916,7 @@ impl Work<'_> {
                     return found;
                 };
                 let write = atomic_bytes(written);
-                let lost = self.retro(side, read, target, write, |q| offer_win(write, q, win));
+                let lost = self.retro(side, read, target, write, |q, _| offer_win(write, q, win));
                 if lost > 0 {
                     self.extend_horizon(2 * moves - 1);
                 }
@@ -1854,10 +1924,13 @@ impl Work<'_> {
                 continue;
             }
             let write = atomic_bytes(written);
-            found += self.retro(side, read, target, write, |q| {
+            let witnesses = self.witnesses;
+            found += self.retro(side, read, target, write, |q, hint| {
                 // Every store of the phase is the same code, so threads
-                // racing on a slot agree.
-                if write[q].load(Relaxed) == DRAW {
+                // racing on a slot agree. A position whose hint names
+                // another slot still has that move unresolved.
+                let cur = write[q].load(Relaxed);
+                if cur == DRAW || (witnesses && cur == hint) {
                     write[q].store(CANDIDATE, Relaxed);
                     let dirty = &self.dirty[q / CHUNK];
                     if !dirty.load(Relaxed) {
@@ -1962,6 +2035,8 @@ fn each_match(bytes: &[u8], target: u8, mut f: impl FnMut(usize)) {
 /// most 27 squares, each slot with at most two images.
 struct Slots {
     len: usize,
+    /// The [`witness`] code of the position they come from.
+    witness: u8,
     slots: [usize; Slots::CAPACITY],
 }
 
@@ -1972,6 +2047,7 @@ impl Slots {
     fn new() -> Slots {
         Slots {
             len: 0,
+            witness: DRAW,
             slots: [0; Slots::CAPACITY],
         }
     }
@@ -2129,6 +2205,8 @@ impl<'a> Engine<'a> {
                 Vec::new()
             },
             window: Window::default(),
+            witnesses: false,
+            floor: WIN_CODES_U8 + 1 - self.options.witness_codes.min(WIN_CODES_U8 - 1),
             horizon: AtomicU32::new(0),
             late: Mutex::new(Vec::new()),
             error: Mutex::new(None),
@@ -2192,11 +2270,21 @@ impl<'a> Engine<'a> {
         }
         loop {
             if work.window.is_full(ply, self.options.window) {
+                if std::mem::take(&mut work.witnesses) {
+                    drop_witnesses(&mut cells, work.floor);
+                }
                 work.window = shift_window(&mut cells, &mut exact, work.window, ply);
                 if trace {
                     eprintln!("ply {ply}: window {:?}", work.window);
                 }
             }
+            // The hints stay while this ply's wins code below them.
+            let keep = self.options.witness_codes > 0
+                && (ply / 2 + 1).saturating_sub(work.window.wins) < u32::from(work.floor);
+            if work.witnesses && !keep {
+                drop_witnesses(&mut cells, work.floor);
+            }
+            work.witnesses = keep;
             work.apply_late(&mut cells, ply);
             let t = std::time::Instant::now();
             let found = work.ply(&mut cells, ply);
@@ -2212,10 +2300,18 @@ impl<'a> Engine<'a> {
             ply += 1;
             if let Some((report, c)) = saving {
                 if last_save.elapsed() >= c.every || c.stop_before == Some(ply) {
+                    // A checkpoint holds no hints: whatever resumes it
+                    // (another build, other options) reads plain codes.
+                    if std::mem::take(&mut work.witnesses) {
+                        drop_witnesses(&mut cells, work.floor);
+                    }
                     work.save(c, report, &cells, exact.as_deref(), ply)?;
                     last_save = std::time::Instant::now();
                 }
             }
+        }
+        if work.witnesses {
+            drop_witnesses(&mut cells, work.floor);
         }
         Ok(Plied {
             cells,
@@ -2524,6 +2620,14 @@ pub struct Options {
     /// table by table). The file is left for the caller to remove once
     /// the table is stored.
     pub checkpoint: Option<Checkpoint>,
+    /// How many of the far win codes undecided positions may use for a hint
+    /// of the move that saved them, so that most marks need no check (see
+    /// [`WITNESS`]): 64 by default, at most 124 (tests take many, so that
+    /// the hints make way for the wins early and often); 0 keeps none and
+    /// re-checks every position at every ply a move of it is won (the same
+    /// bytes, slower). The environment variable `NIMROD_NO_WITNESSES` makes
+    /// the default 0, for side-by-side measurements.
+    pub witness_codes: u8,
 }
 
 impl Default for Options {
@@ -2532,6 +2636,11 @@ impl Default for Options {
             window: WINDOW,
             narrow: true,
             checkpoint: None,
+            witness_codes: if std::env::var_os("NIMROD_NO_WITNESSES").is_some() {
+                0
+            } else {
+                WIN_CODES_U8 + 1 - WITNESS
+            },
         }
     }
 }
