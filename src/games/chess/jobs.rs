@@ -349,6 +349,13 @@ fn solve_by_sweeps<T>(
             every: checkpoint::interval()?,
             stop_before: None,
         }),
+        // No witness hints on request: the same bytes, for side-by-side
+        // measurements of what they save.
+        witness_codes: if std::env::var_os("NIMROD_NO_WITNESSES").is_some() {
+            0
+        } else {
+            sweep::Options::default().witness_codes
+        },
         ..sweep::Options::default()
     };
     let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));

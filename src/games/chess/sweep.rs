@@ -91,7 +91,7 @@ const WIN_CODES_U8: u8 = WIN_CODES as u8;
 /// mark it a candidate again: a DTM solve re-checks a position at every ply
 /// one more of its moves is won, and most of those checks stopped at the
 /// same unresolved move. The codes are the window's far wins, which no ply
-/// writes while the hints are kept ([`Work::keeps_witnesses`]), and every
+/// writes while the hints are kept (see [`Engine::plies`]), and every
 /// reader already takes them for "not won by this ply" and "a slower win
 /// than any offer". DRAW stays the hint-less undecided code (checked at
 /// every mark), so dropping hints is always safe: they go before the window
@@ -107,16 +107,11 @@ fn witness(i: usize, floor: u8) -> u8 {
     floor + ((h * codes) >> 32) as u8
 }
 
-/// Turns every hint (a code from `floor` to the wins' last) back into
-/// plain DRAW.
-fn drop_witnesses(cells: &mut [u8], floor: u8) {
-    cells.par_chunks_mut(CHUNK).for_each(|codes| {
-        for c in codes {
-            if (floor..=WIN_CODES_U8).contains(c) {
-                *c = DRAW;
-            }
-        }
-    });
+/// Whether `c` is a hint code (from `floor` to the wins' last), while
+/// hints are kept.
+#[inline]
+fn is_hint(c: u8, floor: u8) -> bool {
+    (floor..=WIN_CODES_U8).contains(&c)
 }
 
 /// What a byte means during a solve: the table's encoding shifted by
@@ -334,6 +329,13 @@ impl Geometry {
             kings,
             pairs,
         })
+    }
+
+    /// Whether a placement with these kings has two slots (no pawns, the
+    /// kings on a diagonal's axis).
+    #[inline]
+    fn has_twin(&self, wk: u8, bk: u8) -> bool {
+        !self.pawns && self.kings.symmetries(wk, bk).len() > 1
     }
 
     fn shift(&self, j: usize) -> u32 {
@@ -883,7 +885,7 @@ impl Work<'_> {
                 Value::Win(_) if cur == DRAW || (code < cur && cur <= WIN_CODES as u8) => {
                     cells[slot] = code
                 }
-                Value::Loss(_) if cur == DRAW || (self.witnesses && cur >= self.floor && cur <= WIN_CODES_U8) => {
+                Value::Loss(_) if cur == DRAW || (self.witnesses && is_hint(cur, self.floor)) => {
                     cells[slot] = code
                 }
                 Value::Loss(_) => failed = Some(v),
@@ -1663,7 +1665,7 @@ impl Work<'_> {
         let occ = self.occupied(s);
         let empty = !occ;
         // With the kings on a diagonal's axis a position has two slots.
-        let twin = !geo.pawns && geo.kings.symmetries(s.wk, s.bk).len() > 1;
+        let twin = geo.has_twin(s.wk, s.bk);
         for (j, &(color, role)) in geo.fields.iter().enumerate() {
             if color != mover {
                 continue;
@@ -1829,6 +1831,22 @@ impl Work<'_> {
         }
     }
 
+    /// Turns every hint back into plain DRAW, if hints are kept, and keeps
+    /// none from here on (until the plies' loop takes them up again).
+    fn drop_witnesses(&mut self, cells: &mut [u8]) {
+        if !std::mem::take(&mut self.witnesses) {
+            return;
+        }
+        let floor = self.floor;
+        cells.par_chunks_mut(CHUNK).for_each(|codes| {
+            for c in codes {
+                if is_hint(*c, floor) {
+                    *c = DRAW;
+                }
+            }
+        });
+    }
+
     /// The undecided code of a position saved (for now) by its move to the
     /// opponent's slot `i`: that slot's [`witness`] hint, or plain DRAW
     /// when hints are not kept or the position reached has two slots (its
@@ -1840,7 +1858,7 @@ impl Work<'_> {
         }
         if !geo.pawns {
             let (wk, bk) = geo.kings.pairs[i >> (6 * geo.fields.len())];
-            if geo.kings.symmetries(wk, bk).len() > 1 {
+            if geo.has_twin(wk, bk) {
                 return DRAW;
             }
         }
@@ -2270,9 +2288,7 @@ impl<'a> Engine<'a> {
         }
         loop {
             if work.window.is_full(ply, self.options.window) {
-                if std::mem::take(&mut work.witnesses) {
-                    drop_witnesses(&mut cells, work.floor);
-                }
+                work.drop_witnesses(&mut cells);
                 work.window = shift_window(&mut cells, &mut exact, work.window, ply);
                 if trace {
                     eprintln!("ply {ply}: window {:?}", work.window);
@@ -2281,8 +2297,8 @@ impl<'a> Engine<'a> {
             // The hints stay while this ply's wins code below them.
             let keep = self.options.witness_codes > 0
                 && (ply / 2 + 1).saturating_sub(work.window.wins) < u32::from(work.floor);
-            if work.witnesses && !keep {
-                drop_witnesses(&mut cells, work.floor);
+            if !keep {
+                work.drop_witnesses(&mut cells);
             }
             work.witnesses = keep;
             work.apply_late(&mut cells, ply);
@@ -2302,17 +2318,13 @@ impl<'a> Engine<'a> {
                 if last_save.elapsed() >= c.every || c.stop_before == Some(ply) {
                     // A checkpoint holds no hints: whatever resumes it
                     // (another build, other options) reads plain codes.
-                    if std::mem::take(&mut work.witnesses) {
-                        drop_witnesses(&mut cells, work.floor);
-                    }
+                    work.drop_witnesses(&mut cells);
                     work.save(c, report, &cells, exact.as_deref(), ply)?;
                     last_save = std::time::Instant::now();
                 }
             }
         }
-        if work.witnesses {
-            drop_witnesses(&mut cells, work.floor);
-        }
+        work.drop_witnesses(&mut cells);
         Ok(Plied {
             cells,
             exact,
@@ -2625,8 +2637,8 @@ pub struct Options {
     /// [`WITNESS`]): 64 by default, at most 124 (tests take many, so that
     /// the hints make way for the wins early and often); 0 keeps none and
     /// re-checks every position at every ply a move of it is won (the same
-    /// bytes, slower). The environment variable `NIMROD_NO_WITNESSES` makes
-    /// the default 0, for side-by-side measurements.
+    /// bytes, slower; a build takes 0 when `NIMROD_NO_WITNESSES` is set, for
+    /// side-by-side measurements).
     pub witness_codes: u8,
 }
 
@@ -2636,11 +2648,7 @@ impl Default for Options {
             window: WINDOW,
             narrow: true,
             checkpoint: None,
-            witness_codes: if std::env::var_os("NIMROD_NO_WITNESSES").is_some() {
-                0
-            } else {
-                WIN_CODES_U8 + 1 - WITNESS
-            },
+            witness_codes: WIN_CODES_U8 + 1 - WITNESS,
         }
     }
 }
