@@ -1703,8 +1703,8 @@ impl Work<'_> {
     /// `target`, a value's code (so a legal position), calls `act(q, h)`
     /// for each slot `q` of the other side's bytes `write` before it (see
     /// [`Work::predecessors`]), `h` the position's [`witness`] code;
-    /// returns how many positions. Eight bytes
-    /// are compared at a time. The predecessors' bytes are scattered over
+    /// returns how many positions. The bytes are scanned 64 at a time
+    /// ([`each_match`]). The predecessors' bytes are scattered over
     /// the table, so each position's are prefetched when it is found and
     /// acted on [`PIPELINE`] positions later: the cache misses of several
     /// positions are in flight together while the next ones are computed.
