@@ -13,6 +13,11 @@
 # answers exactly. Prints one line per table (raw and shipped bytes, the
 # side kept, pack and unpack wall seconds, same/DIFF) and the totals; the
 # exit status is 1 if any table differs or fails.
+#
+# For a whole set, which takes hours: SHIP_LOG=FILE appends each table's
+# line to FILE as it finishes and skips the tables FILE already has as
+# "same" (a rerun resumes; a killed run loses the table it was on), and
+# SHIP_KEEP=DIR keeps each shipped file in DIR/chess/.
 set -euo pipefail
 bin=$(realpath "$1")
 data=$(realpath "$2")
@@ -27,11 +32,17 @@ mkdir -p "$work/chess" "$work/aside"
 for f in "$data"/chess/*.nmt; do
     ln "$f" "$work/chess/" 2>/dev/null || cp "$f" "$work/chess/"
 done
+log=${SHIP_LOG:-/dev/null}
+keep=${SHIP_KEEP:-}
+[ -n "$keep" ] && mkdir -p "$keep/chess"
 printf '%-8s %13s %11s %13s %8s %8s %s\n' table raw_bytes shipped kept pack_s unpack_s result
 bad=0
 total_raw=0
 total_shipped=0
 for t in "${tables[@]}"; do
+    if [ -f "$log" ] && grep -q "^$t .* same$" "$log"; then
+        continue
+    fi
     raw="$work/chess/$t.nmt"
     start=$(date +%s.%N)
     kept=$("$bin" pack --json "$raw" | python3 -c 'import json,sys; k=json.load(sys.stdin)[0]["kept"].split(); print(k[0]+"/"+k[-2])')
@@ -51,8 +62,13 @@ for t in "${tables[@]}"; do
     s=$(stat -c %s "$raw.zst")
     total_raw=$((total_raw + r))
     total_shipped=$((total_shipped + s))
-    printf '%-8s %13d %11d %13s %8.1f %8.1f %s\n' "$t" "$r" "$s" "$kept" \
-        "$(echo "$mid - $start" | bc)" "$(echo "$end - $mid" | bc)" "$result"
+    line=$(printf '%-8s %13d %11d %13s %8.1f %8.1f %s' "$t" "$r" "$s" "$kept" \
+        "$(echo "$mid - $start" | bc)" "$(echo "$end - $mid" | bc)" "$result")
+    echo "$line"
+    [ "$log" = /dev/null ] || echo "$line" >> "$log"
+    if [ -n "$keep" ] && [ "$result" = same ]; then
+        mv "$raw.zst" "$keep/chess/$t.nmt.zst"
+    fi
     rm -f "$raw.zst"
 done
 printf '%-8s %13d %11d\n' total "$total_raw" "$total_shipped"

@@ -1553,3 +1553,140 @@ fn shipped_tables_restore_every_position_of_every_three_and_four_piece_table() {
     assert!(stderr(&o).contains("KRvKP.nmt.zst"), "{}", stderr(&o));
     assert!(!chess.join("KRvKP.nmt").exists(), "nothing written");
 }
+
+/// The WDL form (`nimrod pack --wdl`): KRvKP with every table its captures
+/// and promotions reach, and KBNvK with its own, shipped with win/draw/loss
+/// only, the raw tables then taken away. Every slot of both sides, walked
+/// by the probe rules with only WDL tables beside it, has the raw table's
+/// class; the library's probe of a sample agrees; the distance-giving calls
+/// and `unpack` refuse the form, naming the file. (The same check on all
+/// 35 tables of 3 and 4 pieces took 393 s here: a script's job, see
+/// benches/results/chess/2026-12-01-wdl-form.txt.)
+#[test]
+fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
+    use nimrod::games::chess::ship::entries_by_probe_rules;
+    use nimrod::table::ShippedTable;
+    let raw_dir = tables();
+    let d = tempfile::tempdir().unwrap();
+    let chess = d.path().join("chess");
+    std::fs::create_dir(&chess).unwrap();
+    let names = [
+        "KRvKP", "KRvK", "KQvKR", "KRvKR", "KRvKN", "KRvKB", "KQvK", "KBvK", "KNvK", "KPvK",
+        "KBNvK",
+    ];
+    let mut args = vec![
+        "pack".to_string(),
+        "--wdl".to_string(),
+        "--json".to_string(),
+    ];
+    for n in &names {
+        let dst = chess.join(format!("{n}.nmt"));
+        std::fs::copy(raw_dir.join(format!("chess/{n}.nmt")), &dst).unwrap();
+        args.push(dst.to_str().unwrap().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+    let report: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    let shipped: u64 = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["packed_bytes"].as_u64().unwrap())
+        .sum();
+    eprintln!("WDL form: {shipped} bytes");
+    // 136,818 bytes when this was written (the DTM form of the same
+    // tables: 1,335,835 bytes).
+    assert!(shipped < 200_000, "{shipped} bytes");
+    for n in &names {
+        std::fs::remove_file(chess.join(format!("{n}.nmt"))).unwrap();
+    }
+    let positions: u64 = names
+        .par_iter()
+        .map(|n| {
+            let s = ShippedTable::open(&chess.join(format!("{n}.nmt.zst"))).unwrap();
+            assert!(s.is_reduced(), "{n}");
+            let walked = entries_by_probe_rules(&s).unwrap();
+            let raw = nimrod::table::Table::open(&raw_dir.join(format!("chess/{n}.nmt"))).unwrap();
+            let raw = raw.read_range::<u8>(0, raw.len()).unwrap();
+            assert_eq!(walked.len(), raw.len(), "{n}");
+            let first = walked
+                .iter()
+                .zip(&raw)
+                .position(|(&w, &r)| Value::decode(w).wdl() != Value::decode(r).wdl());
+            assert_eq!(first, None, "{n}: the first slot whose class differs");
+            raw.len() as u64
+        })
+        .sum();
+    eprintln!("{positions} slots compared");
+
+    // The library: WDL answers, distance-giving calls refused.
+    let m = Material::parse("KRvKP").unwrap();
+    assert!(
+        Tablebase::open_closure(d.path(), m).is_err(),
+        "open refuses the WDL form"
+    );
+    let wdl = Tablebase::open_closure_any(d.path(), m).unwrap();
+    let full = Tablebase::open_closure(raw_dir, m).unwrap();
+    assert!(wdl.is_wdl_only() && !full.is_wdl_only());
+    let file = d.path().join("fens.txt");
+    write_sampled_fens(raw_dir, "KRvKP", 100, 9, &file);
+    for line in std::fs::read_to_string(&file).unwrap().lines() {
+        let b = Board::from_fen(line).unwrap();
+        assert_eq!(
+            wdl.probe_wdl(&b).unwrap(),
+            full.probe(&b).unwrap().wdl(),
+            "{line}"
+        );
+        let e = wdl.probe(&b).unwrap_err().to_string();
+        assert!(e.contains("WDL-form") && e.contains(".nmt.zst"), "{e}");
+        let by_wdl: Vec<i32> = wdl
+            .best_moves_wdl(&b, None)
+            .unwrap()
+            .iter()
+            .map(|x| x.1)
+            .collect();
+        let mut by_full: Vec<i32> = full
+            .best_moves(&b, None)
+            .unwrap()
+            .iter()
+            .map(|x| x.1.wdl())
+            .collect();
+        by_full.sort_by_key(|&w| std::cmp::Reverse(w));
+        assert_eq!(by_wdl, by_full, "{line}");
+    }
+    // The command line: null distances, and no restore.
+    let fen = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let a: serde_json::Value = serde_json::from_str(&ok(&[
+        "query",
+        "chess",
+        &fen,
+        "--json",
+        "--data",
+        d.path().to_str().unwrap(),
+    ]))
+    .unwrap();
+    assert!(
+        a["dtm_plies"].is_null() && a["pv"].as_array().unwrap().is_empty(),
+        "{a}"
+    );
+    assert_eq!(
+        a["wdl"].as_i64().unwrap(),
+        i64::from(full.probe(&Board::from_fen(&fen).unwrap()).unwrap().wdl())
+    );
+    let victim = chess.join("KRvKP.nmt.zst");
+    let o = nimrod()
+        .args(["unpack", victim.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("KRvKP.nmt.zst") && stderr(&o).contains("WDL-form"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!chess.join("KRvKP.nmt").exists(), "nothing written");
+}

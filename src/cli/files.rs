@@ -85,7 +85,12 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
                     }) {
                         Ok(s) => (
                             if quick { "opens" } else { "ok" }.to_string(),
-                            format!("{}/{} [{}]", s.meta().game, s.meta().table, SHIPPED),
+                            format!(
+                                "{}/{} [{}]",
+                                s.meta().game,
+                                s.meta().table,
+                                shipped_name(&s)
+                            ),
                             s.len(),
                         ),
                         Err(e) => ("bad".to_string(), e.to_string(), 0),
@@ -107,7 +112,13 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
 }
 
 /// How `list` and `info` name the shipping form.
-const SHIPPED: &str = "shipped (part stored in LZMA blocks, the rest restored by its game)";
+fn shipped_name(s: &nimrod::table::ShippedTable) -> &'static str {
+    if s.is_reduced() {
+        "shipped, reduced (the game's coarser values, e.g. chess win/draw/loss; the raw table cannot be restored from it)"
+    } else {
+        "shipped (part stored in LZMA blocks, the rest restored by its game)"
+    }
+}
 
 pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
     let (table, shipped);
@@ -122,7 +133,7 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
         Err(nimrod::table::TableError::Shipped { .. }) => {
             shipped = nimrod::table::ShippedTable::open(file)?;
             let m = shipped.meta();
-            (shipped.header(), m, SHIPPED, m.entry.clone())
+            (shipped.header(), m, shipped_name(&shipped), m.entry.clone())
         }
         Err(e) => return Err(e.into()),
     };
@@ -258,15 +269,25 @@ fn refuse_overwrite(out: &Path, force: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn pack(
-    files: &[PathBuf],
-    level: i32,
-    remove: bool,
-    force: bool,
-    frame_size: Option<u64>,
-    seekable: bool,
-    json: bool,
-) -> Result<ExitCode> {
+/// `nimrod pack`'s options (see its help).
+pub struct PackOptions {
+    pub level: i32,
+    pub remove: bool,
+    pub force: bool,
+    pub frame_size: Option<u64>,
+    pub seekable: bool,
+    pub wdl: bool,
+}
+
+pub fn pack(files: &[PathBuf], options: PackOptions, json: bool) -> Result<ExitCode> {
+    let PackOptions {
+        level,
+        remove,
+        force,
+        frame_size,
+        seekable,
+        wdl,
+    } = options;
     if !(1..=22).contains(&level) {
         bail!("--level {level} is out of range (1 ..= 22)");
     }
@@ -298,8 +319,14 @@ pub fn pack(
         let out = PathBuf::from(out);
         let shipped = game.filter(|_| !seekable).and_then(|g| {
             let block = frame_size.map_or(DEFAULT_SHIPPED_BLOCK, |n| n as usize);
-            g.ship(&t, &out, block)
+            g.ship(&t, &out, block, wdl)
         });
+        ensure!(
+            !wdl || shipped.is_some(),
+            "{}: --wdl keeps win/draw/loss of chess tables; {} tables have no such form",
+            f.display(),
+            t.meta().game
+        );
         // What the shipping form kept, or None for the zstd form.
         let (raw_len, packed_len, kept) = match shipped {
             Some(kept) => {
@@ -329,7 +356,9 @@ pub fn pack(
             output: out.display().to_string(),
             raw_bytes: raw_len,
             packed_bytes: packed_len,
-            form: kept.as_ref().map(|_| "shipped"),
+            form: kept
+                .as_ref()
+                .map(|_| if wdl { "shipped-wdl" } else { "shipped" }),
             kept,
         });
     }

@@ -104,6 +104,12 @@ enum Command {
         /// game with a shipping form (chess): larger, faster to probe.
         #[arg(long)]
         seekable: bool,
+        /// Chess: keep only each position's win, draw or loss (no
+        /// distances), for engines that search; much smaller. Such a file
+        /// answers win/draw/loss and cannot restore the raw table, so the
+        /// raw file is kept.
+        #[arg(long, conflicts_with_all = ["seekable", "remove"])]
+        wdl: bool,
         #[command(flatten)]
         json: JsonArg,
     },
@@ -229,8 +235,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             force,
             frame_size,
             seekable,
+            wdl,
             json,
-        } => files::pack(&files, level, remove, force, frame_size, seekable, json.on),
+        } => files::pack(
+            &files,
+            files::PackOptions {
+                level,
+                remove,
+                force,
+                frame_size,
+                seekable,
+                wdl,
+            },
+            json.on,
+        ),
         Command::Unpack { files, force, json } => files::unpack(&files, force, json.on),
         Command::Query { game, args } => query::run(game, args),
         Command::Play { game, args } => query::play(game, args),

@@ -52,9 +52,16 @@ pub trait Game: Sync {
         crate::table::pack::DEFAULT_FRAME_SIZE
     }
     /// Writes this game's shipping form of `table` to `out` (blocks of
-    /// `block` raw bytes) and says what it kept; None when the game has no
+    /// `block` raw bytes; `reduced`: the game's reduced form, which cannot
+    /// restore the table) and says what it kept; None when the game has no
     /// shipping form (`nimrod pack` then writes the zstd-seekable form).
-    fn ship(&self, _table: &Table, _out: &Path, _block: usize) -> Option<Result<String>> {
+    fn ship(
+        &self,
+        _table: &Table,
+        _out: &Path,
+        _block: usize,
+        _reduced: bool,
+    ) -> Option<Result<String>> {
         None
     }
     /// The raw payload of a shipped table of this game, restored.

@@ -20,7 +20,7 @@
 //!     40     8  head length (raw bytes before the payload)
 //!     48     8  head's compressed length (zstd)
 //!     56     8  metadata length         64  8  block count
-//!     72     8  raw file length         80  8  reserved (zero)
+//!     72     8  raw file length         80  8  content (0 the entries, 1 reduced)
 //!     88     8  xxh3-64 of bytes 0..88, the head, the metadata, the block list
 //! then the head (zstd), the metadata (JSON), the block list (per block:
 //! compressed length u32, low 32 bits of the XXH64 of its raw bytes) and
@@ -44,6 +44,10 @@ pub const SHIPPED_MAGIC: [u8; 8] = *b"NIMRODSH";
 const VERSION: u32 = 1;
 const CODEC_LZMA1: u32 = 1;
 const FIXED_LEN: usize = 96;
+/// The content field: the stored entries are the raw table's (free ones
+/// aside), or the game's reduced form of them.
+const CONTENT_ENTRIES: u64 = 0;
+const CONTENT_REDUCED: u64 = 1;
 /// Raw bytes per block `nimrod pack` uses for a shipped table: 1 MiB,
 /// where LZMA's ratio levels off (64 KiB blocks were 25% larger on the
 /// 3-4 piece chess set).
@@ -151,14 +155,16 @@ fn decompress_block(z: &[u8], raw_len: usize, block: usize) -> io::Result<Vec<u8
 
 /// Writes the shipped form of the raw table `raw` to `out` (atomically):
 /// entries `kept` of its payload, as `stored` gives them (little-endian,
-/// `kept` entries' width each), in LZMA blocks of `block` raw bytes. Returns
-/// the shipped file's length.
+/// `kept` entries' width each), in LZMA blocks of `block` raw bytes;
+/// `reduced` when they are the game's reduced form (see the module doc).
+/// Returns the shipped file's length.
 pub fn write_shipped(
     raw: &crate::Table,
     out: &Path,
     kept: Range<u64>,
     stored: &[u8],
     block: usize,
+    reduced: bool,
 ) -> Result<u64, TableError> {
     let h = raw.header();
     let width = h.entry_kind.width() as u64;
@@ -206,6 +212,14 @@ pub fn write_shipped(
         (56, meta_bytes.len() as u64),
         (64, blocks.len() as u64),
         (72, raw_file_len),
+        (
+            80,
+            if reduced {
+                CONTENT_REDUCED
+            } else {
+                CONTENT_ENTRIES
+            },
+        ),
     ] {
         fixed[at..at + 8].copy_from_slice(&v.to_le_bytes());
     }
@@ -252,6 +266,7 @@ pub struct ShippedTable {
     head: Vec<u8>,
     meta_bytes: Vec<u8>,
     kept: Range<u64>,
+    reduced: bool,
     block_bytes: usize,
     blocks: Vec<Block>,
     cache: FrameCache,
@@ -302,6 +317,11 @@ impl ShippedTable {
         let (head_len, head_z, meta_len, nblocks) =
             (u64_at(40), u64_at(48), u64_at(56), u64_at(64));
         let raw_file_len = u64_at(72);
+        let reduced = match u64_at(80) {
+            CONTENT_ENTRIES => false,
+            CONTENT_REDUCED => true,
+            other => return Err(corrupt(format!("unknown content kind {other}"))),
+        };
         if !SHIPPED_BLOCKS.contains(&(block_bytes as usize)) {
             return Err(corrupt(format!("block size {block_bytes} out of range")));
         }
@@ -387,6 +407,7 @@ impl ShippedTable {
             head,
             meta_bytes,
             kept: first..first + count,
+            reduced,
             block_bytes: block_bytes as usize,
             blocks,
             cache,
@@ -416,6 +437,11 @@ impl ShippedTable {
     /// Whether the raw table has no entries.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// Whether it holds the game's reduced form of its entries (which
+    /// cannot restore the raw table).
+    pub fn is_reduced(&self) -> bool {
+        self.reduced
     }
     /// The entries it stores.
     pub fn kept(&self) -> Range<u64> {
@@ -509,6 +535,16 @@ impl ShippedTable {
         Ok(out)
     }
 
+    fn refuse_reduced(&self) -> Result<(), TableError> {
+        if self.reduced {
+            return Err(TableError::request(
+                &self.path,
+                "holds a reduced form of its table's values (e.g. a chess table's win/draw/loss only), from which the raw table cannot be restored; restore from the full shipped form or rebuild it",
+            ));
+        }
+        Ok(())
+    }
+
     fn refused(&self, e: TableError) -> TableError {
         self.corrupt(format!("the restored table does not check: {e}"))
     }
@@ -517,6 +553,7 @@ impl ShippedTable {
     /// game), fully verified against the raw header's payload and metadata
     /// checksums: a wrong restore is an error, never a table.
     pub fn restore_table(&self, payload: &[u8]) -> Result<crate::Table, TableError> {
+        self.refuse_reduced()?;
         let t = crate::Table::from_bytes(&self.path, self.raw_bytes(payload)?)
             .map_err(|e| self.refused(e))?;
         t.verify().map_err(|e| self.refused(e))?;
@@ -527,6 +564,7 @@ impl ShippedTable {
     /// `payload`; the file is opened and fully verified, as by
     /// `restore_table`, before the rename. Returns its length.
     pub fn restore(&self, out: &Path, payload: &[u8]) -> Result<u64, TableError> {
+        self.refuse_reduced()?;
         let bytes = self.raw_bytes(payload)?;
         write_checked(
             out,
@@ -563,7 +601,15 @@ mod tests {
         crate::writer::write_ranked(&raw, &entries, &meta, 1).unwrap();
         let table = crate::Table::open(&raw).unwrap();
         let out = dir.path().join("t.nmt.zst");
-        write_shipped(&table, &out, 10_000..20_000, &entries[10_000..], 4096).unwrap();
+        write_shipped(
+            &table,
+            &out,
+            10_000..20_000,
+            &entries[10_000..],
+            4096,
+            false,
+        )
+        .unwrap();
         assert!(matches!(
             crate::Table::open(&out),
             Err(TableError::Shipped { .. })
@@ -591,6 +637,48 @@ mod tests {
         let s = ShippedTable::open(&out).unwrap();
         assert!(s.verify().is_err());
         assert!(s.stored::<u8>(19_999).is_err());
+    }
+
+    /// A reduced file says so, answers its stored entries, and refuses to
+    /// restore the raw table even from the right payload.
+    #[test]
+    fn a_reduced_shipped_table_refuses_to_restore() {
+        let dir = tempfile::tempdir().unwrap();
+        let raw = dir.path().join("t.nmt");
+        let entries: Vec<u8> = (0..8_192u32).map(|i| (i % 5) as u8).collect();
+        let meta = TableMeta::new(
+            "demo",
+            "t",
+            serde_json::json!({}),
+            "identity",
+            "u8",
+            serde_json::json!({}),
+        );
+        crate::writer::write_ranked(&raw, &entries, &meta, 1).unwrap();
+        let table = crate::Table::open(&raw).unwrap();
+        let out = dir.path().join("t.nmt.zst");
+        let coarse: Vec<u8> = entries.iter().map(|&e| e.min(1)).collect();
+        write_shipped(&table, &out, 0..8_192, &coarse, 4096, true).unwrap();
+        let s = ShippedTable::open(&out).unwrap();
+        assert!(s.is_reduced());
+        assert_eq!(s.stored::<u8>(7).unwrap(), 1);
+        let e = s
+            .restore(&dir.path().join("back.nmt"), &entries)
+            .unwrap_err();
+        assert!(e.to_string().contains("reduced"), "{e}");
+        assert!(!dir.path().join("back.nmt").exists());
+        // An unknown content kind is damage, named as such (the header sum
+        // is recomputed so that only the field is wrong).
+        let mut bytes = std::fs::read(&out).unwrap();
+        bytes[80] = 7;
+        let list_end = bytes.len() - s.blocks.iter().map(|b| b.len).sum::<usize>();
+        let mut sum = Xxh3::new();
+        sum.update(&bytes[..88]);
+        sum.update(&bytes[FIXED_LEN..list_end]);
+        bytes[88..96].copy_from_slice(&sum.digest().to_le_bytes());
+        std::fs::write(&out, &bytes).unwrap();
+        let e = ShippedTable::open(&out).unwrap_err();
+        assert!(e.to_string().contains("unknown content kind 7"), "{e}");
     }
 
     #[test]

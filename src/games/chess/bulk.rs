@@ -97,7 +97,7 @@ fn render(line_no: u64, input: &str, answer: &Result<PositionAnswer, String>, js
             a.fen,
             a.table,
             a.wdl,
-            a.dtm_plies,
+            a.dtm_plies.map_or("-".to_string(), |d| d.to_string()),
             a.value,
             a.moves.first().map_or("-", |m| m.san.as_str())
         ),

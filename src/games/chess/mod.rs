@@ -86,8 +86,19 @@ impl Game for Chess {
         4 << 10
     }
 
-    fn ship(&self, table: &Table, out: &std::path::Path, block: usize) -> Option<Result<String>> {
-        Some(ship::ship_table(table, out, block).map(|s| {
+    fn ship(
+        &self,
+        table: &Table,
+        out: &std::path::Path,
+        block: usize,
+        reduced: bool,
+    ) -> Option<Result<String>> {
+        let form = if reduced {
+            ship::Form::Wdl
+        } else {
+            ship::Form::Dtm
+        };
+        Some(ship::ship_table(table, out, block, form).map(|s| {
             let side = if s.kept == Color::White {
                 "white"
             } else {
@@ -97,7 +108,11 @@ impl Game for Chess {
                 ship::Fill::Previous => "previous",
                 ship::Fill::Up => "up",
             };
-            format!("{side} to move stored, {fill} fill")
+            let kept = match s.form {
+                ship::Form::Dtm => "",
+                ship::Form::Wdl => ", win/draw/loss only",
+            };
+            format!("{side} to move stored, {fill} fill{kept}")
         }))
     }
 

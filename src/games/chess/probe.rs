@@ -105,6 +105,8 @@ pub struct Loaded {
     pub storage: Storage,
     /// Two-byte values.
     pub wide: bool,
+    /// A WDL-form table (`ship::Form::Wdl`): its values are classes.
+    pub wdl_only: bool,
 }
 
 impl Loaded {
@@ -221,6 +223,11 @@ pub fn value_format_of(
 pub struct Tablebase {
     keys: Vec<u64>,
     tables: Vec<Loaded>,
+    /// Whether WDL-form tables may be opened (`open_any`): then answers
+    /// are exact as win/draw/loss only, once one is.
+    accept_wdl: bool,
+    /// A WDL-form table is open: values are classes ([`super::ship::wdl_class`]).
+    wdl_only: bool,
 }
 
 /// The job id of a material's table (`chess/KQvKR`).
@@ -267,8 +274,35 @@ impl Tablebase {
 
     /// Opens the tables of `materials` (canonical) from a data directory,
     /// raw, packed or shipped, and checks each holds what its name says.
+    /// A WDL-form table (`nimrod pack --wdl`) is refused: it has no
+    /// distances ([`Tablebase::open_any`] takes it).
     pub fn open(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {
-        Tablebase::open_storage(materials, |id| open_storage(data_dir, id))
+        Tablebase::open_storage(Tablebase::default(), materials, |id| {
+            open_storage(data_dir, id)
+        })
+    }
+
+    /// [`Tablebase::open`], also taking WDL-form tables: when one is open
+    /// ([`Tablebase::is_wdl_only`]) the tablebase answers win/draw/loss
+    /// only ([`Tablebase::probe_wdl`], [`Tablebase::best_moves_wdl`]).
+    pub fn open_any(data_dir: &Path, materials: &[Material]) -> Result<Tablebase> {
+        Tablebase::open_storage(Tablebase::accepting_wdl(), materials, |id| {
+            open_storage(data_dir, id)
+        })
+    }
+
+    /// An empty tablebase that takes WDL-form tables.
+    pub fn accepting_wdl() -> Tablebase {
+        Tablebase {
+            accept_wdl: true,
+            ..Tablebase::default()
+        }
+    }
+
+    /// Whether a WDL-form table is open: values are then exact as win,
+    /// draw or loss only, and the distance-giving calls refuse.
+    pub fn is_wdl_only(&self) -> bool {
+        self.wdl_only
     }
 
     /// Opens the tables of `materials` through `open` (given a job id, it
@@ -278,14 +312,16 @@ impl Tablebase {
         materials: &[Material],
         open: impl Fn(&str) -> Result<Table>,
     ) -> Result<Tablebase> {
-        Tablebase::open_storage(materials, |id| open(id).map(Storage::Table))
+        Tablebase::open_storage(Tablebase::default(), materials, |id| {
+            open(id).map(Storage::Table)
+        })
     }
 
     fn open_storage(
+        mut tb: Tablebase,
         materials: &[Material],
         open: impl Fn(&str) -> Result<Storage>,
     ) -> Result<Tablebase> {
-        let mut tb = Tablebase::default();
         let mut todo: Vec<Material> = materials.iter().map(|m| m.canonical()).collect();
         let mut i = 0;
         while i < todo.len() {
@@ -314,6 +350,12 @@ impl Tablebase {
             Storage::Shipped { file, .. } => (file.path(), file.meta(), file.header()),
         };
         let wide = value_format_of(path, meta, header)?;
+        let wdl_only = matches!(&storage, Storage::Shipped { file, .. } if file.is_reduced());
+        ensure!(
+            !wdl_only || self.accept_wdl,
+            "{}: a WDL-form table (`nimrod pack --wdl`), which keeps win/draw/loss without distances; this reader needs the distances. Put the table's full form (raw, packed, or shipped without --wdl) in its place",
+            path.display()
+        );
         let layout = Layout::new(m);
         ensure!(
             header.entry_count == 2 * layout.positions,
@@ -327,7 +369,9 @@ impl Tablebase {
             layout,
             storage,
             wide,
+            wdl_only,
         };
+        self.wdl_only |= wdl_only;
         match self.keys.iter().position(|&k| k == m.key()) {
             Some(i) => self.tables[i] = loaded,
             None => {
@@ -341,18 +385,33 @@ impl Tablebase {
     /// Opens a table and, transitively, every table its captures and
     /// promotions lead to.
     pub fn open_closure(data_dir: &Path, root: Material) -> Result<Tablebase> {
-        let mut all = vec![root.canonical()];
-        let mut i = 0;
-        while i < all.len() {
-            for s in all[i].successors() {
-                if !all.contains(&s) {
-                    all.push(s);
-                }
-            }
-            i += 1;
-        }
-        Tablebase::open(data_dir, &all)
+        Tablebase::open(data_dir, &closure(root))
     }
+
+    /// [`Tablebase::open_closure`], also taking WDL-form tables (see
+    /// [`Tablebase::open_any`]).
+    pub fn open_closure_any(data_dir: &Path, root: Material) -> Result<Tablebase> {
+        Tablebase::open_any(data_dir, &closure(root))
+    }
+}
+
+/// A material and, transitively, every material its captures and
+/// promotions lead to.
+fn closure(root: Material) -> Vec<Material> {
+    let mut all = vec![root.canonical()];
+    let mut i = 0;
+    while i < all.len() {
+        for s in all[i].successors() {
+            if !all.contains(&s) {
+                all.push(s);
+            }
+        }
+        i += 1;
+    }
+    all
+}
+
+impl Tablebase {
 
     /// The opened table of a material, if the tablebase holds it.
     pub fn get(&self, m: &Material) -> Option<&Loaded> {
@@ -484,9 +543,27 @@ impl Tablebase {
     /// [`Tablebase::value_with_en_passant`] for one). Bare kings are a draw.
     /// A table that is not open, or a damaged block, is an error, never a
     /// guess. Thread-safe: probe one `Tablebase` from as many threads as
-    /// you like.
+    /// you like. A tablebase with a WDL-form table open refuses (its
+    /// values have no distance): use [`Tablebase::probe_wdl`].
     pub fn probe(&self, b: &Board) -> Result<Value> {
+        self.refuse_wdl()?;
         self.value(b)
+    }
+
+    /// +1 if the side to move wins, 0 draw, -1 loss, from full tables or
+    /// WDL-form ones alike (otherwise as [`Tablebase::probe`]).
+    pub fn probe_wdl(&self, b: &Board) -> Result<i32> {
+        Ok(self.value(b)?.wdl())
+    }
+
+    fn refuse_wdl(&self) -> Result<()> {
+        if let Some(t) = self.tables.iter().find(|t| t.wdl_only) {
+            bail!(
+                "{}: a WDL-form table (`nimrod pack --wdl`) is open, so values have no distance; ask for win/draw/loss (probe_wdl, best_moves_wdl)",
+                t.path().display()
+            );
+        }
+        Ok(())
     }
 
     /// Every legal move of `b` (en passant after a double push to
@@ -494,6 +571,24 @@ impl Tablebase {
     /// faster wins, then draws, then slower losses; ties in move
     /// generation order, so a position always lists the same way.
     pub fn best_moves(&self, b: &Board, pushed: Option<u8>) -> Result<Vec<(Move, Value)>> {
+        self.refuse_wdl()?;
+        self.rated(b, pushed)
+    }
+
+    /// Every legal move with its win/draw/loss for the side that plays it
+    /// (+1, 0, -1), wins first, then draws, then losses; ties in move
+    /// generation order. Full tables and WDL-form ones alike.
+    pub fn best_moves_wdl(&self, b: &Board, pushed: Option<u8>) -> Result<Vec<(Move, i32)>> {
+        let mut rated: Vec<(Move, i32)> = self
+            .rated(b, pushed)?
+            .into_iter()
+            .map(|(m, v)| (m, v.wdl()))
+            .collect();
+        rated.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
+        Ok(rated)
+    }
+
+    fn rated(&self, b: &Board, pushed: Option<u8>) -> Result<Vec<(Move, Value)>> {
         let mut rated = Vec::new();
         for m in legal_moves(b, pushed) {
             let v = self.value_after(b, &m)?.before_move();

@@ -198,7 +198,8 @@ pub(super) fn open_for(data_dir: &std::path::Path, canonical: Material) -> Resul
     }
     // The table error stays in the chain: the boundary reads its kind
     // (missing or damaged) from it.
-    let tb = Tablebase::open_closure(data_dir, canonical).with_context(|| {
+    // WDL-form tables answer too, as win/draw/loss (`position_answer`).
+    let tb = Tablebase::open_closure_any(data_dir, canonical).with_context(|| {
         format!(
             "the position needs table {} and those it converts to",
             table_id(&canonical)
@@ -216,15 +217,90 @@ pub(super) fn position_answer(
     canonical: Material,
     tb: &Tablebase,
 ) -> Result<PositionAnswer> {
+    if tb.is_wdl_only() {
+        return wdl_answer(board, pushed, canonical, tb);
+    }
     let value = position_value(tb, board, pushed)?;
     let lines = rated_moves(tb, board, pushed)?;
     let pv = principal_variation(tb, board, pushed)?;
-    let turn = if board.turn == Color::White {
+    let turn = turn_name(board);
+    let shown = shown_fen(board, pushed);
+    let rated = |l: &Line| RatedMove {
+        uci: l.mv.uci(),
+        san: l.san.clone(),
+        wdl: l.value.wdl(),
+        dtm_plies: Some(dtm_plies(l.value)),
+        value: l.value.describe(),
+    };
+    Ok(PositionAnswer {
+        fen: shown,
+        table: canonical.name(),
+        turn,
+        wdl: value.wdl(),
+        dtm_plies: Some(dtm_plies(value)),
+        dtm_moves: Some(match value {
+            Value::Win(m) => m as i64,
+            Value::Loss(m) => -(m as i64),
+            _ => 0,
+        }),
+        value: value.describe(),
+        moves: lines.iter().map(rated).collect(),
+        pv: pv.iter().map(|l| l.san.clone()).collect(),
+        pv_uci: pv.iter().map(|l| l.mv.uci()).collect(),
+    })
+}
+
+/// [`position_answer`] from a tablebase with a WDL-form table open: win,
+/// draw or loss for the position and each move, no distances (null) and
+/// no line of best play (without distances a "best" line need not end).
+fn wdl_answer(
+    board: &Board,
+    pushed: Option<u8>,
+    canonical: Material,
+    tb: &Tablebase,
+) -> Result<PositionAnswer> {
+    let word = |wdl: i32| match wdl {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    };
+    let wdl = position_value(tb, board, pushed)?.wdl();
+    let moves = tb
+        .best_moves_wdl(board, pushed)?
+        .into_iter()
+        .map(|(mv, w)| RatedMove {
+            uci: mv.uci(),
+            san: board.san(&mv),
+            wdl: w,
+            dtm_plies: None,
+            value: word(w).to_string(),
+        })
+        .collect();
+    Ok(PositionAnswer {
+        fen: shown_fen(board, pushed),
+        table: canonical.name(),
+        turn: turn_name(board),
+        wdl,
+        dtm_plies: None,
+        dtm_moves: None,
+        value: word(wdl).to_string(),
+        moves,
+        pv: Vec::new(),
+        pv_uci: Vec::new(),
+    })
+}
+
+fn turn_name(board: &Board) -> &'static str {
+    if board.turn == Color::White {
         "white"
     } else {
         "black"
-    };
-    let shown = match pushed {
+    }
+}
+
+/// The position's FEN, with the en passant square when a right exists.
+fn shown_fen(board: &Board, pushed: Option<u8>) -> String {
+    match pushed {
         Some(sq) => {
             let ep = if board.turn == Color::White {
                 sq + 8
@@ -236,30 +312,7 @@ pub(super) fn position_answer(
                 .replacen(" - - ", &format!(" - {} ", square_name(ep)), 1)
         }
         None => board.fen(),
-    };
-    let rated = |l: &Line| RatedMove {
-        uci: l.mv.uci(),
-        san: l.san.clone(),
-        wdl: l.value.wdl(),
-        dtm_plies: dtm_plies(l.value),
-        value: l.value.describe(),
-    };
-    Ok(PositionAnswer {
-        fen: shown,
-        table: canonical.name(),
-        turn,
-        wdl: value.wdl(),
-        dtm_plies: dtm_plies(value),
-        dtm_moves: match value {
-            Value::Win(m) => m as i64,
-            Value::Loss(m) => -(m as i64),
-            _ => 0,
-        },
-        value: value.describe(),
-        moves: lines.iter().map(rated).collect(),
-        pv: pv.iter().map(|l| l.san.clone()).collect(),
-        pv_uci: pv.iter().map(|l| l.mv.uci()).collect(),
-    })
+    }
 }
 
 /// One legal move with its value for the mover.
@@ -268,7 +321,8 @@ pub(super) struct RatedMove {
     uci: String,
     pub(super) san: String,
     wdl: i32,
-    dtm_plies: i64,
+    /// None (null) from a WDL-form table.
+    dtm_plies: Option<i64>,
     value: String,
 }
 
@@ -281,8 +335,9 @@ pub(super) struct PositionAnswer {
     turn: &'static str,
     /// +1 win, 0 draw, -1 loss for the side to move.
     pub(super) wdl: i32,
-    pub(super) dtm_plies: i64,
-    dtm_moves: i64,
+    /// Signed plies to mate; None (null) from a WDL-form table.
+    pub(super) dtm_plies: Option<i64>,
+    dtm_moves: Option<i64>,
     pub(super) value: String,
     /// Every legal move, best first.
     pub(super) moves: Vec<RatedMove>,
@@ -296,12 +351,19 @@ impl std::fmt::Display for PositionAnswer {
         let turn = self.turn;
         writeln!(f, "position  {}", self.fen)?;
         writeln!(f, "table     {} ({turn} to move)", self.table)?;
-        writeln!(
-            f,
-            "value     {} for {turn}; DTM {}",
-            self.value,
-            crate::search::plies(self.dtm_plies as i32)
-        )?;
+        match self.dtm_plies {
+            Some(d) => writeln!(
+                f,
+                "value     {} for {turn}; DTM {}",
+                self.value,
+                crate::search::plies(d as i32)
+            )?,
+            None => writeln!(
+                f,
+                "value     {} for {turn}; DTM not stored (a WDL-form table)",
+                self.value
+            )?,
+        }
         writeln!(f, "moves     {} legal, best first:", self.moves.len())?;
         for m in &self.moves {
             writeln!(f, "  {:<8} {:<6} {}", m.san, m.uci, m.value)?;

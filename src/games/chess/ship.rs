@@ -15,6 +15,12 @@
 //! Restoring the raw table (`nimrod unpack`) evaluates every position by
 //! the same rules as a probe, and the result must match the raw table's
 //! checksums, kept in the shipped file, before it is written.
+//!
+//! The WDL form (`nimrod pack --wdl`, [`Form::Wdl`]) keeps the same shape
+//! with each value reduced to its class ([`wdl_class`]): win, draw or loss
+//! for the side to move, no distance. It is the table crate's *reduced*
+//! content: it answers win/draw/loss through a [`Tablebase`] opened to
+//! accept it (`Tablebase::open_any`), and never restores the raw table.
 
 use super::board::{Board, Color};
 use super::index::Layout;
@@ -25,7 +31,7 @@ use super::value::Value;
 use crate::games::query::{open_table_unpacked, table_params};
 use crate::table::shipped::{estimate_shipped_len, write_shipped, ShippedTable};
 use crate::table::Table;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, ensure, Context, Result};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -117,6 +123,27 @@ pub enum Fill {
     Up,
 }
 
+/// What a shipped file keeps of each value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// The value itself (DTM): the raw table restores byte for byte.
+    Dtm,
+    /// Its class only: win, draw or loss for the side to move.
+    Wdl,
+}
+
+/// The value that stands for `v`'s class in a WDL-form table: a win in
+/// one move, a draw, or a loss in one move. Classes compare as the values
+/// they stand for (every win beats the draw, which beats every loss), so
+/// the best of moves reduced is the reduced best.
+pub fn wdl_class(v: Value) -> Value {
+    match v {
+        Value::Win(_) => Value::Win(1),
+        Value::Loss(_) => Value::Loss(1),
+        Value::Draw => Value::Draw,
+    }
+}
+
 /// The stored streams of one side, one per `Fill`: `values` are the raw
 /// table's entries of that side (little-endian); `tb` holds the tables
 /// its conversions reach.
@@ -126,7 +153,12 @@ fn side_streams(
     values: &[u8],
     wide: bool,
     tb: &Tablebase,
+    form: Form,
 ) -> Result<[Vec<u8>; 2]> {
+    let reduce = |v: Value| match form {
+        Form::Dtm => v,
+        Form::Wdl => wdl_class(v),
+    };
     let width = if wide { 2 } else { 1 };
     let stride = layout.innermost() as usize;
     let chunks: Vec<[Vec<u8>; 2]> = (0..layout.positions.div_ceil(CHUNK))
@@ -142,12 +174,12 @@ fn side_streams(
             let mut cursor = layout.cursor(from);
             for slot in from..to {
                 let at = slot as usize * width;
-                let stored = decode(&values[at..at + width], wide);
+                let stored = reduce(decode(&values[at..at + width], wide));
                 let i = (slot - from) as usize;
                 // None: free; Some((v, Some(c))): anything no better than c.
                 let rule = match cursor.legal_board(turn) {
                     None => None,
-                    Some(b) => Some(match best_conversion(tb, &b)? {
+                    Some(b) => Some(match best_conversion(tb, &b)?.map(reduce) {
                         Some(c) if c.preference() >= stored.preference() => (stored, Some(c)),
                         _ => (stored, None),
                     }),
@@ -191,19 +223,27 @@ pub struct Shipped {
     pub kept: Color,
     /// How the values no probe reads were filled.
     pub fill: Fill,
+    /// What it keeps of each value.
+    pub form: Form,
 }
 
 /// Writes the shipping form of the chess table `table` to `out`, in blocks
-/// of `block` raw bytes. The tables its captures and promotions reach must
-/// be in its data directory (raw, packed or shipped).
-pub fn ship_table(table: &Table, out: &Path, block: usize) -> Result<Shipped> {
+/// of `block` raw bytes, keeping each value whole or (`Form::Wdl`) its
+/// class. The tables its captures and promotions reach must be in its
+/// data directory (raw, packed or shipped; for the WDL form, also WDL).
+pub fn ship_table(table: &Table, out: &Path, block: usize, form: Form) -> Result<Shipped> {
     let job: TableJob = table_params(table)?;
     let m = Material::parse(&job.material)?.canonical();
     let wide = super::probe::value_format(table)?;
     let layout = Layout::new(m);
     let data_dir = data_dir_of(table.path())?;
-    let tb = Tablebase::open(&data_dir, &m.successors())
-        .with_context(|| format!("{}: the tables its captures reach", table.path().display()))?;
+    // A DTM form's free values are chosen against the exact conversions:
+    // WDL tables below it are refused (`open`); the WDL form needs classes.
+    let tb = match form {
+        Form::Dtm => Tablebase::open(&data_dir, &m.successors()),
+        Form::Wdl => Tablebase::open_any(&data_dir, &m.successors()),
+    }
+    .with_context(|| format!("{}: the tables its captures reach", table.path().display()))?;
     let width = if wide { 2 } else { 1 };
     let n = layout.positions;
     let bytes: Vec<u8> = if wide {
@@ -223,7 +263,7 @@ pub fn ship_table(table: &Table, out: &Path, block: usize) -> Result<Shipped> {
         } else {
             &bytes[half..]
         };
-        let [previous, up] = side_streams(&layout, turn, part, wide, &tb)?;
+        let [previous, up] = side_streams(&layout, turn, part, wide, &tb, form)?;
         candidates.push((turn, Fill::Previous, previous));
         candidates.push((turn, Fill::Up, up));
     }
@@ -241,11 +281,19 @@ pub fn ship_table(table: &Table, out: &Path, block: usize) -> Result<Shipped> {
     let (kept, fill, stream) = candidates.swap_remove(best.expect("four candidates").1);
     drop(candidates);
     let first = if kept == Color::White { 0 } else { n };
-    let written = write_shipped(table, out, first..first + n, &stream, block)?;
+    let written = write_shipped(
+        table,
+        out,
+        first..first + n,
+        &stream,
+        block,
+        form == Form::Wdl,
+    )?;
     Ok(Shipped {
         bytes: written,
         kept,
         fill,
+        form,
     })
 }
 
@@ -273,18 +321,39 @@ pub fn kept_side(s: &ShippedTable, layout: &Layout) -> Result<Color> {
 /// then the other side is searched one ply into it. The same rules as a
 /// probe (`Tablebase::value_in`), walked slot by slot.
 pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
+    ensure!(
+        !s.is_reduced(),
+        "{}: a WDL-form table (`nimrod pack --wdl`) keeps win/draw/loss only; the table with distances cannot be restored from it",
+        s.path().display()
+    );
+    entries_by_probe_rules(s)
+}
+
+/// Every entry of a shipped chess table (of either form) by the probe
+/// rules: [`restore_payload`]'s walk, which for the WDL form gives each
+/// position's class ([`wdl_class`]); its tests compare those with the raw
+/// table's.
+pub fn entries_by_probe_rules(s: &ShippedTable) -> Result<Vec<u8>> {
     let data_dir = data_dir_of(s.path())?;
     let (m, storage) = shipped_storage(ShippedTable::open(s.path())?)?;
-    let mut one = Tablebase::default();
+    let mut one = Tablebase::accepting_wdl();
     one.insert(m, storage)?;
     let t = one.get(&m).expect("inserted");
     let Storage::Shipped { kept, .. } = t.storage else {
         unreachable!("inserted as shipped")
     };
     let (layout, wide) = (&t.layout, t.wide);
-    let subs = Tablebase::open_with(&m.successors(), |id| {
-        open_table_unpacked(&data_dir, id, &restore_payload)
-    })?;
+    // The DTM form restores from full tables (shipped ones restored in
+    // memory first); the WDL form's walk takes the tables below as they
+    // are, WDL ones too, and keeps each value's class.
+    let subs = if s.is_reduced() {
+        Tablebase::open_any(&data_dir, &m.successors())?
+    } else {
+        Tablebase::open_with(&m.successors(), |id| {
+            open_table_unpacked(&data_dir, id, &restore_payload)
+        })?
+    };
+    let reduce = |v: Value| if s.is_reduced() { wdl_class(v) } else { v };
     let n = layout.positions;
     let width = if wide { 2 } else { 1 };
     // One side's entries, encoded as the raw table stores them (a side of
@@ -299,7 +368,7 @@ pub fn restore_payload(s: &ShippedTable) -> Result<Vec<u8>> {
                 for slot in from..to {
                     let v = match cursor.legal_board(turn) {
                         None => Value::Draw,
-                        Some(b) => f(&b)?,
+                        Some(b) => reduce(f(&b)?),
                     };
                     encode(v, wide, &mut out)?;
                     if slot + 1 < to {
