@@ -2,9 +2,9 @@
 # Packs every chess table of a data directory in the WDL form and logs
 # the sizes; resumable (the figures behind the 3-5 WDL total, issue 56).
 #
-#   scripts/chess_wdl_set.sh BIN DATA OUT LOG
+#   scripts/chess_wdl_set.sh BIN DATA OUT LOG [TABLE...]
 #
-# For each DATA/chess/*.nmt (name order): skips it if LOG already has its
+# For each TABLE (default: every DATA/chess/*.nmt, name order): skips it if LOG already has its
 # line; else hard-links the raw tables into a scratch directory beside
 # DATA, runs `BIN pack --wdl` on it (its captures and promotions read the
 # raw tables), moves the file to OUT/chess/ and appends "table raw_bytes
@@ -16,6 +16,11 @@ bin=$(realpath "$1")
 data=$(realpath "$2")
 out=$3
 log=$4
+shift 4
+tables=("$@")
+if [ ${#tables[@]} -eq 0 ]; then
+    for f in "$data"/chess/*.nmt; do tables+=("$(basename "$f" .nmt)"); done
+fi
 mkdir -p "$out/chess"
 touch "$log"
 work=$(mktemp -d "$data/.wdl-set.XXXXXX")
@@ -24,8 +29,8 @@ mkdir -p "$work/chess"
 for f in "$data"/chess/*.nmt; do
     ln "$f" "$work/chess/" 2>/dev/null || cp "$f" "$work/chess/"
 done
-for f in "$data"/chess/*.nmt; do
-    t=$(basename "$f" .nmt)
+for t in "${tables[@]}"; do
+    f="$data/chess/$t.nmt"
     if grep -q "^$t " "$log"; then
         continue
     fi

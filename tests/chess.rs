@@ -1624,7 +1624,7 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
         Tablebase::open_closure(d.path(), m).is_err(),
         "open refuses the WDL form"
     );
-    let wdl = Tablebase::open_closure_any(d.path(), m).unwrap();
+    let mut wdl = Tablebase::open_closure_any(d.path(), m).unwrap();
     let full = Tablebase::open_closure(raw_dir, m).unwrap();
     assert!(wdl.is_wdl_only() && !full.is_wdl_only());
     let file = d.path().join("fens.txt");
@@ -1644,15 +1644,40 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
             .iter()
             .map(|x| x.1)
             .collect();
-        let mut by_full: Vec<i32> = full
+        let by_full: Vec<i32> = full
             .best_moves(&b, None)
             .unwrap()
             .iter()
             .map(|x| x.1.wdl())
             .collect();
-        by_full.sort_by_key(|&w| std::cmp::Reverse(w));
+        assert!(by_full.windows(2).all(|w| w[0] >= w[1]), "{line}");
         assert_eq!(by_wdl, by_full, "{line}");
+        let full_wdl: Vec<i32> = full
+            .best_moves_wdl(&b, None)
+            .unwrap()
+            .iter()
+            .map(|x| x.1)
+            .collect();
+        assert_eq!(full_wdl, by_full, "{line}");
     }
+    // Every WDL table replaced by its full form: distances again.
+    // KBNvK, last, is not in KRvKP's closure: KPvK is the last WDL one.
+    for (i, n) in names.iter().enumerate() {
+        let mm = Material::parse(n).unwrap().canonical();
+        let id = nimrod::games::chess::table_id(&mm);
+        let storage = nimrod::games::chess::probe::open_storage(raw_dir, &id).unwrap();
+        wdl.insert(mm, storage).unwrap();
+        assert_eq!(wdl.is_wdl_only(), i + 2 < names.len(), "after {n}");
+    }
+    let b = Board::from_fen(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(wdl.probe(&b).unwrap(), full.probe(&b).unwrap());
     // The command line: null distances, and no restore.
     let fen = std::fs::read_to_string(&file)
         .unwrap()

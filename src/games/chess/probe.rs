@@ -226,8 +226,6 @@ pub struct Tablebase {
     /// Whether WDL-form tables may be opened (`open_any`): then answers
     /// are exact as win/draw/loss only, once one is.
     accept_wdl: bool,
-    /// A WDL-form table is open: values are classes ([`super::ship::wdl_class`]).
-    wdl_only: bool,
 }
 
 /// The job id of a material's table (`chess/KQvKR`).
@@ -302,7 +300,14 @@ impl Tablebase {
     /// Whether a WDL-form table is open: values are then exact as win,
     /// draw or loss only, and the distance-giving calls refuse.
     pub fn is_wdl_only(&self) -> bool {
-        self.wdl_only
+        self.wdl_table().is_some()
+    }
+
+    /// The first open WDL-form table, if any (its values are classes,
+    /// [`super::ship::wdl_class`]). Read from the tables themselves, so a
+    /// WDL table replaced by a full one (`insert`) no longer counts.
+    fn wdl_table(&self) -> Option<&Loaded> {
+        self.tables.iter().find(|t| t.wdl_only)
     }
 
     /// Opens the tables of `materials` through `open` (given a job id, it
@@ -371,7 +376,6 @@ impl Tablebase {
             wide,
             wdl_only,
         };
-        self.wdl_only |= wdl_only;
         match self.keys.iter().position(|&k| k == m.key()) {
             Some(i) => self.tables[i] = loaded,
             None => {
@@ -557,7 +561,7 @@ impl Tablebase {
     }
 
     fn refuse_wdl(&self) -> Result<()> {
-        if let Some(t) = self.tables.iter().find(|t| t.wdl_only) {
+        if let Some(t) = self.wdl_table() {
             bail!(
                 "{}: a WDL-form table (`nimrod pack --wdl`) is open, so values have no distance; ask for win/draw/loss (probe_wdl, best_moves_wdl)",
                 t.path().display()
@@ -576,16 +580,16 @@ impl Tablebase {
     }
 
     /// Every legal move with its win/draw/loss for the side that plays it
-    /// (+1, 0, -1), wins first, then draws, then losses; ties in move
-    /// generation order. Full tables and WDL-form ones alike.
+    /// (+1, 0, -1), wins first, then draws, then losses. Full tables and
+    /// WDL-form ones alike; within a class the order is
+    /// [`Tablebase::best_moves`]'s where the distances are known (faster
+    /// wins, slower losses first), else move generation order.
     pub fn best_moves_wdl(&self, b: &Board, pushed: Option<u8>) -> Result<Vec<(Move, i32)>> {
-        let mut rated: Vec<(Move, i32)> = self
+        Ok(self
             .rated(b, pushed)?
             .into_iter()
             .map(|(m, v)| (m, v.wdl()))
-            .collect();
-        rated.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
-        Ok(rated)
+            .collect())
     }
 
     fn rated(&self, b: &Board, pushed: Option<u8>) -> Result<Vec<(Move, Value)>> {
