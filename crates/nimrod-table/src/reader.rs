@@ -46,9 +46,18 @@ pub struct Table {
     header: Header,
     meta: TableMeta,
     mph: Option<PerfectHash>,
-    block_sums: Vec<u64>,
+    block_sums: BlockSums,
     /// One bit per payload block, set once the block matched its sum.
     checked: Vec<AtomicU64>,
+}
+
+/// Each payload block's checksum: read in place from a source that is one
+/// slice (a mapped file: opening a table of 2^32 entries then copies none
+/// of its 16 MiB of sums), else copied out once at open.
+enum BlockSums {
+    /// The little-endian sums start at this file offset.
+    InPlace(usize),
+    Copied(Vec<u64>),
 }
 
 impl std::fmt::Debug for Table {
@@ -172,13 +181,26 @@ impl Table {
             }
         };
         let blocks = header.block_count();
-        let mut sum_bytes = vec![0u8; header.block_sums.len as usize];
-        src.read_at(header.block_sums.offset, &mut sum_bytes)
-            .map_err(|e| TableError::corrupt(path, e.to_string()))?;
-        let block_sums = sum_bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunk")))
-            .collect();
+        let sums_at = header.block_sums.offset as usize;
+        let sums_len = header.block_sums.len as usize;
+        let copied_sums = match src.as_slice() {
+            Some(_) => None,
+            None => {
+                let mut sum_bytes = vec![0u8; sums_len];
+                src.read_at(header.block_sums.offset, &mut sum_bytes)
+                    .map_err(|e| TableError::corrupt(path, e.to_string()))?;
+                Some(sum_bytes)
+            }
+        };
+        let block_sums = match &copied_sums {
+            None => BlockSums::InPlace(sums_at),
+            Some(bytes) => BlockSums::Copied(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunk")))
+                    .collect(),
+            ),
+        };
         let table = Table {
             path: path.to_path_buf(),
             src,
@@ -197,7 +219,14 @@ impl Table {
         aux.update(&meta_bytes);
         table.checksum(table.header.index.offset, table.header.index.len, &mut aux)?;
         table.checksum(table.header.keys.offset, table.header.keys.len, &mut aux)?;
-        aux.update(&sum_bytes);
+        match &copied_sums {
+            Some(bytes) => aux.update(bytes),
+            None => table.checksum(
+                table.header.block_sums.offset,
+                table.header.block_sums.len,
+                &mut aux,
+            )?,
+        }
         if aux.digest() != table.header.aux_checksum {
             return Err(table.corrupt("metadata/index checksum mismatch"));
         }
@@ -307,7 +336,7 @@ impl Table {
         if let Some(h) = whole {
             h.update(bytes);
         }
-        if xxhash_rust::xxh3::xxh3_64(bytes) != self.block_sums[block as usize] {
+        if xxhash_rust::xxh3::xxh3_64(bytes) != self.block_sum(block) {
             let width = self.header.entry_kind.width() as u64;
             return Err(self.corrupt(format!(
                 "payload block {block} (entries {}..{}) does not match its checksum",
@@ -444,8 +473,29 @@ impl Table {
         (0..self.len()).map(|s| self.key_at(s)).collect()
     }
 
+    /// The stored checksum of payload block `block` (< the block count,
+    /// which the header's section sizes were checked against at open).
+    fn block_sum(&self, block: u64) -> u64 {
+        match &self.block_sums {
+            BlockSums::Copied(sums) => sums[block as usize],
+            BlockSums::InPlace(at) => {
+                let all = self
+                    .src
+                    .as_slice()
+                    .expect("in-place sums need a slice source");
+                let at = at + 8 * block as usize;
+                u64::from_le_bytes(all[at..at + 8].try_into().expect("8 bytes"))
+            }
+        }
+    }
+
     fn checksum(&self, offset: u64, len: u64, h: &mut Xxh3) -> Result<(), TableError> {
         if len == 0 {
+            return Ok(());
+        }
+        if let Some(all) = self.src.as_slice() {
+            // Hashed where it lies: no copy, and only the pages read.
+            h.update(&all[offset as usize..(offset + len) as usize]);
             return Ok(());
         }
         let mut buf = vec![0u8; len.min(1 << 20) as usize];
@@ -609,6 +659,57 @@ mod tests {
             t.get::<u32>(3 * per_block).unwrap(),
             (3 * per_block as u32).wrapping_mul(2_654_435_761)
         );
+    }
+
+    /// The block sums are read in place from a file map (or any one-slice
+    /// source) and copied from a packed one: either way a changed sum is
+    /// refused at open, and a sum read in place still catches its block.
+    #[test]
+    fn block_sums_in_place_or_copied_are_checked_at_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = ranked_bytes(40_000);
+        let t = Table::from_bytes(Path::new("t"), bytes.clone()).unwrap();
+        assert!(matches!(t.block_sums, BlockSums::InPlace(_)));
+        let sums_at = t.header().block_sums.offset as usize;
+        let per_block = (1u64 << DEFAULT_BLOCK_SHIFT) / 4;
+        let mut bad_sum = bytes.clone();
+        bad_sum[sums_at + 8 * 3 + 2] ^= 0x01;
+        let raw_path = dir.path().join("t.nmt");
+        std::fs::write(&raw_path, &bad_sum).unwrap();
+        let e = Table::open(&raw_path).unwrap_err().to_string();
+        assert!(
+            e.contains("t.nmt") && e.contains("metadata/index checksum mismatch"),
+            "{e}"
+        );
+        let packed = crate::pack::pack_bytes(&bad_sum, 3, 4096).unwrap();
+        let e = Table::from_bytes(Path::new("p"), packed)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("metadata/index checksum mismatch"), "{e}");
+        let good = Table::from_bytes(
+            Path::new("p"),
+            crate::pack::pack_bytes(&bytes, 3, 4096).unwrap(),
+        )
+        .unwrap();
+        assert!(matches!(good.block_sums, BlockSums::Copied(_)));
+        // Each block's sum, in place and copied, is the one it was written with.
+        std::fs::write(&raw_path, &bytes).unwrap();
+        let mapped = Table::open(&raw_path).unwrap();
+        for block in 0..mapped.header().block_count() {
+            assert_eq!(mapped.block_sum(block), good.block_sum(block));
+        }
+        assert!(mapped.verify().is_ok() && good.verify().is_ok());
+        // A damaged payload block under in-place sums fails its reads.
+        let mut bad_block = bytes;
+        bad_block[t.header().payload.offset as usize + 4 * (3 * per_block as usize + 1)] ^= 0x40;
+        std::fs::write(&raw_path, &bad_block).unwrap();
+        let mapped = Table::open(&raw_path).unwrap();
+        assert!(mapped
+            .get::<u32>(3 * per_block)
+            .unwrap_err()
+            .to_string()
+            .contains("payload block 3 "));
+        assert!(mapped.get::<u32>(0).is_ok());
     }
 
     #[test]
