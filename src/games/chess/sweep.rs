@@ -914,19 +914,37 @@ impl Work<'_> {
         // so do the positions their promotions reach.
         const BATCH: usize = 1 << 18;
         let batch = if slow { BATCH } else { cells.len() };
+        // NIMROD_SWEEP_TRACE: each part's time, per slice.
+        let trace = std::env::var_os("NIMROD_SWEEP_TRACE").is_some();
+        let mut parts = Vec::new();
+        let mut t = std::time::Instant::now();
+        let mut lap = |name: &'static str| {
+            if trace {
+                parts.push(format!("{name} {:.3}", t.elapsed().as_secs_f64()));
+                t = std::time::Instant::now();
+            }
+        };
         for (b, cells) in cells.chunks_mut(batch).enumerate() {
             self.first_look_all(cells, b * batch, quick);
             if slow {
                 e.probe.release_resident_pages();
             }
         }
+        lap("look");
         if quick != [false, false] {
             self.settle_pending(cells);
+            lap("settle");
             self.capture_wins(cells, quick);
+            lap("captures");
             if self.pawns() != 0 {
                 self.pawn_capture_wins(cells, quick);
+                lap("pawn-captures");
                 self.push_wins(cells, quick);
+                lap("pushes");
             }
+        }
+        if trace {
+            eprintln!("first-pass parts (s): {}", parts.join(", "));
         }
     }
 
