@@ -1629,7 +1629,15 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
     assert!(wdl.is_wdl_only() && !full.is_wdl_only());
     let file = d.path().join("fens.txt");
     write_sampled_fens(raw_dir, "KRvKP", 100, 9, &file);
-    for line in std::fs::read_to_string(&file).unwrap().lines() {
+    let fens = std::fs::read_to_string(&file).unwrap();
+    let classes = |tb: &Tablebase, b: &Board| -> Vec<i32> {
+        tb.best_moves_wdl(b, None)
+            .unwrap()
+            .iter()
+            .map(|x| x.1)
+            .collect()
+    };
+    for line in fens.lines() {
         let b = Board::from_fen(line).unwrap();
         assert_eq!(
             wdl.probe_wdl(&b).unwrap(),
@@ -1638,12 +1646,7 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
         );
         let e = wdl.probe(&b).unwrap_err().to_string();
         assert!(e.contains("WDL-form") && e.contains(".nmt.zst"), "{e}");
-        let by_wdl: Vec<i32> = wdl
-            .best_moves_wdl(&b, None)
-            .unwrap()
-            .iter()
-            .map(|x| x.1)
-            .collect();
+        let by_wdl = classes(&wdl, &b);
         let by_full: Vec<i32> = full
             .best_moves(&b, None)
             .unwrap()
@@ -1652,13 +1655,7 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
             .collect();
         assert!(by_full.windows(2).all(|w| w[0] >= w[1]), "{line}");
         assert_eq!(by_wdl, by_full, "{line}");
-        let full_wdl: Vec<i32> = full
-            .best_moves_wdl(&b, None)
-            .unwrap()
-            .iter()
-            .map(|x| x.1)
-            .collect();
-        assert_eq!(full_wdl, by_full, "{line}");
+        assert_eq!(classes(&full, &b), by_full, "{line}");
     }
     // Every WDL table replaced by its full form: distances again.
     // KBNvK, last, is not in KRvKP's closure: KPvK is the last WDL one.
@@ -1669,26 +1666,14 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
         wdl.insert(mm, storage).unwrap();
         assert_eq!(wdl.is_wdl_only(), i + 2 < names.len(), "after {n}");
     }
-    let b = Board::from_fen(
-        std::fs::read_to_string(&file)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let fen = fens.lines().next().unwrap();
+    let b = Board::from_fen(fen).unwrap();
     assert_eq!(wdl.probe(&b).unwrap(), full.probe(&b).unwrap());
     // The command line: null distances, and no restore.
-    let fen = std::fs::read_to_string(&file)
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .to_string();
     let a: serde_json::Value = serde_json::from_str(&ok(&[
         "query",
         "chess",
-        &fen,
+        fen,
         "--json",
         "--data",
         d.path().to_str().unwrap(),
@@ -1700,7 +1685,7 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
     );
     assert_eq!(
         a["wdl"].as_i64().unwrap(),
-        i64::from(full.probe(&Board::from_fen(&fen).unwrap()).unwrap().wdl())
+        i64::from(full.probe(&b).unwrap().wdl())
     );
     let victim = chess.join("KRvKP.nmt.zst");
     let o = nimrod()

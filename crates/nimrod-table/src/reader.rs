@@ -181,25 +181,20 @@ impl Table {
             }
         };
         let blocks = header.block_count();
-        let sums_at = header.block_sums.offset as usize;
-        let sums_len = header.block_sums.len as usize;
-        let copied_sums = match src.as_slice() {
-            Some(_) => None,
+        // A one-slice source keeps its sums where they lie; any other
+        // copies them once (and the aux checksum hashes that copy).
+        let (block_sums, copied_sums) = match src.as_slice() {
+            Some(_) => (BlockSums::InPlace(header.block_sums.offset as usize), None),
             None => {
-                let mut sum_bytes = vec![0u8; sums_len];
-                src.read_at(header.block_sums.offset, &mut sum_bytes)
+                let mut bytes = vec![0u8; header.block_sums.len as usize];
+                src.read_at(header.block_sums.offset, &mut bytes)
                     .map_err(|e| TableError::corrupt(path, e.to_string()))?;
-                Some(sum_bytes)
-            }
-        };
-        let block_sums = match &copied_sums {
-            None => BlockSums::InPlace(sums_at),
-            Some(bytes) => BlockSums::Copied(
-                bytes
+                let sums = bytes
                     .chunks_exact(8)
                     .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunk")))
-                    .collect(),
-            ),
+                    .collect();
+                (BlockSums::Copied(sums), Some(bytes))
+            }
         };
         let table = Table {
             path: path.to_path_buf(),
