@@ -128,15 +128,31 @@ impl Board {
         p.pinned & bit(m.from) == 0 || line(p.king, m.from) & bit(m.to) != 0
     }
 
+    /// [`Board::is_legal_with`] for the moves of one position: a king's
+    /// move is tested against every square the other side attacks, its
+    /// sliders seen through the king's square, computed at the first king
+    /// move (`danger`) instead of one attack test per king move.
+    #[inline]
+    fn is_legal_among(&self, m: &Move, p: &Pins, danger: &mut Option<Bitboard>) -> bool {
+        if m.role != Role::King {
+            return self.is_legal_with(m, p);
+        }
+        let attacked = *danger.get_or_insert_with(|| {
+            self.attacked_by(self.turn.other(), self.occupied() ^ bit(p.king))
+        });
+        attacked & bit(m.to) == 0
+    }
+
     /// Every legal move of the side to move, appended to `out`.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.pseudo_moves(out);
         let pins = self.pins();
+        let mut danger = None;
         let mut keep = start;
         for i in start..out.len() {
             let m = out[i];
-            if self.is_legal_with(&m, &pins) {
+            if self.is_legal_among(&m, &pins, &mut danger) {
                 out[keep] = m;
                 keep += 1;
             }
@@ -156,8 +172,9 @@ impl Board {
     /// rest of the generation.
     pub fn all_legal_moves(&self, mut f: impl FnMut(&Move) -> bool) -> bool {
         let pins = self.pins();
+        let mut danger = None;
         self.each_pseudo_move(&mut |m| {
-            if !self.is_legal_with(&m, &pins) || f(&m) {
+            if !self.is_legal_among(&m, &pins, &mut danger) || f(&m) {
                 ControlFlow::Continue(())
             } else {
                 ControlFlow::Break(())

@@ -358,37 +358,46 @@ pub fn entries_by_probe_rules(s: &ShippedTable) -> Result<Vec<u8>> {
     let width = if wide { 2 } else { 1 };
     // One side's entries, encoded as the raw table stores them (a side of
     // KRPvKR is 355 MB this way, 2.8 GB as `Value`s).
-    let side = |f: &(dyn Fn(&Board) -> Result<Value> + Sync), turn: Color| -> Result<Vec<u8>> {
-        let parts: Vec<Vec<u8>> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| -> Result<Vec<u8>> {
-                let (from, to) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut out = Vec::with_capacity((to - from) as usize * width);
-                let mut cursor = layout.cursor(from);
-                for slot in from..to {
-                    let v = match cursor.legal_board(turn) {
-                        None => Value::Draw,
-                        Some(b) => reduce(f(&b)?),
-                    };
-                    encode(v, wide, &mut out)?;
-                    if slot + 1 < to {
-                        cursor.advance();
+    let side =
+        |f: &(dyn Fn(&Board, u64) -> Result<Value> + Sync), turn: Color| -> Result<Vec<u8>> {
+            let parts: Vec<Vec<u8>> = (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| -> Result<Vec<u8>> {
+                    let (from, to) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                    let mut out = Vec::with_capacity((to - from) as usize * width);
+                    let mut cursor = layout.cursor(from);
+                    for slot in from..to {
+                        let v = match cursor.legal_board(turn) {
+                            None => Value::Draw,
+                            Some(b) => reduce(f(&b, slot)?),
+                        };
+                        encode(v, wide, &mut out)?;
+                        if slot + 1 < to {
+                            cursor.advance();
+                        }
                     }
-                }
-                Ok(out)
-            })
-            .collect::<Result<_>>()?;
-        Ok(parts.concat())
-    };
-    let stored_side = side(&|b| stored_side_value(t, b, &subs), kept)?;
+                    Ok(out)
+                })
+                .collect::<Result<_>>()?;
+            Ok(parts.concat())
+        };
+    let stored_side = side(&|b, _| stored_side_value(t, b, &subs), kept)?;
     let other_side = side(
-        &|b| {
+        &|b, slot| {
+            // The cursor's boards are canonical, so a move that stays in
+            // the table reaches the index with one group's rank changed
+            // (see `Layout::index_after_unmove`, here run forwards: the
+            // parent's placement, the moving side not to move).
+            let mut parent = *b;
+            parent.turn = b.turn.other();
             one_ply(b, |mv| {
                 if mv.converts() {
                     return subs.value_after(b, mv);
                 }
                 let child = b.play(mv);
-                let at = layout.index(&child) as usize * width;
+                let at = layout.index_after_unmove(&parent, slot, mv.role, mv.to, mv.from) as usize
+                    * width;
+                debug_assert_eq!(at, layout.index(&child) as usize * width);
                 let stored = decode(&stored_side[at..at + width], wide);
                 let mut err = None;
                 let v = after_move(&child, mv, stored, &mut |c| {
