@@ -15,14 +15,11 @@ log=${3:?usage: chess_set_build.sh CONFIG DATA LOG [NIMROD] [THREADS]}
 nimrod=${4:-target/release/nimrod}
 threads=${5:-$(nproc)}
 [ -x "$nimrod" ] || { echo "chess_set_build.sh: $nimrod: not an executable" >&2; exit 2; }
-jobs=$("$nimrod" plan --config "$config" --json | python3 -c '
-import json, sys
-for j in json.load(sys.stdin)["jobs"]:
-    if j["id"].startswith("chess/"):
-        print(j["id"])
-') || { echo "chess_set_build.sh: nimrod plan --config $config failed" >&2; exit 2; }
-for id in $jobs; do
-  name=${id#chess/}
+here=$(dirname "$(realpath "$0")")
+names=$("$nimrod" plan --config "$config" --json | python3 "$here/lib/chess_tables.py") \
+  || { echo "chess_set_build.sh: nimrod plan --config $config failed" >&2; exit 2; }
+for name in $names; do
+  id=chess/$name
   [ -e "$data/chess/$name.nmt" ] || [ -e "$data/chess/$name.nmt.zst" ] && continue
   t=$(mktemp)
   if /usr/bin/time -f '%U %S %e %M' -o "$t" "$nimrod" build --config "$config" --data "$data" \

@@ -23,12 +23,7 @@ config="$here/../config/big.toml"
 mkdir -p "$data/chess"
 tables=("$@")
 if [ ${#tables[@]} -eq 0 ]; then
-    mapfile -t tables < <("$bin" plan --config "$config" --json | python3 -c '
-import json, sys
-for j in json.load(sys.stdin)["jobs"]:
-    if j["id"].startswith("chess/"):
-        print(j["id"][6:])
-' | LC_ALL=C sort)
+    mapfile -t tables < <("$bin" plan --config "$config" --json | python3 "$here/lib/chess_tables.py" --sorted)
 fi
 for t in "${tables[@]}"; do
     shipped=0

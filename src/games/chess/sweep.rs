@@ -518,6 +518,10 @@ struct Engine<'a> {
     slices: Vec<Slice>,
     by_pawns: HashMap<(Bitboard, Bitboard), usize>,
     options: Options,
+    /// `NIMROD_SWEEP_TRACE` is set: each slice's first-pass parts and each
+    /// ply's count and time go to standard error (for
+    /// `benches/chess_side_by_side.sh`). Read once, at the start.
+    trace: bool,
 }
 
 impl<'a> Engine<'a> {
@@ -536,6 +540,7 @@ impl<'a> Engine<'a> {
             slices,
             by_pawns,
             options,
+            trace: std::env::var_os("NIMROD_SWEEP_TRACE").is_some(),
         })
     }
 }
@@ -914,8 +919,7 @@ impl Work<'_> {
         // so do the positions their promotions reach.
         const BATCH: usize = 1 << 18;
         let batch = if slow { BATCH } else { cells.len() };
-        // NIMROD_SWEEP_TRACE: each part's time, per slice.
-        let trace = std::env::var_os("NIMROD_SWEEP_TRACE").is_some();
+        let trace = e.trace;
         let mut parts = Vec::new();
         let mut t = std::time::Instant::now();
         let mut lap = |name: &'static str| {
@@ -2259,7 +2263,7 @@ impl<'a> Engine<'a> {
             },
             None => None,
         };
-        let trace = std::env::var_os("NIMROD_SWEEP_TRACE").is_some();
+        let trace = self.trace;
         let (mut cells, mut exact, mut ply);
         let mut last_save = std::time::Instant::now();
         match resumed {
