@@ -13,7 +13,7 @@
 //! index (kings on the diagonal), is not canonical and holds no value.
 
 use super::bitboard::*;
-use super::board::{Board, Color, Role};
+use super::board::{Board, Color, Move, Role};
 use super::material::Material;
 use std::sync::OnceLock;
 
@@ -416,6 +416,20 @@ impl Layout {
             best = best.min(self.index_of_parts(kings, &pieces, s));
         }
         best
+    }
+
+    /// Index of the position after the move `m` of the canonical board `b`
+    /// at `index`, for a move that stays in the table (no capture, no
+    /// promotion): [`Layout::index_after_unmove`] run forwards, from the
+    /// parent's placement with the moving side not to move, so a move
+    /// that keeps the frame costs one group's rank.
+    pub fn index_after_move(&self, b: &Board, index: u64, m: &Move) -> u64 {
+        debug_assert!(!m.converts());
+        let mut parent = *b;
+        parent.turn = b.turn.other();
+        let after = self.index_after_unmove(&parent, index, m.role, m.to, m.from);
+        debug_assert_eq!(after, self.index(&b.play(m)));
+        after
     }
 
     /// Index of the position before the unmove `(role, from, to)` of the

@@ -137,9 +137,7 @@ impl Board {
         if m.role != Role::King {
             return self.is_legal_with(m, p);
         }
-        let attacked = *danger.get_or_insert_with(|| {
-            self.attacked_by(self.turn.other(), self.occupied() ^ bit(p.king))
-        });
+        let attacked = *danger.get_or_insert_with(|| self.king_danger(p));
         attacked & bit(m.to) == 0
     }
 
@@ -274,12 +272,17 @@ impl Board {
         }
     }
 
+    /// Every square the other side attacks, its sliders seen through the
+    /// king of the side to move (so the king cannot step back along a
+    /// checking line): the squares that king may not move to.
+    pub fn king_danger(&self, p: &Pins) -> Bitboard {
+        self.attacked_by(self.turn.other(), self.occupied() ^ bit(p.king))
+    }
+
     /// The squares the king of the side to move may step to without
     /// capturing.
     pub fn quiet_king_targets(&self, p: &Pins) -> Bitboard {
-        let occ = self.occupied();
-        let attacked = self.attacked_by(self.turn.other(), occ ^ bit(p.king));
-        KING[p.king as usize] & !occ & !attacked
+        KING[p.king as usize] & !self.occupied() & !self.king_danger(p)
     }
 
     /// Whether the side to move has a legal move that neither captures

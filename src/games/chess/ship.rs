@@ -384,20 +384,12 @@ pub fn entries_by_probe_rules(s: &ShippedTable) -> Result<Vec<u8>> {
     let stored_side = side(&|b, _| stored_side_value(t, b, &subs), kept)?;
     let other_side = side(
         &|b, slot| {
-            // The cursor's boards are canonical, so a move that stays in
-            // the table reaches the index with one group's rank changed
-            // (see `Layout::index_after_unmove`, here run forwards: the
-            // parent's placement, the moving side not to move).
-            let mut parent = *b;
-            parent.turn = b.turn.other();
             one_ply(b, |mv| {
                 if mv.converts() {
                     return subs.value_after(b, mv);
                 }
                 let child = b.play(mv);
-                let at = layout.index_after_unmove(&parent, slot, mv.role, mv.to, mv.from) as usize
-                    * width;
-                debug_assert_eq!(at, layout.index(&child) as usize * width);
+                let at = layout.index_after_move(b, slot, mv) as usize * width;
                 let stored = decode(&stored_side[at..at + width], wide);
                 let mut err = None;
                 let v = after_move(&child, mv, stored, &mut |c| {
