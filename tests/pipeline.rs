@@ -535,38 +535,37 @@ fn a_deleted_level_below_a_current_one_is_not_rebuilt_for_the_levels_above() {
     );
 }
 
-#[test]
-fn a_killed_streaming_grundy_build_resumes_from_its_checkpoint_to_the_same_bytes() {
+/// Builds `id` of the config `toml` once in one go, then again killed
+/// (SIGKILL) after its first saves and rerun: the rerun resumes from the
+/// checkpoint, writes the same bytes, and leaves no state behind. `also`
+/// names files besides the checkpoint the killed build must have left.
+fn a_killed_build_resumes(toml: &str, id: &str, table: &str, also: &[&str]) {
     let cfgdir = tempfile::tempdir().unwrap();
-    let cfg = cfgdir.path().join("g.toml");
-    std::fs::write(
-        &cfg,
-        "[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 131072\n",
-    )
-    .unwrap();
+    let cfg = cfgdir.path().join("c.toml");
+    std::fs::write(&cfg, toml).unwrap();
     let build = |dir: &Path, threads: &str, minutes: &str| {
         let mut c = nimrod();
         c.args(["build", "--config", cfg.to_str().unwrap(), "--data"])
             .arg(dir)
-            .args(["--only", "grundy/values", "--threads", threads])
+            .args(["--only", id, "--threads", threads])
             .env("NIMROD_CHECKPOINT_MINUTES", minutes);
         c
     };
     let reference = tempfile::tempdir().unwrap();
     let o = build(reference.path(), "1", "600").output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let expected = std::fs::read(reference.path().join("grundy/values.nmt")).unwrap();
+    let expected = std::fs::read(reference.path().join(table)).unwrap();
 
     let d = tempfile::tempdir().unwrap();
-    let state = d.path().join("grundy/values.nmt.checkpoint");
-    let table = d.path().join("grundy/values.nmt");
+    let table = d.path().join(table);
+    let state = checkpoint_of(&table);
     let mut child = build(d.path(), "2", "0")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let start = Instant::now();
-    // Kill once a state has been saved and some more values written.
+    // Kill once a state has been saved and some more values computed.
     loop {
         if let Ok(m) = std::fs::metadata(&state) {
             if m.modified().unwrap().elapsed().unwrap_or_default() > Duration::from_millis(30) {
@@ -575,15 +574,21 @@ fn a_killed_streaming_grundy_build_resumes_from_its_checkpoint_to_the_same_bytes
         }
         assert!(
             child.try_wait().unwrap().is_none(),
-            "the build ended before it was killed"
+            "{id}: the build ended before it was killed"
         );
-        assert!(start.elapsed() < Duration::from_secs(120), "no state saved");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{id}: no state saved"
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(!table.exists(), "killed after it finished");
-    assert!(state.exists() && d.path().join("grundy/values.nmt.partial").exists());
+    assert!(!table.exists(), "{id}: killed after it finished");
+    assert!(state.exists(), "{id}: no state");
+    for f in also {
+        assert!(d.path().join(f).exists(), "{id}: {f} missing");
+    }
 
     let o = build(d.path(), "1", "600").output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
@@ -591,9 +596,38 @@ fn a_killed_streaming_grundy_build_resumes_from_its_checkpoint_to_the_same_bytes
     assert!(log.contains("resumed at heap"), "{log}");
     assert!(
         std::fs::read(&table).unwrap() == expected,
-        "the resumed table differs from one built in one go"
+        "{id}: the resumed table differs from one built in one go"
     );
-    assert!(!state.exists(), "the state outlives the table");
-    assert!(!d.path().join("grundy/values.nmt.partial").exists());
+    assert!(!state.exists(), "{id}: the state outlives the table");
+    for f in also {
+        assert!(!d.path().join(f).exists(), "{id}: {f} outlives the table");
+    }
     ok(&["verify", d.path().to_str().unwrap()]);
+}
+
+fn checkpoint_of(table: &Path) -> std::path::PathBuf {
+    let mut name = table.as_os_str().to_owned();
+    name.push(".checkpoint");
+    name.into()
+}
+
+#[test]
+fn a_killed_streaming_grundy_build_resumes_from_its_checkpoint_to_the_same_bytes() {
+    a_killed_build_resumes(
+        "[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 131072\n",
+        "grundy/values",
+        "grundy/values.nmt",
+        &["grundy/values.nmt.partial"],
+    );
+}
+
+#[test]
+fn a_killed_octal_build_resumes_from_its_checkpoint_to_the_same_bytes() {
+    // 0.161 stays sparse (no period): the solve runs to the bound.
+    a_killed_build_resumes(
+        "[octal]\ngames = [\"0.161\"]\nbound = 1000000\n",
+        "octal/0.161",
+        "octal/0.161.nmt",
+        &[],
+    );
 }

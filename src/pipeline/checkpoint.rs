@@ -12,7 +12,7 @@
 //!   allocation of whatever its bytes say.
 
 use crate::table::writer::{sync_parent, tmp_path, with_suffix};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -43,6 +43,112 @@ pub fn interval() -> Result<Duration> {
         Err(e) => bail!("{INTERVAL_VAR}: {e}"),
     };
     Ok(Duration::from_secs(60 * minutes))
+}
+
+/// Where and how often a resumable job saves its state.
+#[derive(Clone, Debug)]
+pub struct Saving {
+    /// The file (its `.tmp` sibling while it is written).
+    pub path: PathBuf,
+    /// What the state belongs to (a hash of the job's parameters, those
+    /// that do not change the state left out); a checkpoint of any other
+    /// key is not used.
+    pub key: u64,
+    /// A save once this long has passed since the last or since the job
+    /// began.
+    pub every: Duration,
+    /// Tests: stop the job with an error right after the first save at or
+    /// past this point (a heap, a ply), as a killed build would.
+    pub stop_after: Option<u64>,
+}
+
+impl Saving {
+    /// The job's own saving: beside `output`, every
+    /// `NIMROD_CHECKPOINT_MINUTES`, under `key`.
+    pub fn beside(output: &Path, key: u64) -> Result<Saving> {
+        Ok(Saving {
+            path: path_beside(output),
+            key,
+            every: interval()?,
+            stop_after: None,
+        })
+    }
+}
+
+impl Saving {
+    /// Starts a checkpoint with its header: the job kind's `magic`, the
+    /// `format` of what follows, and this saving's key.
+    pub fn create(&self, magic: &[u8; 8], format: u64) -> Result<StateWriter> {
+        let mut w = StateWriter::create(&self.path)?;
+        w.put(magic)?;
+        w.u64(format)?;
+        w.u64(self.key)?;
+        Ok(w)
+    }
+
+    /// Opens the checkpoint and checks its header against `magic` (named
+    /// `kind` in messages), `format` and this saving's key: `Ok(None)` when
+    /// there is none, an error saying why one cannot be used.
+    pub fn open(&self, magic: &[u8; 8], kind: &str, format: u64) -> Result<Option<StateReader>> {
+        let Some(mut r) = StateReader::open(&self.path)? else {
+            return Ok(None);
+        };
+        let mut saved = [0u8; 8];
+        r.take(&mut saved)?;
+        ensure!(&saved == magic, "{}: not {kind} checkpoint", r.name());
+        let saved = r.u64()?;
+        ensure!(
+            saved == format,
+            "{}: checkpoint format {saved}, this nimrod writes {format}",
+            r.name()
+        );
+        let key = r.u64()?;
+        ensure!(
+            key == self.key,
+            "{}: saved by a solve of other parameters (hash {key:016x}, this one {:016x})",
+            r.name(),
+            self.key
+        );
+        Ok(Some(r))
+    }
+}
+
+/// What a resumable job reports besides its result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The state was saved.
+    Saved {
+        /// Where the job would resume (the job's unit: a heap, a ply).
+        at: u64,
+        /// The checkpoint's size.
+        bytes: u64,
+        /// The time the save took.
+        seconds: f64,
+    },
+    /// The job resumed from a saved state.
+    Resumed {
+        /// The first point done after resuming.
+        at: u64,
+    },
+    /// A saved state was found and not used.
+    Refused {
+        /// Why.
+        why: String,
+    },
+}
+
+impl Step {
+    /// The line a build's log shows, `unit` naming what `at` counts.
+    pub fn line(&self, unit: &str) -> String {
+        match self {
+            Step::Saved { at, bytes, seconds } => format!(
+                "state saved at {unit} {at} ({:.1} MB in {seconds:.1} s)",
+                *bytes as f64 / 1e6
+            ),
+            Step::Resumed { at } => format!("resumed at {unit} {at} from its checkpoint"),
+            Step::Refused { why } => format!("checkpoint not used, starting over: {why}"),
+        }
+    }
 }
 
 /// Removes a table's checkpoint once the table is written; a failure is
@@ -214,6 +320,12 @@ impl StateReader {
         self.words::<2, u16>(u16::from_le_bytes)
     }
 
+    /// Values written by `StateWriter::u16s`, appended to `out` (which
+    /// may already hold the room: a large list is not copied to grow).
+    pub fn u16s_into(&mut self, out: &mut Vec<u16>) -> Result<()> {
+        self.words_into::<2, u16>(u16::from_le_bytes, out)
+    }
+
     /// Values written by `StateWriter::u32s`.
     pub fn u32s(&mut self) -> Result<Vec<u32>> {
         self.words::<4, u32>(u32::from_le_bytes)
@@ -225,6 +337,16 @@ impl StateReader {
     }
 
     fn words<const W: usize, T>(&mut self, from: fn([u8; W]) -> T) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        self.words_into(from, &mut out)?;
+        Ok(out)
+    }
+
+    fn words_into<const W: usize, T>(
+        &mut self,
+        from: fn([u8; W]) -> T,
+        out: &mut Vec<T>,
+    ) -> Result<()> {
         let len = self.u64()?;
         let bytes = len
             .checked_mul(W as u64)
@@ -235,7 +357,7 @@ impl StateReader {
                     self.name
                 )
             })?;
-        let mut out = Vec::with_capacity(len as usize);
+        out.reserve_exact(len as usize);
         let mut buf = vec![0u8; BLOCK.min(bytes as usize)];
         let mut rest = bytes as usize;
         while rest > 0 {
@@ -248,7 +370,7 @@ impl StateReader {
             );
             rest -= n;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Checks the checksum and that nothing follows it.

@@ -9,11 +9,10 @@ use super::rare::is_rare_value;
 use super::sparse::SparseState;
 use super::stats::GrundyStats;
 use super::values::{Cursor, Storage};
-use crate::pipeline::checkpoint::{StateReader, StateWriter};
+use crate::pipeline::checkpoint::{Saving as Checkpoint, Step};
 use anyhow::{bail, ensure, Result};
-use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Below this heap the per-heap method is used: it is cheap there, and a
 /// block needs room below it for its parts.
@@ -316,47 +315,6 @@ pub fn stream(bound: u64, window: u64, sink: impl Sink) -> Result<GrundyStats> {
     stream_resumable(bound, window, None, |_| Ok(sink), &mut |_| {}).map(|(stats, _)| stats)
 }
 
-/// Where and how often a streaming solve saves its state.
-#[derive(Clone, Debug)]
-pub struct Checkpoint {
-    /// The file (its `.tmp` sibling while it is written).
-    pub path: PathBuf,
-    /// What the state belongs to (the job's parameters, the bound left
-    /// out: the state at a heap does not depend on where the solve will
-    /// stop); a checkpoint of any other is not used.
-    pub key: u64,
-    /// A save, between two blocks, once this long has passed since the
-    /// last or since the solve began (and at least `SAVE_SPACING` heaps on).
-    pub every: Duration,
-    /// Tests: stop the solve with an error right after the first save at
-    /// or past this heap, as a killed build would.
-    pub stop_after: Option<u64>,
-}
-
-/// What a resumable solve reports besides its values.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Step {
-    /// The state was saved.
-    Saved {
-        /// The heap the solve would resume at.
-        heap: u64,
-        /// The checkpoint's size.
-        bytes: u64,
-        /// The time the save took.
-        seconds: f64,
-    },
-    /// The solve resumed from a saved state.
-    Resumed {
-        /// The first heap solved after resuming.
-        heap: u64,
-    },
-    /// A saved state was found and not used.
-    Refused {
-        /// Why.
-        why: String,
-    },
-}
-
 /// At least this many heaps between two saves, whatever the interval.
 const SAVE_SPACING: u64 = 1 << 16;
 const MAGIC: &[u8; 8] = b"NMGRUNDY";
@@ -386,7 +344,7 @@ pub fn stream_resumable<S: Sink>(
             Ok(None) => {}
             Ok(Some(restored)) => {
                 on_step(Step::Resumed {
-                    heap: cursor.next_heap(),
+                    at: cursor.next_heap(),
                 });
                 start = restored;
             }
@@ -432,25 +390,9 @@ fn restore(
     storage: &Storage,
     cursor: &mut Cursor,
 ) -> Result<Option<Start>> {
-    let Some(mut r) = StateReader::open(&c.path)? else {
+    let Some(mut r) = c.open(MAGIC, "a Grundy", FORMAT)? else {
         return Ok(None);
     };
-    let mut magic = [0u8; 8];
-    r.take(&mut magic)?;
-    ensure!(&magic == MAGIC, "{}: not a Grundy checkpoint", r.name());
-    let format = r.u64()?;
-    ensure!(
-        format == FORMAT,
-        "{}: checkpoint format {format}, this nimrod writes {FORMAT}",
-        r.name()
-    );
-    let key = r.u64()?;
-    ensure!(
-        key == c.key,
-        "{}: saved by a solve of other parameters (hash {key:016x}, this one {:016x})",
-        r.name(),
-        c.key
-    );
     let saved_window = r.u64()?;
     ensure!(
         saved_window == window,
@@ -514,10 +456,7 @@ impl Saves<'_> {
     ) -> Result<()> {
         let began = Instant::now();
         let c = self.checkpoint;
-        let mut w = StateWriter::create(&c.path)?;
-        w.put(MAGIC)?;
-        w.u64(FORMAT)?;
-        w.u64(c.key)?;
+        let mut w = c.create(MAGIC, FORMAT)?;
         w.u64(self.window)?;
         storage.save(cursor, &mut w)?;
         st.save(&mut w)?;
@@ -525,7 +464,7 @@ impl Saves<'_> {
         let bytes = w.commit()?;
         let heap = cursor.next_heap();
         (self.on_step)(Step::Saved {
-            heap,
+            at: heap,
             bytes,
             seconds: began.elapsed().as_secs_f64(),
         });
@@ -541,6 +480,7 @@ impl Saves<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// The per-heap method alone, as the reference for the blocked one.
     fn per_heap(bound: u64) -> (Vec<u16>, GrundyStats) {
@@ -701,7 +641,7 @@ mod tests {
             let (stopped, steps) = run(bound, &c, &kept, first);
             let err = stopped.unwrap_err().to_string();
             assert!(err.contains("stopped after saving"), "{err}");
-            let Some(Step::Saved { heap: saved, .. }) = steps.last().cloned() else {
+            let Some(Step::Saved { at: saved, .. }) = steps.last().cloned() else {
                 panic!("no save: {steps:?}")
             };
             assert!(saved >= 150_000 && steps.len() >= 2, "{steps:?}");
@@ -712,7 +652,7 @@ mod tests {
                 ..c.clone()
             };
             let (done, steps) = run(bound, &resume, &kept, then);
-            assert_eq!(steps[0], Step::Resumed { heap: saved });
+            assert_eq!(steps[0], Step::Resumed { at: saved });
             assert_eq!(done.unwrap(), stats, "statistics after resuming");
             assert!(kept.0.lock().unwrap().0 == full, "values after resuming");
         }

@@ -181,17 +181,15 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
         .stamped(ctx.stamp())
     };
     if job.mode == Mode::Streaming {
-        let checkpoint = driver::Checkpoint {
-            path: checkpoint::path_beside(&ctx.output),
-            // The state at a heap does not depend on the bound: a stopped
-            // solve to 2^32 resumes as part of one to 2^35.
-            key: crate::pipeline::param_hash(
+        // The state at a heap does not depend on the bound: a stopped
+        // solve to 2^32 resumes as part of one to 2^35.
+        let checkpoint = checkpoint::Saving::beside(
+            &ctx.output,
+            crate::pipeline::param_hash(
                 "grundy/values streaming state",
                 &json!({"window": job.window, "solver": job.solver}),
             ),
-            every: checkpoint::interval()?,
-            stop_after: None,
-        };
+        )?;
         let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
         let (stats, sink) = driver::stream_resumable(
             bound,
@@ -209,22 +207,7 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
                     stage: &stage,
                 })
             },
-            &mut |step| match step {
-                driver::Step::Saved {
-                    heap,
-                    bytes,
-                    seconds,
-                } => say(format!(
-                    "state saved at heap {heap} ({:.1} MB in {seconds:.1} s)",
-                    bytes as f64 / 1e6
-                )),
-                driver::Step::Resumed { heap } => {
-                    say(format!("resumed at heap {heap} from its checkpoint"))
-                }
-                driver::Step::Refused { why } => {
-                    say(format!("checkpoint not used, starting over: {why}"))
-                }
-            },
+            &mut |step| say(step.line("heap")),
         )?;
         sink.writer.finish(&meta(&stats), ctx.param_hash)?;
         if let Some(line) = checkpoint::remove_beside(&ctx.output) {

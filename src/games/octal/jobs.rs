@@ -4,6 +4,7 @@ use super::code::OctalCode;
 use super::period::{self};
 use super::sparse::{self, Checkpoint};
 use super::{Octal, MAX_BOUND, SOLVER_VERSION};
+use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::write_ranked;
@@ -90,9 +91,20 @@ const NOT_SPARSE: u64 = 64;
 fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
     let stage = ctx.progress.stage(ctx.id, "sparse-space values", bound + 1);
     let mut stopped: Option<String> = None;
-    let (g, sparse_stats) = sparse::values(
+    // The state at a heap does not depend on the bound: a stopped solve to
+    // 2^32 resumes as part of one to a larger bound.
+    let saving = checkpoint::Saving::beside(
+        &ctx.output,
+        crate::pipeline::param_hash(
+            "octal sparse-space state",
+            &json!({"code": code.canonical(), "solver": SOLVER_VERSION}),
+        ),
+    )?;
+    let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
+    let (g, sparse_stats) = sparse::values_resumable(
         code,
         bound,
+        Some(&saving),
         |k| stage.inc(k),
         |g, st| {
             let n = g.len() as u64;
@@ -123,7 +135,8 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
             }
             Checkpoint::Continue
         },
-    );
+        &mut |step| say(step.line("heap")),
+    )?;
     let period = period::find(&g, code.max_removal());
     let max = g.iter().copied().max().unwrap_or(0);
     let meta = TableMeta {
@@ -145,6 +158,9 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
         job: Some(ctx.stamp()),
     };
     write_ranked(&ctx.output, &g, &meta, ctx.param_hash)?;
+    if let Some(line) = checkpoint::remove_beside(&ctx.output) {
+        say(line);
+    }
     stage.finish();
     Ok(())
 }

@@ -25,7 +25,10 @@
 //! shares no code with `solve` (the second opinion checks it).
 
 use super::code::OctalCode;
+use crate::pipeline::checkpoint::{Saving, Step};
+use anyhow::{bail, ensure, Result};
 use serde::Serialize;
+use std::time::Instant;
 
 /// The first heap at which a mask is chosen (below it, full scans).
 const FIRST_CHOICE: u64 = 1 << 10;
@@ -92,17 +95,77 @@ pub enum Checkpoint {
 /// G(0..=bound), or a prefix when `at_power_of_two` (called with G(0..n)
 /// and the statistics each time n, the number of values, is a power of
 /// two ≥ 2^10) says stop. `on_heaps(k)` reports k more heaps done.
+#[cfg(any(test, feature = "internals"))]
 pub fn values(
     code: &OctalCode,
     bound: u64,
+    on_heaps: impl FnMut(u64),
+    at_power_of_two: impl FnMut(&[u16], &SparseStats) -> Checkpoint,
+) -> (Vec<u16>, SparseStats) {
+    values_resumable(code, bound, None, on_heaps, at_power_of_two, &mut |_| {})
+        .expect("a solve that neither saves nor restores has no error to return")
+}
+
+/// At least this many heaps between two saves, whatever the interval.
+const SAVE_SPACING: u64 = 1 << 16;
+/// Saves are looked at every this many heaps.
+const SAVE_CHECK: u64 = 1 << 12;
+const MAGIC: &[u8; 8] = b"NMOCTSPA";
+/// Bumped whenever what a saved value means changes.
+const FORMAT: u64 = 1;
+
+/// [`values`], saving its state as `saving` says and resuming from a saved
+/// state when one fits (the values so far and the counters that are not a
+/// function of them; the rest is rebuilt from the values). The values and
+/// statistics are those of a solve never stopped.
+pub fn values_resumable(
+    code: &OctalCode,
+    bound: u64,
+    saving: Option<&Saving>,
     mut on_heaps: impl FnMut(u64),
     mut at_power_of_two: impl FnMut(&[u16], &SparseStats) -> Checkpoint,
-) -> (Vec<u16>, SparseStats) {
-    let moves = Moves::of(code);
-    let mut s = Solver::new(moves, bound);
+    on_step: &mut dyn FnMut(Step),
+) -> Result<(Vec<u16>, SparseStats)> {
+    let mut s = Solver::new(Moves::of(code), bound);
+    if let Some(c) = saving {
+        match s.restore(c, bound) {
+            Ok(false) => {}
+            Ok(true) => {
+                on_heaps(s.g.len() as u64);
+                on_step(Step::Resumed {
+                    at: s.g.len() as u64,
+                });
+            }
+            Err(why) => {
+                on_step(Step::Refused {
+                    why: format!("{why:#}"),
+                });
+                s = Solver::new(Moves::of(code), bound);
+            }
+        }
+    }
+    let start = s.g.len() as u64;
+    let mut last_save = (Instant::now(), start);
     let mut since_report = 0;
     let mut stats = None;
-    for n in 0..=bound {
+    for n in start..=bound {
+        if let Some(c) = saving.filter(|_| n % SAVE_CHECK == 0) {
+            if n >= last_save.1 + SAVE_SPACING && last_save.0.elapsed() >= c.every {
+                on_heaps(since_report);
+                since_report = 0;
+                let began = Instant::now();
+                let bytes = s.save(c)?;
+                on_step(Step::Saved {
+                    at: n,
+                    bytes,
+                    seconds: began.elapsed().as_secs_f64(),
+                });
+                last_save = (Instant::now(), n);
+                if c.stop_after.is_some_and(|h| n >= h) {
+                    bail!("stopped after saving the state at heap {n} (as asked)");
+                }
+            }
+        }
         if n >= FIRST_CHOICE && n.is_power_of_two() {
             s.choose_mask();
             match at_power_of_two(&s.g, &s.stats_now()) {
@@ -113,7 +176,7 @@ pub fn values(
                     preperiod,
                     to,
                 } => {
-                    assert!(
+                    ensure!(
                         period >= 1 && preperiod + period <= n && to <= bound,
                         "a period is filled in only past its proof"
                     );
@@ -136,7 +199,7 @@ pub fn values(
     }
     on_heaps(since_report);
     let stats = stats.unwrap_or_else(|| s.stats_now());
-    (s.g, stats)
+    Ok((s.g, stats))
 }
 
 /// An octal code read as move lists.
@@ -429,6 +492,13 @@ impl Solver {
 
     fn record(&mut self, n: u64, value: u16) {
         self.g.push(value);
+        self.account(n, value);
+    }
+
+    /// Everything `record` keeps besides the value itself: the census,
+    /// the rare list, the statistics that follow from the values, and the
+    /// bitsets' span.
+    fn account(&mut self, n: u64, value: u16) {
         if n >= 1 {
             let v = value as usize;
             if self.census.len() <= v {
@@ -453,6 +523,60 @@ impl Solver {
         if span > self.value_span {
             self.widen(span);
         }
+    }
+
+    /// Writes the state between two heaps: the values so far, the mask in
+    /// force, and the counters that are not a function of the values.
+    fn save(&self, c: &Saving) -> Result<u64> {
+        let mut w = c.create(MAGIC, FORMAT)?;
+        let st = &self.stats;
+        w.u64(self.mask as u64)?;
+        w.u64(self.domain as u64)?;
+        w.u64(st.dense as u64)?;
+        w.u64(st.scanned_splits)?;
+        w.u64(st.full_scans)?;
+        w.u64(st.longest_scan_heap)?;
+        w.u64(st.longest_scan)?;
+        w.u16s(self.g.iter().copied())?;
+        w.commit()
+    }
+
+    /// Reads a saved state into this fresh solver: `Ok(false)` when there
+    /// is none; an error saying why one cannot be used (the checksum is
+    /// checked before anything read is used).
+    fn restore(&mut self, c: &Saving, bound: u64) -> Result<bool> {
+        let Some(mut r) = c.open(MAGIC, "an octal", FORMAT)? else {
+            return Ok(false);
+        };
+        let mask = r.u64()?;
+        let (domain, dense) = (r.u64()?, r.u64()?);
+        let counters = [r.u64()?, r.u64()?, r.u64()?, r.u64()?];
+        r.u16s_into(&mut self.g)?;
+        let name = r.name().to_string();
+        r.finish()?;
+        let n = self.g.len() as u64;
+        ensure!(
+            n >= 1 && n <= bound,
+            "{name}: saved at heap {n}, past what this solve to {bound} would save"
+        );
+        ensure!(
+            mask <= u16::MAX as u64 && domain <= 1 && dense <= 1,
+            "{name}: malformed (mask {mask}, kinds {domain}/{dense})"
+        );
+        self.mask = mask as u16;
+        self.domain = domain == 1;
+        self.stats.dense = dense == 1;
+        [
+            self.stats.scanned_splits,
+            self.stats.full_scans,
+            self.stats.longest_scan_heap,
+            self.stats.longest_scan,
+        ] = counters;
+        self.refresh_parity_words();
+        for x in 0..n {
+            self.account(x, self.g[x as usize]);
+        }
+        Ok(true)
     }
 
     fn stats_now(&self) -> SparseStats {
@@ -521,6 +645,86 @@ mod tests {
         });
         assert_eq!(st.mex_heaps, 1024);
         assert_eq!(g, crate::games::octal::solve::values(&code, 30_000, || {}));
+    }
+
+    fn resumable(
+        code: &OctalCode,
+        bound: u64,
+        c: &Saving,
+    ) -> (Result<(Vec<u16>, SparseStats)>, Vec<Step>) {
+        let mut steps = Vec::new();
+        let mut done = 0;
+        let r = values_resumable(
+            code,
+            bound,
+            Some(c),
+            |k| done += k,
+            |_, _| Checkpoint::Continue,
+            &mut |s| steps.push(s),
+        );
+        if let Ok((g, _)) = &r {
+            assert_eq!(done, g.len() as u64, "heaps reported");
+        }
+        (r, steps)
+    }
+
+    #[test]
+    fn a_stopped_solve_resumes_to_the_same_values_and_statistics() {
+        // 0.161 is sparse from 2^10 on with a mask of several bits: the
+        // rare list, the census and the span are all rebuilt on resume.
+        let code = OctalCode::parse("0.161").unwrap();
+        let bound = 300_000;
+        let (full, stats) = values(&code, bound, |_| {}, |_, _| Checkpoint::Continue);
+        assert!(stats.mask != 0 && stats.rare_heaps > 100, "{stats:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let c = Saving {
+            path: dir.path().join("0.161.nmt.checkpoint"),
+            key: 7,
+            every: std::time::Duration::ZERO,
+            stop_after: Some(150_000),
+        };
+        let (stopped, steps) = resumable(&code, bound, &c);
+        let err = stopped.unwrap_err().to_string();
+        assert!(err.contains("stopped after saving"), "{err}");
+        let Some(Step::Saved { at: saved, .. }) = steps.last().cloned() else {
+            panic!("no save: {steps:?}")
+        };
+        assert!(saved >= 150_000 && steps.len() >= 2, "{steps:?}");
+        let resume = Saving {
+            stop_after: None,
+            ..c.clone()
+        };
+        let (done, steps) = resumable(&code, bound, &resume);
+        assert_eq!(steps[0], Step::Resumed { at: saved });
+        let (g, st) = done.unwrap();
+        assert!(g == full, "values after resuming");
+        assert_eq!(st, stats, "statistics after resuming");
+
+        // Another solve's state, or a damaged one, is refused, and the
+        // solve starts over to the same values.
+        let other = Saving {
+            key: 8,
+            every: std::time::Duration::from_secs(3600),
+            ..resume.clone()
+        };
+        let (done, steps) = resumable(&code, bound, &other);
+        let Step::Refused { why } = &steps[0] else {
+            panic!("{steps:?}")
+        };
+        assert!(why.contains("other parameters"), "{why}");
+        assert!(done.unwrap() == (full.clone(), stats.clone()));
+        let mut bytes = std::fs::read(&c.path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 1;
+        std::fs::write(&c.path, &bytes).unwrap();
+        // The damaged one, under its own key: the checksum refuses it.
+        let damaged = Saving { key: 7, ..other };
+        let (done, steps) = resumable(&code, bound, &damaged);
+        let Step::Refused { why } = &steps[0] else {
+            panic!("{steps:?}")
+        };
+        assert!(why.contains("damaged"), "{why}");
+        assert!(done.unwrap() == (full, stats));
     }
 
     /// Gangolli and Plambeck (1989): 0.16 is periodic with period 149,459,
