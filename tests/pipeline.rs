@@ -558,7 +558,7 @@ fn a_killed_build_resumes(toml: &str, id: &str, table: &str, also: &[&str]) {
 
     let d = tempfile::tempdir().unwrap();
     let table = d.path().join(table);
-    let state = checkpoint_of(&table);
+    let state = nimrod::pipeline::checkpoint::path_beside(&table);
     let mut child = build(d.path(), "2", "0")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -603,12 +603,6 @@ fn a_killed_build_resumes(toml: &str, id: &str, table: &str, also: &[&str]) {
         assert!(!d.path().join(f).exists(), "{id}: {f} outlives the table");
     }
     ok(&["verify", d.path().to_str().unwrap()]);
-}
-
-fn checkpoint_of(table: &Path) -> std::path::PathBuf {
-    let mut name = table.as_os_str().to_owned();
-    name.push(".checkpoint");
-    name.into()
 }
 
 #[test]

@@ -73,9 +73,7 @@ impl Saving {
             stop_after: None,
         })
     }
-}
 
-impl Saving {
     /// Starts a checkpoint with its header: the job kind's `magic`, the
     /// `format` of what follows, and this saving's key.
     pub fn create(&self, magic: &[u8; 8], format: u64) -> Result<StateWriter> {

@@ -9,7 +9,7 @@ use super::rare::is_rare_value;
 use super::sparse::SparseState;
 use super::stats::GrundyStats;
 use super::values::{Cursor, Storage};
-use crate::pipeline::checkpoint::{Saving as Checkpoint, Step};
+use crate::pipeline::checkpoint::{Saving, Step};
 use anyhow::{bail, ensure, Result};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Instant;
@@ -329,7 +329,7 @@ const FORMAT: u64 = 1;
 pub fn stream_resumable<S: Sink>(
     bound: u64,
     window: u64,
-    checkpoint: Option<&Checkpoint>,
+    checkpoint: Option<&Saving>,
     open_sink: impl FnOnce(u64) -> Result<S>,
     on_step: &mut dyn FnMut(Step),
 ) -> Result<(GrundyStats, S)> {
@@ -384,7 +384,7 @@ pub fn stream_resumable<S: Sink>(
 /// is none; an error saying why one cannot be used (the checksum is
 /// checked before anything restored is used).
 fn restore(
-    c: &Checkpoint,
+    c: &Saving,
     window: u64,
     bound: u64,
     storage: &Storage,
@@ -433,7 +433,7 @@ fn restore(
 
 /// The saving side of a resumable solve.
 struct Saves<'a> {
-    checkpoint: &'a Checkpoint,
+    checkpoint: &'a Saving,
     window: u64,
     since: Instant,
     last_heap: u64,
@@ -600,7 +600,7 @@ mod tests {
     /// the heap it is opened at; returns its result and steps.
     fn run(
         bound: u64,
-        c: &Checkpoint,
+        c: &Saving,
         kept: &Kept,
         threads: usize,
     ) -> (Result<GrundyStats>, Vec<Step>) {
@@ -629,7 +629,7 @@ mod tests {
         let bound = 400_000;
         let (full, stats) = values(bound, |_| {}).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let c = Checkpoint {
+        let c = Saving {
             path: dir.path().join("values.nmt.checkpoint"),
             key: 7,
             every: Duration::ZERO,
@@ -647,7 +647,7 @@ mod tests {
             assert!(saved >= 150_000 && steps.len() >= 2, "{steps:?}");
             // The values written after the save are dropped on resume.
             assert!(kept.0.lock().unwrap().0.len() as u64 >= saved);
-            let resume = Checkpoint {
+            let resume = Saving {
                 stop_after: None,
                 ..c.clone()
             };
@@ -659,7 +659,7 @@ mod tests {
 
         // Another solve's state, or a damaged one, is refused, and the
         // solve starts over from heap 0 to the same values.
-        let other = Checkpoint {
+        let other = Saving {
             key: 8,
             stop_after: None,
             // No save of its own, so the file stays the first solve's.
@@ -678,7 +678,7 @@ mod tests {
         bytes[at] ^= 1;
         std::fs::write(&c.path, &bytes).unwrap();
         let kept = Kept::default();
-        let resume = Checkpoint {
+        let resume = Saving {
             stop_after: None,
             ..c.clone()
         };
