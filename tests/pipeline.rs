@@ -625,3 +625,128 @@ fn a_killed_octal_build_resumes_from_its_checkpoint_to_the_same_bytes() {
         &[],
     );
 }
+
+#[test]
+fn a_killed_one_byte_grundy_build_resumes_with_the_same_codes() {
+    // The codes are the values' order of first appearance: the resumed
+    // build must recover that order from the saved statistics.
+    a_killed_build_resumes(
+        "[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 131072\nwidth = 8\n",
+        "grundy/values",
+        "grundy/values.nmt",
+        &["grundy/values.nmt.partial"],
+    );
+}
+
+#[test]
+fn a_one_byte_grundy_table_answers_as_the_two_byte_one_in_half_the_bytes() {
+    let cfgdir = tempfile::tempdir().unwrap();
+    let tables: Vec<(tempfile::TempDir, &str)> = [
+        "mode = \"full\"\n",
+        "mode = \"full\"\nwidth = 8\n",
+        "mode = \"streaming\"\nwindow = 131072\nwidth = 8\n",
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, extra)| {
+        let cfg = cfgdir.path().join(format!("{i}.toml"));
+        std::fs::write(
+            &cfg,
+            format!("[grundy]\nbound = 400000\nmisere_bound = 10\n{extra}"),
+        )
+        .unwrap();
+        let d = tempfile::tempdir().unwrap();
+        ok(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            d.path().to_str().unwrap(),
+        ]);
+        (d, extra)
+    })
+    .collect();
+    let open = |d: &Path| nimrod::Table::open(&d.join("grundy/values.nmt")).unwrap();
+    let wide = open(tables[0].0.path());
+    let wide_values = nimrod::games::grundy::GrundyValues::new(&wide).unwrap();
+    assert_eq!(wide_values.width(), 2);
+    let all = wide_values.read(0, wide.len()).unwrap().into_owned();
+    for (d, extra) in &tables[1..] {
+        let t = open(d.path());
+        let v = nimrod::games::grundy::GrundyValues::new(&t).unwrap();
+        assert_eq!(v.width(), 1, "{extra}");
+        assert!(v.read(0, t.len()).unwrap() == all, "{extra}: values differ");
+        let (w, n) = (
+            std::fs::metadata(d.path().join("grundy/values.nmt"))
+                .unwrap()
+                .len(),
+            std::fs::metadata(tables[0].0.path().join("grundy/values.nmt"))
+                .unwrap()
+                .len(),
+        );
+        assert!(w * 100 < n * 52, "{extra}: {w} bytes against {n}");
+        ok(&["verify", d.path().to_str().unwrap()]);
+    }
+    let query = |d: &Path, heap: &str| {
+        ok(&[
+            "query",
+            "grundy",
+            heap,
+            "--all",
+            "--json",
+            "--data",
+            d.to_str().unwrap(),
+        ])
+    };
+    let heaps = ["0", "5", "1222", "123456", "399999", "400000"];
+    let expected: Vec<String> = heaps.iter().map(|h| query(tables[0].0.path(), h)).collect();
+    let narrow = tables[1].0.path();
+    for (h, e) in heaps.iter().zip(&expected) {
+        assert_eq!(&query(narrow, h), e, "heap {h}");
+    }
+    // Packed, the one-byte table answers the same.
+    ok(&[
+        "pack",
+        "--remove",
+        narrow.join("grundy/values.nmt").to_str().unwrap(),
+    ]);
+    assert!(!narrow.join("grundy/values.nmt").exists());
+    for (h, e) in heaps.iter().zip(&expected) {
+        assert_eq!(&query(narrow, h), e, "heap {h}, packed");
+    }
+    ok(&["verify", narrow.to_str().unwrap()]);
+
+    let cfg = cfgdir.path().join("bad.toml");
+    std::fs::write(&cfg, "[grundy]\nbound = 1000\nwidth = 12\n").unwrap();
+    let e = fails(&["plan", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("[grundy] width = 12 must be 8 or 16"), "{e}");
+}
+
+#[test]
+fn every_shipped_config_plans_and_the_record_run_is_one_byte_a_heap() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
+    let mut seen = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let plan = json(&ok(&["plan", "--config", path.to_str().unwrap(), "--json"]));
+        let jobs = plan["jobs"].as_array().unwrap();
+        assert!(!jobs.is_empty(), "{}", path.display());
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name == "record.toml" {
+            let values = jobs.iter().find(|j| j["id"] == "grundy/values").unwrap();
+            let heaps = (1u64 << 35) + 1;
+            assert_eq!(values["estimate"]["entries"], heaps);
+            assert_eq!(values["estimate"]["output_bytes"], heaps, "one byte a heap");
+        }
+        seen.push(name);
+    }
+    seen.sort();
+    assert!(
+        seen.starts_with(&["big.toml".to_string(), "big6.toml".to_string()]),
+        "{seen:?}"
+    );
+    assert!(seen.contains(&"record.toml".to_string()), "{seen:?}");
+}

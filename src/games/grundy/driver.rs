@@ -312,25 +312,27 @@ impl<S: Sink> Output for Streamed<S> {
 /// handed to `sink` in order, in chunks. Fails with a clear error (never a
 /// wrong value) if a rare heap or a split scan falls outside the windows.
 pub fn stream(bound: u64, window: u64, sink: impl Sink) -> Result<GrundyStats> {
-    stream_resumable(bound, window, None, |_| Ok(sink), &mut |_| {}).map(|(stats, _)| stats)
+    stream_resumable(bound, window, None, |_, _| Ok(sink), &mut |_| {}).map(|(stats, _)| stats)
 }
 
 /// At least this many heaps between two saves, whatever the interval.
 const SAVE_SPACING: u64 = 1 << 16;
 const MAGIC: &[u8; 8] = b"NMGRUNDY";
 /// Bumped whenever what a saved value means changes.
-const FORMAT: u64 = 1;
+/// 2: the statistics carry each value's first heap.
+const FORMAT: u64 = 2;
 
 /// `stream`, saving its state as `checkpoint` says and resuming from a
-/// saved state when one fits. `open_sink(h)` gives the sink for heaps h
-/// onwards: h is 0, or the heap a saved state resumes at (the sink must
-/// then drop anything it holds past h). The values and statistics are those
+/// saved state when one fits. `open_sink(h, stats)` gives the sink for
+/// heaps h onwards: h is 0, or the heap a saved state resumes at (the sink
+/// must then drop anything it holds past h); `stats` are those of heaps
+/// below h. The values and statistics are those
 /// of a solve never stopped. Returns the statistics and the sink.
 pub fn stream_resumable<S: Sink>(
     bound: u64,
     window: u64,
     checkpoint: Option<&Saving>,
-    open_sink: impl FnOnce(u64) -> Result<S>,
+    open_sink: impl FnOnce(u64, &GrundyStats) -> Result<S>,
     on_step: &mut dyn FnMut(Step),
 ) -> Result<(GrundyStats, S)> {
     if window < BLOCK as u64 {
@@ -356,10 +358,14 @@ pub fn stream_resumable<S: Sink>(
             }
         }
     }
+    let sink = match &start {
+        Start::Fresh => open_sink(cursor.next_heap(), &GrundyStats::default())?,
+        Start::Restored { st, .. } => open_sink(cursor.next_heap(), &st.stats)?,
+    };
     let mut output = Streamed {
         window,
         out: Vec::with_capacity(OUTPUT_CHUNK + BLOCK),
-        sink: open_sink(cursor.next_heap())?,
+        sink,
     };
     let mut saves = checkpoint.map(|c| Saves {
         checkpoint: c,
@@ -610,9 +616,19 @@ mod tests {
                 bound,
                 1 << 17,
                 Some(c),
-                |from| {
+                |from, at: &GrundyStats| {
                     let mut k = kept.0.lock().unwrap();
                     assert!(from as usize <= k.1, "resumed past the durable values");
+                    // The sink is told the statistics of the heaps before it.
+                    assert!(from == 0 || at.bound + 1 == from);
+                    let mut first = Vec::new();
+                    let mut seen = std::collections::HashSet::new();
+                    for (n, &v) in k.0[..from as usize].iter().enumerate() {
+                        if seen.insert(v) {
+                            first.push(super::super::stats::FirstHeap { value: v, heap: n as u64 });
+                        }
+                    }
+                    assert_eq!(at.first_heaps, first, "first heaps at {from}");
                     k.0.truncate(from as usize);
                     k.1 = k.0.len();
                     Ok(kept.clone())

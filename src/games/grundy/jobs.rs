@@ -1,5 +1,6 @@
 //! The Grundy jobs: the values table, the rare heaps and misère outcomes.
 
+use super::coding::{encode_all, Encoder, GrundyValues};
 use super::rare::is_rare_value;
 use super::stats::GrundyStats;
 use super::{driver, misere, Grundy, SOLVER_VERSION};
@@ -27,6 +28,11 @@ pub struct GrundyParams {
     /// Largest single heap solved in misère play.
     #[serde(default = "default_misere_bound")]
     pub misere_bound: u64,
+    /// Bits a heap in the values table: 16 (the value) or 8 (the value's
+    /// position among the values in order of first appearance, up to 256
+    /// distinct values; see `coding`).
+    #[serde(default = "default_width")]
+    pub width: u8,
 }
 
 /// `mode` in `[grundy]`.
@@ -44,6 +50,12 @@ fn default_window() -> u64 {
 }
 fn default_misere_bound() -> u64 {
     70
+}
+fn default_width() -> u8 {
+    16
+}
+fn is_default_width(w: &u8) -> bool {
+    *w == 16
 }
 
 impl Planner for Grundy {
@@ -69,7 +81,7 @@ impl Planner for Grundy {
         let at = |per_small: f64, per_large: f64| (small * per_small + large * per_large) * 1e-6;
         Some(crate::pipeline::Estimate {
             entries: heaps,
-            output_bytes: heaps.saturating_mul(2),
+            output_bytes: heaps.saturating_mul(u64::from(j.width / 8)),
             memory_bytes: match j.mode {
                 Mode::Full => heaps.saturating_mul(2),
                 Mode::Streaming => j.window.saturating_mul(6),
@@ -92,6 +104,11 @@ impl Planner for Grundy {
             p.bound
         );
         ensure!(
+            p.width == 8 || p.width == 16,
+            "{source}: [grundy] width = {} must be 8 or 16 (bits a heap)",
+            p.width
+        );
+        ensure!(
             p.misere_bound <= misere::MAX_HEAP,
             "{source}: [grundy] misere_bound = {} is out of range (0 ..= {})",
             p.misere_bound,
@@ -103,6 +120,7 @@ impl Planner for Grundy {
             mode: p.mode,
             window: p.window,
             solver,
+            width: p.width,
         };
         let table = ValuesTable {
             bound: p.bound,
@@ -144,6 +162,10 @@ struct ValuesJob {
     mode: Mode,
     window: u64,
     solver: u32,
+    /// Left out of the parameters at 16, so that tables built before the
+    /// width existed keep their hash.
+    #[serde(default = "default_width", skip_serializing_if = "is_default_width")]
+    width: u8,
 }
 
 /// The parameters recorded in the values table (and hashed for the rare
@@ -175,19 +197,24 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
             "values",
             params.clone(),
             "heap-size",
-            "u16 Sprague-Grundy value G(n) of a heap of n",
+            if job.width == 8 {
+                "u8 code of G(n), the Sprague-Grundy value of a heap of n: G(n) = stats.first_heaps[code].value (the values in order of first appearance)"
+            } else {
+                "u16 Sprague-Grundy value G(n) of a heap of n"
+            },
             json!(stats),
         )
         .stamped(ctx.stamp())
     };
     if job.mode == Mode::Streaming {
         // The state at a heap does not depend on the bound: a stopped
-        // solve to 2^32 resumes as part of one to 2^35.
+        // solve to 2^32 resumes as part of one to 2^35. The width is in
+        // the key: the partial table's bytes are entries of that width.
         let checkpoint = checkpoint::Saving::beside(
             &ctx.output,
             crate::pipeline::param_hash(
                 "grundy/values streaming state",
-                &json!({"window": job.window, "solver": job.solver}),
+                &json!({"window": job.window, "solver": job.solver, "width": job.width}),
             ),
         )?;
         let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
@@ -195,27 +222,50 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
             bound,
             job.window,
             Some(&checkpoint),
-            |from| {
+            |from, before: &GrundyStats| {
                 stage.inc(from);
-                let writer = if from == 0 {
-                    TableWriter::create_resumable(&ctx.output, EntryKind::U16)?
+                let kind = if job.width == 8 {
+                    EntryKind::U8
                 } else {
-                    TableWriter::resume(&ctx.output, EntryKind::U16, from)?
+                    EntryKind::U16
+                };
+                let writer = if from == 0 {
+                    TableWriter::create_resumable(&ctx.output, kind)?
+                } else {
+                    TableWriter::resume(&ctx.output, kind, from)?
+                };
+                let encoder = match job.width {
+                    8 => Some(Encoder::resume(&before.first_heaps, from)?),
+                    _ => None,
                 };
                 Ok(TableSink {
                     writer,
+                    encoder,
+                    codes: Vec::new(),
                     stage: &stage,
                 })
             },
             &mut |step| say(step.line("heap")),
         )?;
+        if let Some(e) = &sink.encoder {
+            ensure!(
+                e.codes() == stats.first_heaps.len(),
+                "{} codes written for {} distinct values",
+                e.codes(),
+                stats.first_heaps.len()
+            );
+        }
         sink.writer.finish(&meta(&stats), ctx.param_hash)?;
         if let Some(line) = checkpoint::remove_beside(&ctx.output) {
             say(line);
         }
     } else {
         let (g, stats) = driver::values(bound, |k| stage.inc(k))?;
-        write_ranked(&ctx.output, &g, &meta(&stats), ctx.param_hash)?;
+        if job.width == 8 {
+            write_ranked(&ctx.output, &encode_all(&g)?, &meta(&stats), ctx.param_hash)?;
+        } else {
+            write_ranked(&ctx.output, &g, &meta(&stats), ctx.param_hash)?;
+        }
     }
     stage.finish();
     Ok(())
@@ -224,26 +274,38 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
 /// The values table as the streaming solve's sink.
 struct TableSink<'a> {
     writer: TableWriter,
+    /// For one byte a heap.
+    encoder: Option<Encoder>,
+    codes: Vec<u8>,
     stage: &'a crate::pipeline::Stage,
 }
 
 impl driver::Sink for TableSink<'_> {
     fn write(&mut self, values: &[u16]) -> Result<()> {
         self.stage.inc(values.len() as u64);
-        Ok(self.writer.write_entries(values)?)
+        match &mut self.encoder {
+            None => self.writer.write_entries(values)?,
+            Some(e) => {
+                self.codes.clear();
+                e.encode(values, &mut self.codes)?;
+                self.writer.write_entries(&self.codes)?;
+            }
+        }
+        Ok(())
     }
     fn sync(&mut self) -> Result<()> {
         Ok(self.writer.sync()?)
     }
 }
 
-/// Visits the values table in chunks (works for raw and packed tables).
+/// Visits the values table in chunks (raw or packed, either width).
 pub(super) fn for_each_value(t: &Table, mut f: impl FnMut(u64, u16)) -> Result<()> {
     const CHUNK: u64 = 1 << 20;
+    let values = GrundyValues::new(t)?;
     let mut start = 0;
     while start < t.len() {
         let n = CHUNK.min(t.len() - start);
-        for (i, v) in t.read_range::<u16>(start, n)?.into_iter().enumerate() {
+        for (i, &v) in values.read(start, n)?.iter().enumerate() {
             f(start + i as u64, v);
         }
         start += n;

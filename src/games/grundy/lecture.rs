@@ -104,7 +104,7 @@ pub(super) fn answer(last: u64, ctx: &QueryContext) -> Result<Answer> {
         values.len() - 1,
         misere_table.len() - 1
     );
-    let g = values.view::<u16>(0, last + 1)?;
+    let g = super::coding::GrundyValues::new(&values)?.read(0, last + 1)?;
     let mut rows = Vec::new();
     for heap in 1..=last {
         let normal_win = g[heap as usize] != 0;

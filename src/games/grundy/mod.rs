@@ -7,10 +7,12 @@
 //! bound), `sparse` (the per-heap sparse-space method), `block` (64 heaps
 //! at a time), `targets` (split parts to try first), `crew` (the helper
 //! thread), `values` (value storage), `rare` (rare and common values),
-//! `stats` (what a values table records), `naive` (the reference),
+//! `stats` (what a values table records), `coding` (one byte a heap),
+//! `naive` (the reference),
 //! `misere`, `search` (heaps for `crate::search`).
 
 internal_mod!(block);
+mod coding;
 mod crew;
 internal_mod!(driver);
 mod jobs;
@@ -31,6 +33,7 @@ use super::game::{Game, Queries};
 use super::query::{Answer, QueryContext};
 use crate::table::Table;
 use anyhow::{bail, Result};
+pub use coding::GrundyValues;
 pub use jobs::{GrundyParams, Mode};
 pub use query::GrundyQuery;
 

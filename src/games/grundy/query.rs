@@ -1,5 +1,6 @@
 //! `nimrod query grundy`: a heap's value and winning splits, or its misère outcome.
 
+use super::coding::GrundyValues;
 use super::misere;
 use super::rare::is_rare_value;
 use crate::games::query::{open_table, Answer, QueryContext};
@@ -68,9 +69,14 @@ const SHOWN_SPLITS: usize = 20;
 fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
     let t = open_table(&ctx.data_dir, "grundy/values")?;
     heap_in_table(&t, heap, "grundy/values")?;
-    let value = t.get::<u16>(heap)?;
+    let values = GrundyValues::new(&t)?;
+    let value = values.get(heap)?;
     let complete = all || heap <= COMPLETE_SPLITS_UP_TO;
-    let splits = winning_splits(&t, heap, if complete { usize::MAX } else { SHOWN_SPLITS })?;
+    let splits = winning_splits(
+        &values,
+        heap,
+        if complete { usize::MAX } else { SHOWN_SPLITS },
+    )?;
     let complete = complete || splits.len() < SHOWN_SPLITS;
     let rare_table = open_table(&ctx.data_dir, "grundy/rare").ok();
     let rare = match &rare_table {
@@ -100,17 +106,17 @@ fn query_normal(heap: u64, all: bool, ctx: &QueryContext) -> Result<Answer> {
 /// The splits a + b = heap (a < b) to a zero position, G(a) = G(b), smallest
 /// a first, at most `most`. Reads the table in growing chunks from both
 /// ends, so the first few of a big heap cost microseconds, not a scan.
-fn winning_splits(t: &Table, heap: u64, most: usize) -> Result<Vec<(u64, u64)>> {
+fn winning_splits(t: &GrundyValues, heap: u64, most: usize) -> Result<Vec<(u64, u64)>> {
     let mut out = Vec::new();
     let end = heap.div_ceil(2); // a < end, so a < heap − a
     let mut lo = 1u64;
     let mut chunk = 1u64 << 12;
     while lo < end && out.len() < most {
         let hi = end.min(lo + chunk);
-        let low = t.view::<u16>(lo, hi - lo)?;
+        let low = t.read(lo, hi - lo)?;
         // The partners heap − a, from heap − hi + 1 up to heap − lo: the
         // partner of a sits at hi − 1 − a in this view.
-        let high = t.view::<u16>(heap - hi + 1, hi - lo)?;
+        let high = t.read(heap - hi + 1, hi - lo)?;
         for a in lo..hi {
             if low[(a - lo) as usize] == high[(hi - 1 - a) as usize] {
                 out.push((a, heap - a));

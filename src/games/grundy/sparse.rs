@@ -17,7 +17,7 @@
 //! the per-heap method itself, used below heap 4,096 and as the reference.
 
 use super::rare::is_rare_value;
-use super::stats::GrundyStats;
+use super::stats::{FirstHeap, GrundyStats, Occurred};
 use super::targets::Targets;
 use crate::pipeline::checkpoint::{StateReader, StateWriter};
 use anyhow::{bail, ensure, Result};
@@ -56,6 +56,8 @@ pub struct SparseState {
     pub(super) step2_scratch: Vec<u32>,
     /// What the solve records.
     pub stats: GrundyStats,
+    /// The values in `stats.first_heaps`.
+    occurred: Occurred,
 }
 
 impl Default for SparseState {
@@ -80,6 +82,7 @@ impl SparseState {
             near: Vec::new(),
             step2_scratch: Vec::new(),
             stats: GrundyStats::default(),
+            occurred: Occurred::of(&[]),
         }
     }
 
@@ -106,6 +109,7 @@ impl SparseState {
         self.targets.count(value);
         let s = &mut self.stats;
         s.bound = n;
+        self.occurred.record(value, n, &mut s.first_heaps);
         if value > s.max_value || n == 0 {
             s.max_value = value;
             s.max_value_first_heap = n;
@@ -333,7 +337,9 @@ impl SparseState {
                 s.full_scans,
             ]
             .into_iter(),
-        )
+        )?;
+        w.u16s(s.first_heaps.iter().map(|f| f.value))?;
+        w.u64s(s.first_heaps.iter().map(|f| f.heap))
     }
 
     /// Reads what `save` wrote.
@@ -364,6 +370,26 @@ impl SparseState {
         let targets = Targets::restore(r)?;
         let s = r.u64s()?;
         ensure!(s.len() == 9, "{}: {} statistics", r.name(), s.len());
+        let (first_values, first_heaps) = (r.u16s()?, r.u64s()?);
+        ensure!(
+            first_values.len() == first_heaps.len()
+                && first_heaps.windows(2).all(|w| w[0] < w[1])
+                && first_heaps.first().is_none_or(|&h| h == 0)
+                && first_heaps.last().is_none_or(|&h| h <= s[0]),
+            "{}: the first heaps of the values are malformed",
+            r.name()
+        );
+        let first_heaps: Vec<FirstHeap> = first_values
+            .into_iter()
+            .zip(first_heaps)
+            .map(|(value, heap)| FirstHeap { value, heap })
+            .collect();
+        let occurred = Occurred::of(&first_heaps);
+        ensure!(
+            (0..=u16::MAX).filter(|&v| occurred.has(v)).count() == first_heaps.len(),
+            "{}: a value is listed twice among the first heaps",
+            r.name()
+        );
         let stats = GrundyStats {
             bound: s[0],
             max_value: u16::try_from(s[1])?,
@@ -374,6 +400,7 @@ impl SparseState {
             last_zero_heap: s[6],
             scan_steps: s[7],
             full_scans: s[8],
+            first_heaps,
         };
         let mut st = SparseState::new();
         st.rare = Arc::new(
@@ -390,6 +417,7 @@ impl SparseState {
         st.by_value = by_value;
         st.targets = targets;
         st.stats = stats;
+        st.occurred = occurred;
         Ok(st)
     }
 }

@@ -23,4 +23,49 @@ pub struct GrundyStats {
     pub scan_steps: u64,
     /// Heaps where the scan had to run to the end (exact fallback).
     pub full_scans: u64,
+    /// Every value that occurs, with the first heap that has it, in heap
+    /// order. A one-byte table stores a heap's value as its position in
+    /// this list.
+    #[serde(default)]
+    pub first_heaps: Vec<FirstHeap>,
+}
+
+/// A value and the first heap that has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FirstHeap {
+    /// The value.
+    pub value: u16,
+    /// The first heap with that value.
+    pub heap: u64,
+}
+
+/// Tracks which values have occurred, to extend `first_heaps`.
+#[derive(Clone)]
+pub(super) struct Occurred(Vec<u64>);
+
+impl Occurred {
+    /// The values in `first` have occurred.
+    pub(super) fn of(first: &[FirstHeap]) -> Self {
+        let mut o = Occurred(vec![0; (1 << 16) / 64]);
+        for f in first {
+            o.0[usize::from(f.value >> 6)] |= 1 << (f.value & 63);
+        }
+        o
+    }
+
+    /// Whether `value` has occurred.
+    pub(super) fn has(&self, value: u16) -> bool {
+        self.0[usize::from(value >> 6)] & (1 << (value & 63)) != 0
+    }
+
+    /// Records `value` at heap `n`; true the first time it occurs.
+    #[inline]
+    pub(super) fn record(&mut self, value: u16, n: u64, first: &mut Vec<FirstHeap>) -> bool {
+        if self.has(value) {
+            return false;
+        }
+        self.0[usize::from(value >> 6)] |= 1 << (value & 63);
+        first.push(FirstHeap { value, heap: n });
+        true
+    }
 }

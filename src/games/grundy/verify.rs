@@ -2,7 +2,7 @@
 
 use super::jobs::for_each_value;
 use super::rare::is_rare_value;
-use super::stats::GrundyStats;
+use super::stats::{GrundyStats, Occurred};
 use super::{misere, naive};
 use crate::table::Table;
 use anyhow::{bail, ensure, Context, Result};
@@ -15,7 +15,7 @@ pub(super) fn verify_values(t: &Table) -> Result<()> {
         .context("grundy/values statistics are malformed")?;
     let check = (t.len()).min(VERIFY_NAIVE_HEAPS + 1);
     let naive = naive::values(check as usize - 1);
-    let head = t.read_range::<u16>(0, check)?;
+    let head = super::coding::GrundyValues::new(t)?.read(0, check)?;
     if let Some(n) = (0..check as usize).find(|&i| naive[i] != head[i]) {
         bail!(
             "G({n}) = {} in the table, the naive mex gives {}",
@@ -28,8 +28,10 @@ pub(super) fn verify_values(t: &Table) -> Result<()> {
         full_scans: stored.full_scans,
         ..Default::default()
     };
+    let mut occurred = Occurred::of(&[]);
     for_each_value(t, |n, v| {
         s.bound = n;
+        occurred.record(v, n, &mut s.first_heaps);
         if v > s.max_value || n == 0 {
             s.max_value = v;
             s.max_value_first_heap = n;
@@ -43,6 +45,10 @@ pub(super) fn verify_values(t: &Table) -> Result<()> {
             s.last_rare_heap = n;
         }
     })?;
+    if stored.first_heaps.is_empty() && t.header().entry_kind == crate::table::EntryKind::U16 {
+        // Tables built before the statistics listed first heaps.
+        s.first_heaps.clear();
+    }
     ensure!(
         s == stored,
         "statistics {stored:?} do not match the values ({s:?})"
