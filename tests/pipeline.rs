@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -535,6 +535,39 @@ fn a_deleted_level_below_a_current_one_is_not_rebuilt_for_the_levels_above() {
     );
 }
 
+/// Spawns `build` (saving as often as it can) and SIGKILLs it once a state
+/// has been saved and some more values computed; returns the state's path.
+fn kill_after_a_save(mut build: std::process::Command, table: &Path, id: &str) -> PathBuf {
+    let state = nimrod::pipeline::checkpoint::path_beside(table);
+    let mut child = build
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Ok(m) = std::fs::metadata(&state) {
+            if m.modified().unwrap().elapsed().unwrap_or_default() > Duration::from_millis(30) {
+                break;
+            }
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{id}: the build ended before it was killed"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{id}: no state saved"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!table.exists(), "{id}: killed after it finished");
+    assert!(state.exists(), "{id}: no state");
+    state
+}
+
 /// Builds `id` of the config `toml` once in one go, then again killed
 /// (SIGKILL) after its first saves and rerun: the rerun resumes from the
 /// checkpoint, writes the same bytes, and leaves no state behind. `also`
@@ -558,34 +591,7 @@ fn a_killed_build_resumes(toml: &str, id: &str, table: &str, also: &[&str]) {
 
     let d = tempfile::tempdir().unwrap();
     let table = d.path().join(table);
-    let state = nimrod::pipeline::checkpoint::path_beside(&table);
-    let mut child = build(d.path(), "2", "0")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    // Kill once a state has been saved and some more values computed.
-    loop {
-        if let Ok(m) = std::fs::metadata(&state) {
-            if m.modified().unwrap().elapsed().unwrap_or_default() > Duration::from_millis(30) {
-                break;
-            }
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "{id}: the build ended before it was killed"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "{id}: no state saved"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(!table.exists(), "{id}: killed after it finished");
-    assert!(state.exists(), "{id}: no state");
+    let state = kill_after_a_save(build(d.path(), "2", "0"), &table, id);
     for f in also {
         assert!(d.path().join(f).exists(), "{id}: {f} missing");
     }
@@ -749,4 +755,49 @@ fn every_shipped_config_plans_and_the_record_run_is_one_byte_a_heap() {
         "{seen:?}"
     );
     assert!(seen.contains(&"record.toml".to_string()), "{seen:?}");
+}
+
+#[test]
+fn a_two_byte_grundy_state_is_refused_by_a_one_byte_build() {
+    // The partial table's bytes are entries of the width it was started
+    // with: a state of the other width must not be resumed.
+    let cfgdir = tempfile::tempdir().unwrap();
+    let config = |width: u8| {
+        let cfg = cfgdir.path().join(format!("{width}.toml"));
+        std::fs::write(
+            &cfg,
+            format!("[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 131072\nwidth = {width}\n"),
+        )
+        .unwrap();
+        cfg
+    };
+    let build = |width: u8, dir: &Path, minutes: &str| {
+        let mut c = nimrod();
+        c.args([
+            "build",
+            "--config",
+            config(width).to_str().unwrap(),
+            "--data",
+        ])
+        .arg(dir)
+        .args(["--only", "grundy/values"])
+        .env("NIMROD_CHECKPOINT_MINUTES", minutes);
+        c
+    };
+    let reference = tempfile::tempdir().unwrap();
+    let o = build(8, reference.path(), "600").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let d = tempfile::tempdir().unwrap();
+    let table = d.path().join("grundy/values.nmt");
+    kill_after_a_save(build(16, d.path(), "0"), &table, "width 16");
+    let o = build(8, d.path(), "600").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(!log.contains("resumed at heap"), "{log}");
+    assert!(log.contains("other parameters"), "{log}");
+    assert!(
+        std::fs::read(&table).unwrap()
+            == std::fs::read(reference.path().join("grundy/values.nmt")).unwrap(),
+        "the one-byte table differs from one built in one go"
+    );
 }
