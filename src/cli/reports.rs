@@ -300,7 +300,7 @@ pub struct InfoAnswer {
 impl fmt::Display for InfoAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = &self.meta;
-        let stats = serde_json::to_string_pretty(&m.stats).map_err(|_| fmt::Error)?;
+        let stats = compact_pretty(&m.stats, 0);
         write!(
             f,
             "{}\n  game       {} / {}\n  storage    {}\n  format     v{}\n  entries    {} × {} ({})\n  index      {} ({})\n  payload    {} bytes at {}\n  params     {} (hash {})\n  tool       nimrod {}\n  statistics {}\n",
@@ -321,6 +321,51 @@ impl fmt::Display for InfoAnswer {
             m.tool_version,
             stats.replace('\n', "\n             "),
         )
+    }
+}
+
+/// Pretty JSON, except that an array of scalars or of flat objects (a
+/// Grundy table's 222 first heaps, a list of heaps) takes a line an element
+/// rather than a line a field.
+fn compact_pretty(v: &serde_json::Value, indent: usize) -> String {
+    use serde_json::Value;
+    let flat = |v: &Value| match v {
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.values().all(|x| !x.is_array() && !x.is_object()),
+        _ => true,
+    };
+    let pad = " ".repeat(indent + 2);
+    match v {
+        Value::Object(o) if !o.is_empty() => {
+            let fields: Vec<String> = o
+                .iter()
+                .map(|(k, x)| {
+                    format!(
+                        "{pad}{}: {}",
+                        Value::from(k.as_str()),
+                        compact_pretty(x, indent + 2)
+                    )
+                })
+                .collect();
+            format!("{{\n{}\n{}}}", fields.join(",\n"), " ".repeat(indent))
+        }
+        Value::Array(a) if !a.is_empty() => {
+            if a.iter().all(|x| !x.is_array() && !x.is_object()) {
+                return v.to_string();
+            }
+            let items: Vec<String> = a
+                .iter()
+                .map(|x| {
+                    if flat(x) {
+                        format!("{pad}{x}")
+                    } else {
+                        format!("{pad}{}", compact_pretty(x, indent + 2))
+                    }
+                })
+                .collect();
+            format!("[\n{}\n{}]", items.join(",\n"), " ".repeat(indent))
+        }
+        _ => v.to_string(),
     }
 }
 
@@ -390,5 +435,28 @@ impl fmt::Display for SlurmAnswer {
                 )
             }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact_pretty;
+
+    #[test]
+    fn statistics_print_a_line_a_field_and_a_line_an_element_of_flat_lists() {
+        let v = serde_json::json!({
+            "bound": 20,
+            "first_heaps": [{"heap": 0, "value": 0}, {"heap": 3, "value": 1}],
+            "p_heaps": [0, 1, 2],
+            "side": {"wins": 1, "deep": {"x": []}},
+            "empty": []
+        });
+        let text = compact_pretty(&v, 0);
+        assert_eq!(
+            text,
+            "{\n  \"bound\": 20,\n  \"empty\": [],\n  \"first_heaps\": [\n    {\"heap\":0,\"value\":0},\n    {\"heap\":3,\"value\":1}\n  ],\n  \"p_heaps\": [0,1,2],\n  \"side\": {\n    \"deep\": {\n      \"x\": []\n    },\n    \"wins\": 1\n  }\n}"
+        );
+        // Still JSON, the same document.
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v);
     }
 }
