@@ -535,6 +535,23 @@ fn a_deleted_level_below_a_current_one_is_not_rebuilt_for_the_levels_above() {
     );
 }
 
+/// `nimrod build --only id` of `cfg` into `dir`, saving its state every
+/// `minutes` (0: as often as it can).
+fn build_saving_every(
+    cfg: &Path,
+    dir: &Path,
+    id: &str,
+    threads: &str,
+    minutes: &str,
+) -> std::process::Command {
+    let mut c = nimrod();
+    c.args(["build", "--config", cfg.to_str().unwrap(), "--data"])
+        .arg(dir)
+        .args(["--only", id, "--threads", threads])
+        .env("NIMROD_CHECKPOINT_MINUTES", minutes);
+    c
+}
+
 /// Spawns `build` (saving as often as it can) and SIGKILLs it once a state
 /// has been saved and some more values computed; returns the state's path.
 fn kill_after_a_save(mut build: std::process::Command, table: &Path, id: &str) -> PathBuf {
@@ -577,12 +594,7 @@ fn a_killed_build_resumes(toml: &str, id: &str, table: &str, also: &[&str]) {
     let cfg = cfgdir.path().join("c.toml");
     std::fs::write(&cfg, toml).unwrap();
     let build = |dir: &Path, threads: &str, minutes: &str| {
-        let mut c = nimrod();
-        c.args(["build", "--config", cfg.to_str().unwrap(), "--data"])
-            .arg(dir)
-            .args(["--only", id, "--threads", threads])
-            .env("NIMROD_CHECKPOINT_MINUTES", minutes);
-        c
+        build_saving_every(&cfg, dir, id, threads, minutes)
     };
     let reference = tempfile::tempdir().unwrap();
     let o = build(reference.path(), "1", "600").output().unwrap();
@@ -771,26 +783,16 @@ fn a_two_byte_grundy_state_is_refused_by_a_one_byte_build() {
         .unwrap();
         cfg
     };
-    let build = |width: u8, dir: &Path, minutes: &str| {
-        let mut c = nimrod();
-        c.args([
-            "build",
-            "--config",
-            config(width).to_str().unwrap(),
-            "--data",
-        ])
-        .arg(dir)
-        .args(["--only", "grundy/values"])
-        .env("NIMROD_CHECKPOINT_MINUTES", minutes);
-        c
+    let build = |width: u8, dir: &Path, threads: &str, minutes: &str| {
+        build_saving_every(&config(width), dir, "grundy/values", threads, minutes)
     };
     let reference = tempfile::tempdir().unwrap();
-    let o = build(8, reference.path(), "600").output().unwrap();
+    let o = build(8, reference.path(), "1", "600").output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let d = tempfile::tempdir().unwrap();
     let table = d.path().join("grundy/values.nmt");
-    kill_after_a_save(build(16, d.path(), "0"), &table, "width 16");
-    let o = build(8, d.path(), "600").output().unwrap();
+    kill_after_a_save(build(16, d.path(), "2", "0"), &table, "width 16");
+    let o = build(8, d.path(), "1", "600").output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let log = format!("{}{}", stdout(&o), stderr(&o));
     assert!(!log.contains("resumed at heap"), "{log}");

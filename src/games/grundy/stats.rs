@@ -48,9 +48,13 @@ impl Occurred {
     pub(super) fn of(first: &[FirstHeap]) -> Self {
         let mut o = Occurred(vec![0; (1 << 16) / 64]);
         for f in first {
-            o.0[usize::from(f.value >> 6)] |= 1 << (f.value & 63);
+            o.set(f.value);
         }
         o
+    }
+
+    fn set(&mut self, value: u16) {
+        self.0[usize::from(value >> 6)] |= 1 << (value & 63);
     }
 
     /// Whether `value` has occurred.
@@ -58,14 +62,12 @@ impl Occurred {
         self.0[usize::from(value >> 6)] & (1 << (value & 63)) != 0
     }
 
-    /// Records `value` at heap `n`; true the first time it occurs.
+    /// Records `value` at heap `n`, listing it in `first` the first time.
     #[inline]
-    pub(super) fn record(&mut self, value: u16, n: u64, first: &mut Vec<FirstHeap>) -> bool {
-        if self.has(value) {
-            return false;
+    pub(super) fn record(&mut self, value: u16, n: u64, first: &mut Vec<FirstHeap>) {
+        if !self.has(value) {
+            self.set(value);
+            first.push(FirstHeap { value, heap: n });
         }
-        self.0[usize::from(value >> 6)] |= 1 << (value & 63);
-        first.push(FirstHeap { value, heap: n });
-        true
     }
 }
