@@ -62,13 +62,15 @@ impl Planner for Grundy {
     fn name(&self) -> &'static str {
         crate::games::game::Game::name(self)
     }
-    /// The values job: two bytes a heap on disk; in memory every value
-    /// (full mode) or three windows' worth (streaming). CPU time (both
-    /// threads' user time) from runs on `vm` (2 cores, AMD EPYC), whose
-    /// speed varies by about 1.5x from day to day: 2^24 heaps took 1.41
-    /// core-µs a heap on one thread on 2026-11-22 and 2.7 on two threads
-    /// on 2026-11-29; the 2^32 run took 1.59-1.83 µs of wall a heap on two
-    /// threads at 176-194% CPU (about 3.1 core-µs) from 3e8 to 1.06e9.
+    /// The values job: one or two bytes a heap on disk (`width`); in
+    /// memory every value (full mode) or three windows' worth (streaming).
+    /// CPU time is one thread's, the cheapest per heap, measured on `vm`
+    /// (2 cores, AMD EPYC), whose speed varies by about 1.5x from day to
+    /// day: past heap 3.8e8, 1.68 core-µs a heap with everything else
+    /// stopped (2026-12-01, `benches/grundy_stretch.sh`); the 2^35 run, one
+    /// thread beside other work, 1.75-1.9 µs of wall a heap (the fastest
+    /// quarter of its intervals) past 2^31 and 2.3-3.1 on average. Two
+    /// threads take about 1.27x this CPU for 1.55x the speed.
     fn estimate(&self, job: &Job) -> Option<crate::pipeline::Estimate> {
         if job.id != "grundy/values" {
             return None;
@@ -89,10 +91,10 @@ impl Planner for Grundy {
             work: heaps,
             work_unit: "heaps".into(),
             cpu_seconds: Some(crate::pipeline::CpuSeconds {
-                typical: at(2.7, 3.1),
+                typical: at(1.6, 1.8),
                 low: at(1.4, 1.6),
-                high: at(2.9, 3.4),
-                basis: "vm (2 cores, AMD EPYC), CPU of both threads: 2.7 core-µs a heap to 2^26 and 2.8-3.4 past it on 2026-11-29 (the 2^32 run to heap 1.06e9); 1.4 on one thread on a faster day (2026-11-22)".into(),
+                high: at(2.4, 3.1),
+                basis: "vm (2 cores, AMD EPYC), one thread: 1.68 core-µs a heap past heap 3.8e8 with nothing else running (2026-12-01); the 2^35 run 1.75-1.9 µs of wall a heap past 2^31 (fastest quarter), 2.3-3.1 on average beside other work; two threads cost about 1.27x this CPU".into(),
             }),
         })
     }
