@@ -769,6 +769,83 @@ fn every_shipped_config_plans_and_the_record_run_is_one_byte_a_heap() {
     assert!(seen.contains(&"record.toml".to_string()), "{seen:?}");
 }
 
+/// `scripts/grundy_mex_check.py` (the plain mex over every split, from
+/// the stored values; no code shared with the solver) agrees with one- and
+/// two-byte tables at the heaps their statistics name and at random ones,
+/// and names a heap whose stored value was changed.
+#[test]
+fn the_plain_mex_script_checks_stored_heaps_and_names_a_changed_one() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/grundy_mex_check.py");
+    let cfgdir = tempfile::tempdir().unwrap();
+    let mut one_byte = None;
+    for width in [16, 8] {
+        let cfg = cfgdir.path().join(format!("{width}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "[grundy]\nbound = 30000\nmisere_bound = 10\nmode = \"full\"\nwidth = {width}\n"
+            ),
+        )
+        .unwrap();
+        let d = tempfile::tempdir().unwrap();
+        ok(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            d.path().to_str().unwrap(),
+            "--only",
+            "grundy/values",
+        ]);
+        let table = d.path().join("grundy/values.nmt");
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(&table)
+            .args(["29999", "--named", "--random", "25"])
+            .output()
+            .expect("python3 runs the script");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "width {width}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("29 heaps checked, 0 differ"),
+            "width {width}: {text}"
+        );
+        assert_eq!(text.matches(": same").count(), 29, "width {width}: {text}");
+        if width == 8 {
+            one_byte = Some((d, table));
+        }
+    }
+    // Heap 29998 holds another code: its stored value is no longer the mex.
+    let (_d, table) = one_byte.unwrap();
+    let mut bytes = std::fs::read(&table).unwrap();
+    let payload = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let at = payload + 29998;
+    bytes[at] = if bytes[at] == 1 { 2 } else { 1 };
+    let changed = table.with_file_name("changed.nmt");
+    std::fs::write(&changed, &bytes).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(&changed)
+        .args(["29997", "29998"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("heap 29997: ") && text.lines().next().unwrap().ends_with(": same"),
+        "{text}"
+    );
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("heap 29998: ") && text.contains("DIFFERENT"),
+        "{text}"
+    );
+    assert!(text.contains("2 heaps checked, 1 differ"), "{text}");
+}
+
 #[test]
 fn a_two_byte_grundy_state_is_refused_by_a_one_byte_build() {
     // The partial table's bytes are entries of the width it was started
