@@ -8,7 +8,7 @@ use super::show;
 use anyhow::{bail, ensure, Context, Result};
 use nimrod::games::{self, Answer};
 use nimrod::table::pack::{pack_file, DEFAULT_FRAME_SIZE};
-use nimrod::table::shipped::DEFAULT_SHIPPED_BLOCK;
+use nimrod::table::shipped::Codec;
 use nimrod::table::Table;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -113,10 +113,11 @@ pub fn list(data: &Path, json: bool, quick: bool) -> Result<ExitCode> {
 
 /// How `list` and `info` name the shipping form.
 fn shipped_name(s: &nimrod::table::ShippedTable) -> &'static str {
-    if s.is_reduced() {
-        "shipped, reduced (the game's coarser values, e.g. chess win/draw/loss; the raw table cannot be restored from it)"
-    } else {
-        "shipped (part stored in LZMA blocks, the rest restored by its game)"
+    match (s.is_reduced(), s.codec()) {
+        (true, Codec::Lzma) => "shipped, reduced (the game's coarser values, e.g. chess win/draw/loss, in LZMA blocks; the raw table cannot be restored from it)",
+        (true, Codec::Zstd) => "shipped, reduced (the game's coarser values, e.g. chess win/draw/loss, in zstd blocks; the raw table cannot be restored from it)",
+        (false, Codec::Lzma) => "shipped (part stored in LZMA blocks, the rest restored by its game)",
+        (false, Codec::Zstd) => "shipped (part stored in zstd blocks, the rest restored by its game)",
     }
 }
 
@@ -276,6 +277,7 @@ pub struct PackOptions {
     pub force: bool,
     pub frame_size: Option<u64>,
     pub seekable: bool,
+    pub codec: Codec,
     pub wdl: bool,
 }
 
@@ -286,6 +288,7 @@ pub fn pack(files: &[PathBuf], options: PackOptions, json: bool) -> Result<ExitC
         force,
         frame_size,
         seekable,
+        codec,
         wdl,
     } = options;
     if !(1..=22).contains(&level) {
@@ -318,8 +321,8 @@ pub fn pack(files: &[PathBuf], options: PackOptions, json: bool) -> Result<ExitC
         out.push(".zst");
         let out = PathBuf::from(out);
         let shipped = game.filter(|_| !seekable).and_then(|g| {
-            let block = frame_size.map_or(DEFAULT_SHIPPED_BLOCK, |n| n as usize);
-            g.ship(&t, &out, block, wdl)
+            let block = frame_size.map_or(codec.default_block(), |n| n as usize);
+            g.ship(&t, &out, block, codec, wdl)
         });
         ensure!(
             !wdl || shipped.is_some(),

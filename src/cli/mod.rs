@@ -96,14 +96,20 @@ enum Command {
         /// Raw bytes per compressed block (4096 ..= 67108864). The zstd
         /// form's default is the game's: 4 KiB for chess (probed at random:
         /// a probe decompresses one frame), 256 KiB otherwise. A chess
-        /// table's shipping form uses 1 MiB LZMA blocks. Larger blocks pack
-        /// smaller.
+        /// table's shipping form uses 1 MiB blocks with `--codec lzma`, 16
+        /// KiB with `--codec zstd`. Larger blocks pack smaller.
         #[arg(long, value_parser = clap::value_parser!(u64).range(4096..=nimrod::table::pack::MAX_FRAME_LEN as u64))]
         frame_size: Option<u64>,
         /// Write the zstd-seekable form (which `zstd -d` restores) even for a
         /// game with a shipping form (chess): larger, faster to probe.
         #[arg(long)]
         seekable: bool,
+        /// How a shipping form's blocks are compressed: `lzma`, the
+        /// smallest (a probe that misses the block cache decodes 1 MiB,
+        /// milliseconds), or `zstd` (level 19, 16 KiB blocks: about a third
+        /// larger, a miss costs tens of microseconds).
+        #[arg(long, value_enum, default_value_t = CodecArg::Lzma, conflicts_with = "seekable")]
+        codec: CodecArg,
         /// Chess: keep only each position's win, draw or loss (no
         /// distances), for engines that search; much smaller. Such a file
         /// answers win/draw/loss and cannot restore the raw table, so the
@@ -235,6 +241,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             force,
             frame_size,
             seekable,
+            codec,
             wdl,
             json,
         } => files::pack(
@@ -245,6 +252,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 force,
                 frame_size,
                 seekable,
+                codec: codec.into(),
                 wdl,
             },
             json.on,
@@ -287,5 +295,23 @@ mod tests {
             undocumented(&super::query::command(kind), "", &mut missing);
         }
         assert!(missing.is_empty(), "no help for: {missing:?}");
+    }
+}
+
+/// `nimrod pack --codec`: the table crate's [`nimrod::table::shipped::Codec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CodecArg {
+    /// LZMA, the smallest.
+    Lzma,
+    /// zstd, faster to probe.
+    Zstd,
+}
+
+impl From<CodecArg> for nimrod::table::shipped::Codec {
+    fn from(c: CodecArg) -> Self {
+        match c {
+            CodecArg::Lzma => nimrod::table::shipped::Codec::Lzma,
+            CodecArg::Zstd => nimrod::table::shipped::Codec::Zstd,
+        }
     }
 }

@@ -52,7 +52,8 @@ pub trait Game: Sync {
         crate::table::pack::DEFAULT_FRAME_SIZE
     }
     /// Writes this game's shipping form of `table` to `out` (blocks of
-    /// `block` raw bytes; `reduced`: the game's reduced form, which cannot
+    /// `block` raw bytes compressed by `codec`; `reduced`: the game's
+    /// reduced form, which cannot
     /// restore the table) and says what it kept; None when the game has no
     /// shipping form (`nimrod pack` then writes the zstd-seekable form).
     fn ship(
@@ -60,6 +61,7 @@ pub trait Game: Sync {
         _table: &Table,
         _out: &Path,
         _block: usize,
+        _codec: crate::table::shipped::Codec,
         _reduced: bool,
     ) -> Option<Result<String>> {
         None

@@ -350,7 +350,7 @@ thread_local! {
 }
 
 /// One frame's bytes (at most `capacity`), through this thread's context.
-fn decompress(z: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
+pub(crate) fn decompress(z: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
     DECOMPRESSOR.with(|cell| {
         let mut cell = cell.borrow_mut();
         let d = match &mut *cell {

@@ -91,6 +91,7 @@ impl Game for Chess {
         table: &Table,
         out: &std::path::Path,
         block: usize,
+        codec: crate::table::shipped::Codec,
         reduced: bool,
     ) -> Option<Result<String>> {
         let form = if reduced {
@@ -98,7 +99,7 @@ impl Game for Chess {
         } else {
             ship::Form::Dtm
         };
-        Some(ship::ship_table(table, out, block, form).map(|s| {
+        Some(ship::ship_table(table, out, block, codec, form).map(|s| {
             let side = if s.kept == Color::White {
                 "white"
             } else {

@@ -1,5 +1,5 @@
 //! The shipping form of a chess table (`nimrod pack`): one side to move
-//! stored, in LZMA blocks, with the values a probe restores left free.
+//! stored, in LZMA blocks (or zstd with `--codec zstd`), with the values a probe restores left free.
 //!
 //! - The other side to move is not stored: its value is the best of its
 //!   moves one ply down, which land in the stored side or, by a capture or
@@ -29,7 +29,7 @@ use super::material::Material;
 use super::probe::{after_move, better, one_ply, shipped_storage, Loaded, Storage, Tablebase};
 use super::value::Value;
 use crate::games::query::{open_table_unpacked, table_params};
-use crate::table::shipped::{estimate_shipped_len, write_shipped, ShippedTable};
+use crate::table::shipped::{estimate_shipped_len, write_shipped, Codec, ShippedTable};
 use crate::table::Table;
 use anyhow::{anyhow, ensure, Context, Result};
 use rayon::prelude::*;
@@ -228,10 +228,17 @@ pub struct Shipped {
 }
 
 /// Writes the shipping form of the chess table `table` to `out`, in blocks
-/// of `block` raw bytes, keeping each value whole or (`Form::Wdl`) its
+/// of `block` raw bytes compressed by `codec`, keeping each value whole or
+/// (`Form::Wdl`) its
 /// class. The tables its captures and promotions reach must be in its
 /// data directory (raw, packed or shipped; for the WDL form, also WDL).
-pub fn ship_table(table: &Table, out: &Path, block: usize, form: Form) -> Result<Shipped> {
+pub fn ship_table(
+    table: &Table,
+    out: &Path,
+    block: usize,
+    codec: Codec,
+    form: Form,
+) -> Result<Shipped> {
     let job: TableJob = table_params(table)?;
     let m = Material::parse(&job.material)?.canonical();
     let wide = super::probe::value_format(table)?;
@@ -287,6 +294,7 @@ pub fn ship_table(table: &Table, out: &Path, block: usize, form: Form) -> Result
         first..first + n,
         &stream,
         block,
+        codec,
         form == Form::Wdl,
     )?;
     Ok(Shipped {
