@@ -1565,18 +1565,7 @@ fn wdl_form_answers_every_position_as_the_raw_tables_classes() {
         "KRvKP", "KRvK", "KQvKR", "KRvKR", "KRvKN", "KRvKB", "KQvK", "KBvK", "KNvK", "KPvK",
         "KBNvK",
     ];
-    let mut args = vec![
-        "pack".to_string(),
-        "--wdl".to_string(),
-        "--json".to_string(),
-    ];
-    for n in &names {
-        let dst = chess.join(format!("{n}.nmt"));
-        std::fs::copy(raw_dir.join(format!("chess/{n}.nmt")), &dst).unwrap();
-        args.push(dst.to_str().unwrap().to_string());
-    }
-    let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
-    let report: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    let report = pack_copies(raw_dir, &chess, &names, &["--wdl"]);
     let shipped: u64 = report
         .as_array()
         .unwrap()

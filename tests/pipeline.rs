@@ -656,6 +656,24 @@ fn a_killed_one_byte_grundy_build_resumes_with_the_same_codes() {
     );
 }
 
+/// Builds a config of `[grundy]` `body` (written as `NAME.toml` in
+/// `cfgdir`) into a fresh data directory, with `extra` build arguments.
+fn build_grundy(cfgdir: &Path, name: &str, body: &str, extra: &[&str]) -> tempfile::TempDir {
+    let cfg = cfgdir.join(format!("{name}.toml"));
+    std::fs::write(&cfg, format!("[grundy]\n{body}")).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    ok(&args);
+    d
+}
+
 #[test]
 fn a_one_byte_grundy_table_answers_as_the_two_byte_one_in_half_the_bytes() {
     let cfgdir = tempfile::tempdir().unwrap();
@@ -667,21 +685,11 @@ fn a_one_byte_grundy_table_answers_as_the_two_byte_one_in_half_the_bytes() {
     .into_iter()
     .enumerate()
     .map(|(i, extra)| {
-        let cfg = cfgdir.path().join(format!("{i}.toml"));
-        std::fs::write(
-            &cfg,
-            format!("[grundy]\nbound = 400000\nmisere_bound = 10\n{extra}"),
+        let body = format!("bound = 400000\nmisere_bound = 10\n{extra}");
+        (
+            build_grundy(cfgdir.path(), &i.to_string(), &body, &[]),
+            extra,
         )
-        .unwrap();
-        let d = tempfile::tempdir().unwrap();
-        ok(&[
-            "build",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--data",
-            d.path().to_str().unwrap(),
-        ]);
-        (d, extra)
     })
     .collect();
     let open = |d: &Path| nimrod::Table::open(&d.join("grundy/values.nmt")).unwrap();
@@ -779,24 +787,13 @@ fn the_plain_mex_script_checks_stored_heaps_and_names_a_changed_one() {
     let cfgdir = tempfile::tempdir().unwrap();
     let mut one_byte = None;
     for width in [16, 8] {
-        let cfg = cfgdir.path().join(format!("{width}.toml"));
-        std::fs::write(
-            &cfg,
-            format!(
-                "[grundy]\nbound = 30000\nmisere_bound = 10\nmode = \"full\"\nwidth = {width}\n"
-            ),
-        )
-        .unwrap();
-        let d = tempfile::tempdir().unwrap();
-        ok(&[
-            "build",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--data",
-            d.path().to_str().unwrap(),
-            "--only",
-            "grundy/values",
-        ]);
+        let body = format!("bound = 30000\nmisere_bound = 10\nmode = \"full\"\nwidth = {width}\n");
+        let d = build_grundy(
+            cfgdir.path(),
+            &width.to_string(),
+            &body,
+            &["--only", "grundy/values"],
+        );
         let table = d.path().join("grundy/values.nmt");
         let out = std::process::Command::new("python3")
             .arg(&script)

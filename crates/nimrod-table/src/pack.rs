@@ -361,6 +361,24 @@ pub(crate) fn decompress(z: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
     })
 }
 
+/// One zstd frame that must hold exactly `raw_len` bytes, decompressed. The
+/// frame's own header must give that size before it is trusted for an
+/// allocation; a frame that says another size, has no header or ends
+/// short is damage. The error says which, for the caller to name the frame.
+pub(crate) fn decompress_exact(z: &[u8], raw_len: usize) -> Result<Vec<u8>, String> {
+    match zstd::zstd_safe::get_frame_content_size(z) {
+        Ok(Some(n)) if n == raw_len as u64 => {}
+        Ok(Some(n)) => return Err(format!("holds {n} bytes")),
+        _ => return Err("has no readable zstd frame header".into()),
+    }
+    let data = decompress(z, raw_len).map_err(|e| format!("does not decompress: {e}"))?;
+    if data.len() == raw_len {
+        Ok(data)
+    } else {
+        Err("ends before its bytes do".into())
+    }
+}
+
 /// A frame cache slot: the frame it holds and its bytes.
 type Slot = Mutex<Option<(usize, Arc<Vec<u8>>)>>;
 
@@ -513,25 +531,12 @@ impl<B: AsRef<[u8]> + Send + Sync> PackedFile<B> {
     fn decode_frame(&self, i: usize) -> io::Result<Vec<u8>> {
         let f = &self.frames[i];
         let z = &self.bytes.as_ref()[f.compressed_at..f.compressed_at + f.compressed_len];
-        // The frame's own header must agree with the seek table before the
-        // seek table's size is trusted for an allocation.
-        match zstd::zstd_safe::get_frame_content_size(z) {
-            Ok(Some(n)) if n == f.raw_len as u64 => {}
-            Ok(Some(n)) => {
-                return Err(invalid(format!(
-                    "frame {i} holds {n} bytes but the seek table says {}",
-                    f.raw_len
-                )))
-            }
-            _ => return Err(invalid(format!("frame {i} has no readable frame header"))),
-        }
-        let data = decompress(z, f.raw_len)
-            .map_err(|e| invalid(format!("frame {i} does not decompress: {e}")))?;
-        if data.len() != f.raw_len {
-            return Err(invalid(format!(
-                "frame {i} has the wrong decompressed size"
-            )));
-        }
+        let data = decompress_exact(z, f.raw_len).map_err(|e| {
+            invalid(format!(
+                "frame {i} {e} (the seek table says {} bytes)",
+                f.raw_len
+            ))
+        })?;
         if f.checksum.is_some_and(|c| c != frame_checksum(&data)) {
             return Err(invalid(format!("frame {i} checksum mismatch")));
         }

@@ -191,20 +191,7 @@ fn compress_with(raw: &[u8], filters: &liblzma::stream::Filters) -> io::Result<V
 
 fn decompress_block(z: &[u8], raw_len: usize, block: usize, codec: Codec) -> io::Result<Vec<u8>> {
     if codec == Codec::Zstd {
-        // The frame's own header must give the block's size before the
-        // block list's size is trusted; a short or long frame is damage.
-        return match zstd::zstd_safe::get_frame_content_size(z) {
-            Ok(Some(n)) if n == raw_len as u64 => {
-                let out = crate::pack::decompress(z, raw_len)
-                    .map_err(|e| invalid(format!("does not decompress: {e}")))?;
-                if out.len() == raw_len {
-                    Ok(out)
-                } else {
-                    Err(invalid("ends before its bytes do"))
-                }
-            }
-            _ => Err(invalid("has no zstd frame header of its size")),
-        };
+        return crate::pack::decompress_exact(z, raw_len).map_err(invalid);
     }
     let mut dec = liblzma::stream::Stream::new_raw_decoder(&lzma_filters(block)?)
         .map_err(io::Error::other)?;
