@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 5-piece tables of a build against Syzygy tables regenerated here with
+# 5- and 6-piece tables of a build against Syzygy tables regenerated here with
 # Syzygy's own generator (github.com/syzygy1/tb, GPL, built separately with
 # scripts/syzygy_anchor.sh, in its own directory; not part of nimrod): the WDL of every
 # STRIDE-th stored position, both sides to move, without the 50-move rule
@@ -9,7 +9,13 @@
 #     TB_SRC  the directory holding rtbgen and rtbgenp
 #     DATA    a data directory holding the tables (raw or packed)
 #     STRIDE  compare every STRIDE-th slot (1: all)
-#     TABLE   5-piece tables, e.g. KQRvKR KRBvKR
+#     TABLE   5- or 6-piece tables, e.g. KQRvKR KRBvKR KQRvKRB
+#
+# Long runs (a 6-piece table: about an hour of rtbgen and hours of probes)
+# resume: SYZYGY_KEEP=DIR generates into DIR and keeps the files (a table
+# whose .rtbw is there is not generated again), PROGRESS=DIR notes each
+# table's finished parts of the comparison there (DIR/TABLE.progress), so a
+# rerun with the same arguments goes on where the last one stopped.
 #
 # The 3- and 4-piece Syzygy files come from ../shared/oracles/chess/syzygy;
 # the 5-piece ones are generated into a temporary directory (about 30 s of
@@ -29,22 +35,30 @@ shift 3
 [ -d "$data/chess" ] || { echo "$data: no chess tables" >&2; exit 2; }
 small=../shared/oracles/chess/syzygy
 [ -d "$small" ] || { echo "SKIPPED: $small is absent"; exit 0; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-for f in "$small"/*; do ln -s "$(realpath "$f")" "$work/"; done
+if [ -n "${SYZYGY_KEEP:-}" ]; then
+  mkdir -p "$SYZYGY_KEEP"
+  work=$(realpath "$SYZYGY_KEEP")
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+for f in "$small"/*; do [ -e "$work/$(basename "$f")" ] || ln -s "$(realpath "$f")" "$work/"; done
 if [ -n "${SYZYGY_MORE:-}" ]; then
   [ -d "$SYZYGY_MORE" ] || { echo "SYZYGY_MORE=$SYZYGY_MORE: not a directory" >&2; exit 2; }
   for f in "$SYZYGY_MORE"/*.rtb[wz]; do [ -e "$work/$(basename "$f")" ] || ln -s "$(realpath "$f")" "$work/"; done
 fi
 for t in "$@"; do
+  [[ $t =~ ^K[QRBNP]*vK[QRBNP]*$ ]] || { echo "TABLE: not a material like KQRvKR: $t" >&2; exit 2; }
+  if [ -s "$work/$t.rtbw" ]; then echo "syzygy $t: kept from an earlier run"; continue; fi
   gen=rtbgen
   [[ $t == *P* ]] && gen=rtbgenp
   /usr/bin/time -f "syzygy $t: %e s wall, %U s user, %M KiB" \
-    env -C "$work" RTBPATH="$work" "$tb/$gen" -t "$(nproc)" "$t" > "$work/$t.log" 2>&1 \
+    env -C "$work" RTBPATH="$work" "$tb/$gen" -t "$(nproc)" -w "$t" > "$work/$t.log" 2>&1 \
     || { cat "$work/$t.log" >&2; exit 1; }
   tail -1 "$work/$t.log"
 done
+if [ -n "${PROGRESS:-}" ]; then mkdir -p "$PROGRESS"; export NIMROD_CHESS_PROGRESS; NIMROD_CHESS_PROGRESS=$(realpath "$PROGRESS"); fi
 NIMROD_SYZYGY5="$work" NIMROD_CHESS_DATA="$(realpath "$data")" NIMROD_CHESS_STRIDE="$stride" \
   NIMROD_CHESS_TABLES="$*" \
   cargo test --release --test chess five_piece_tables_match_regenerated_syzygy -- --ignored --nocapture 2>&1 \
-  | grep -E "agree|panicked|test result"
+  | grep -E "agree|resumed|panicked|test result"

@@ -15,7 +15,7 @@ use nimrod::games::chess::value::{Value, Values};
 use nimrod::rng::SplitMix64;
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position, PositionError};
+use shakmaty::{CastlingMode, Chess, FromSetup, Position, PositionError};
 use shakmaty_syzygy::{Tablebase as Syzygy, Wdl};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -80,6 +80,62 @@ fn compare_with_syzygy_in(
     name: &str,
     stride: usize,
 ) -> (u64, Vec<String>) {
+    compare_with_syzygy_resuming(syzygy_dir, data, name, stride, None)
+}
+
+/// Our board as shakmaty's position, square by square (both number a1 0,
+/// b1 1, …, h8 63); `None` if shakmaty refuses it.
+fn shakmaty_of(b: &Board) -> Option<Chess> {
+    use nimrod::games::chess::board::Role;
+    use shakmaty::{Color as SColor, Piece, Role as SRole, Setup, Square};
+    let mut setup = Setup::empty();
+    for sq in 0..64u8 {
+        let Some((color, role)) = b.piece_at(sq) else {
+            continue;
+        };
+        let role = match role {
+            Role::Pawn => SRole::Pawn,
+            Role::Knight => SRole::Knight,
+            Role::Bishop => SRole::Bishop,
+            Role::Rook => SRole::Rook,
+            Role::Queen => SRole::Queen,
+            Role::King => SRole::King,
+        };
+        let color = if color == Color::White {
+            SColor::White
+        } else {
+            SColor::Black
+        };
+        setup
+            .board
+            .set_piece_at(Square::new(u32::from(sq)), Piece { color, role });
+    }
+    setup.turn = if b.turn == Color::White {
+        SColor::White
+    } else {
+        SColor::Black
+    };
+    Chess::from_setup(setup, CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .ok()
+}
+
+/// Slots a part of a resumable comparison holds.
+const COMPARE_PART: usize = 1 << 24;
+
+/// `compare_with_syzygy_in`, in parts of [`COMPARE_PART`] slots; with a
+/// `progress` file, each finished part appends a line "part P compared C
+/// mismatches M" (its first mismatches on lines of their own) and a rerun
+/// skips the parts it names, so a killed comparison of a six-piece table
+/// resumes. The totals include the parts read back from the file.
+fn compare_with_syzygy_resuming(
+    syzygy_dir: &Path,
+    data: &Path,
+    name: &str,
+    stride: usize,
+    progress: Option<&Path>,
+) -> (u64, Vec<String>) {
+    use std::io::Write;
     let m = Material::parse(name).unwrap();
     let layout = Layout::new(m);
     let ours = Tablebase::open_closure(data, m).unwrap();
@@ -89,35 +145,80 @@ fn compare_with_syzygy_in(
     let mut syzygy = unsafe { Syzygy::<Chess>::with_mmap_filesystem() };
     syzygy.add_directory(syzygy_dir).unwrap();
     let n = layout.positions as usize;
-    let results: Vec<(u64, Vec<String>)> = (0..2 * n)
-        .into_par_iter()
-        .step_by(stride)
-        .with_min_len(4096)
-        .fold(
-            || (0u64, Vec::new()),
-            |(mut compared, mut bad), slot| {
-                let turn = if slot < n { Color::White } else { Color::Black };
-                let Some(b) = layout.legal_board((slot % n) as u64, turn) else {
-                    return (compared, bad);
-                };
-                let fen = b.fen();
-                let ours = ours.value(&b).unwrap().wdl();
-                let pos = shakmaty_position(&fen).expect("shakmaty accepts our legal position");
-                let theirs = match syzygy.probe_wdl_after_zeroing(&pos).unwrap() {
-                    Wdl::Win | Wdl::CursedWin => 1,
-                    Wdl::Draw => 0,
-                    Wdl::Loss | Wdl::BlessedLoss => -1,
-                };
-                compared += 1;
-                if ours != theirs && bad.len() < 5 {
-                    bad.push(format!("{fen}: ours {ours}, syzygy {theirs}"));
-                }
-                (compared, bad)
-            },
-        )
-        .collect();
-    let compared = results.iter().map(|r| r.0).sum();
-    let bad = results.into_iter().flat_map(|r| r.1).collect();
+    let parts = (2 * n).div_ceil(COMPARE_PART);
+    let (mut compared, mut bad) = (0u64, Vec::new());
+    let mut done = vec![false; parts];
+    if let Some(p) = progress.filter(|p| p.exists()) {
+        for line in std::fs::read_to_string(p).unwrap().lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if let ["part", k, "compared", c, "mismatches", _] = f[..] {
+                done[k.parse::<usize>().unwrap()] = true;
+                compared += c.parse::<u64>().unwrap();
+            } else if let Some(b) = line.strip_prefix("mismatch ") {
+                bad.push(b.to_string());
+            }
+        }
+        eprintln!(
+            "{name}: resumed with {} of {parts} parts compared",
+            done.iter().filter(|&&d| d).count()
+        );
+    }
+    for part in (0..parts).filter(|&k| !done[k]) {
+        let slots = part * COMPARE_PART..(2 * n).min((part + 1) * COMPARE_PART);
+        let first = slots.start.next_multiple_of(stride);
+        let (c, b) = (first..slots.end)
+            .into_par_iter()
+            .step_by(stride)
+            .with_min_len(4096)
+            .fold(
+                || (0u64, Vec::new()),
+                |(mut compared, mut bad), slot| {
+                    let turn = if slot < n { Color::White } else { Color::Black };
+                    let Some(b) = layout.legal_board((slot % n) as u64, turn) else {
+                        return (compared, bad);
+                    };
+                    let ours = ours.value(&b).unwrap().wdl();
+                    let pos = shakmaty_of(&b).expect("shakmaty accepts our legal position");
+                    if slot % 4093 == 0 {
+                        // The square-by-square copy is the FEN's position.
+                        let fen = b.fen();
+                        assert_eq!(pos.board().to_string(), fen.split(' ').next().unwrap());
+                        assert_eq!(Some(pos.clone()), shakmaty_position(&fen), "{fen}");
+                    }
+                    let theirs = match syzygy.probe_wdl_after_zeroing(&pos).unwrap() {
+                        Wdl::Win | Wdl::CursedWin => 1,
+                        Wdl::Draw => 0,
+                        Wdl::Loss | Wdl::BlessedLoss => -1,
+                    };
+                    compared += 1;
+                    if ours != theirs && bad.len() < 5 {
+                        bad.push(format!("{}: ours {ours}, syzygy {theirs}", b.fen()));
+                    }
+                    (compared, bad)
+                },
+            )
+            .reduce(
+                || (0, Vec::new()),
+                |(c1, mut b1), (c2, b2)| {
+                    b1.extend(b2);
+                    (c1 + c2, b1)
+                },
+            );
+        compared += c;
+        if let Some(p) = progress {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .unwrap();
+            for x in b.iter().take(5) {
+                writeln!(f, "mismatch {x}").unwrap();
+            }
+            writeln!(f, "part {part} compared {c} mismatches {}", b.len()).unwrap();
+            f.sync_data().unwrap();
+        }
+        bad.extend(b.into_iter().take(5));
+    }
     (compared, bad)
 }
 
@@ -164,9 +265,12 @@ fn every_four_piece_table_matches_syzygy() {
 
 /// 5-piece tables of a big build against Syzygy tables regenerated with
 /// its own generator (`scripts/chess_syzygy5.sh` sets the variables:
-/// NIMROD_SYZYGY5 the directory of Syzygy files, 3- to 5-piece;
+/// NIMROD_SYZYGY5 the directory of Syzygy files, 3- to 6-piece;
 /// NIMROD_CHESS_DATA the data directory; NIMROD_CHESS_TABLES the tables;
-/// NIMROD_CHESS_STRIDE every how many slots to compare, 1 for all).
+/// NIMROD_CHESS_STRIDE every how many slots to compare, 1 for all;
+/// NIMROD_CHESS_PROGRESS, if set, a directory where each table's
+/// comparison notes its finished parts, so that a rerun resumes: a
+/// six-piece table takes hours).
 #[test]
 #[ignore]
 fn five_piece_tables_match_regenerated_syzygy() {
@@ -179,7 +283,10 @@ fn five_piece_tables_match_regenerated_syzygy() {
     let tables = var("NIMROD_CHESS_TABLES");
     let mut count = 0;
     for name in tables.split_whitespace() {
-        let (n, bad) = compare_with_syzygy_in(&syzygy, &data, name, stride.max(1));
+        let progress = std::env::var_os("NIMROD_CHESS_PROGRESS")
+            .map(|dir| PathBuf::from(dir).join(format!("{name}.progress")));
+        let (n, bad) =
+            compare_with_syzygy_resuming(&syzygy, &data, name, stride.max(1), progress.as_deref());
         assert!(bad.is_empty(), "{name}: {bad:?}");
         assert!(n > 0, "{name}: nothing compared");
         eprintln!("{name}: {n} positions (every {stride}th slot) agree with Syzygy");
