@@ -80,17 +80,19 @@ fn is_format_one(x: &u32) -> bool {
 /// benches/results/chess/2026-12-01-rebuild-345.txt). The 5 three-piece
 /// tables' times round to 0.00 s, so their spread is the four-piece one.
 /// The spread is the tables' plies and what ran beside them. Six pieces:
-/// one table, KQRvKRB (2026-11-28/29, 8,262 CPU-s for 15.5 G swept
-/// slots, beside compiles: 533 ns; its slots are far beyond any cache),
-/// the spread the five-piece one scaled to it (a model, not measured).
+/// one table, KQRvKRB, rebuilt by the same engine (2026-12-02, nimrod
+/// `73cc13b`, two threads, an AMD EPYC `vm`: 3,248.5 CPU-s for 15.5 G
+/// swept slots, 210 ns; its first build by the old engine took 533 ns), the
+/// spread the five-piece one scaled to it (a model, not measured;
+/// benches/results/chess/2026-12-02-KQRvKRB-sweep-engine.txt).
 const NS_PER_SLOT: [(u32, [f64; 3], &str); 4] = [
     (3, [102.0, 185.0, 353.0], REBUILD),
     (4, [102.0, 239.0, 353.0], REBUILD),
     (5, [188.0, 254.0, 335.0], REBUILD),
     (
         6,
-        [394.0, 533.0, 703.0],
-        "one six-piece table (KQRvKRB, 2026-11-29), the spread modelled on the five-piece one",
+        [155.0, 210.0, 277.0],
+        "one six-piece table (KQRvKRB, 2026-12-02), the spread modelled on the five-piece one",
     ),
 ];
 
