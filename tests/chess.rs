@@ -124,7 +124,8 @@ fn shakmaty_of(b: &Board) -> Option<Chess> {
 const COMPARE_PART: usize = 1 << 24;
 
 /// `compare_with_syzygy_in`, in parts of [`COMPARE_PART`] slots; with a
-/// `progress` file, each finished part appends a line "part P compared C
+/// `progress` file (first line: the table, stride and part size, checked
+/// on a rerun), each finished part appends a line "part P compared C
 /// mismatches M" (its first mismatches on lines of their own) and a rerun
 /// skips the parts it names, so a killed comparison of a six-piece table
 /// resumes. The totals include the parts read back from the file.
@@ -148,8 +149,18 @@ fn compare_with_syzygy_resuming(
     let parts = (2 * n).div_ceil(COMPARE_PART);
     let (mut compared, mut bad) = (0u64, Vec::new());
     let mut done = vec![false; parts];
+    // A progress file belongs to one table, stride and part size: another
+    // comparison's parts must not be counted as this one's.
+    let header = format!("table {name} stride {stride} part_slots {COMPARE_PART}");
     if let Some(p) = progress.filter(|p| p.exists()) {
-        for line in std::fs::read_to_string(p).unwrap().lines() {
+        let text = std::fs::read_to_string(p).unwrap();
+        assert_eq!(
+            text.lines().next(),
+            Some(header.as_str()),
+            "{}: a progress file of another comparison; remove it to start over",
+            p.display()
+        );
+        for line in text.lines() {
             let f: Vec<&str> = line.split_whitespace().collect();
             if let ["part", k, "compared", c, "mismatches", _] = f[..] {
                 done[k.parse::<usize>().unwrap()] = true;
@@ -162,6 +173,9 @@ fn compare_with_syzygy_resuming(
             "{name}: resumed with {} of {parts} parts compared",
             done.iter().filter(|&&d| d).count()
         );
+    }
+    if let Some(p) = progress.filter(|p| !p.exists()) {
+        std::fs::write(p, format!("{header}\n")).unwrap();
     }
     for part in (0..parts).filter(|&k| !done[k]) {
         let slots = part * COMPARE_PART..(2 * n).min((part + 1) * COMPARE_PART);
