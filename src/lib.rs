@@ -36,6 +36,7 @@
 //!     force_dependencies: false,
 //!     threads: Some(1),
 //!     shard: None,
+//!     memory_budget: None,
 //! };
 //! let report = run_build(&config, &nimrod::games::planners(), &options)?;
 //! assert!(report.ok());

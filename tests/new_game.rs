@@ -142,6 +142,7 @@ fn a_game_added_outside_the_crate_builds_and_answers_typed_and_from_strings() {
             force_dependencies: false,
             threads: Some(1),
             shard: None,
+            memory_budget: None,
         },
     )
     .unwrap();

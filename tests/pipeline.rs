@@ -30,6 +30,38 @@ fn one_and_two_threads_give_identical_bytes() {
         sa.iter().map(|x| &x.0).collect::<Vec<_>>()
     );
     assert_eq!(sa, sb);
+    // Under a memory budget smaller than any estimate, every job with one
+    // runs alone (beside jobs without one): the same bytes, and the build
+    // says which job waited.
+    let c = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        c.path().to_str().unwrap(),
+        "--threads",
+        "2",
+        "--memory",
+        "1K",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("octal/0.137: waits for memory: its estimate is 3.9 KiB"),
+        "{err}"
+    );
+    assert_eq!(sa, snapshot(c.path()));
+    let e = fails(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        c.path().to_str().unwrap(),
+        "--memory",
+        "20GB",
+    ]);
+    assert!(e.contains("--memory \"20GB\" is not a memory size"), "{e}");
 }
 
 #[test]

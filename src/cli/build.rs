@@ -32,6 +32,12 @@ pub struct BuildArgs {
     /// table, byte-identical to a whole build, and removes them.
     #[arg(long, value_name = "I/S", requires = "only")]
     shard: Option<Shard>,
+    /// Memory the jobs running at once may hold by their estimates (like
+    /// 20G; default: what the kernel says is available at the start). A
+    /// job that does not fit waits for running ones to finish; one larger
+    /// than the budget runs alone.
+    #[arg(long, value_name = "SIZE")]
+    memory: Option<String>,
     #[command(flatten)]
     json: super::JsonArg,
 }
@@ -45,8 +51,13 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         force,
         force_deps: force_dependencies,
         shard,
+        memory,
         json: super::JsonArg { on: json },
     } = args;
+    let memory_budget = memory
+        .map(|m| nimrod::pipeline::parse_memory_size("build: --memory", &m))
+        .transpose()
+        .map_err(GameError::input)?;
     let data = data.dir;
     let config = match config {
         Some(p) => Config::load(&p).map_err(GameError::input)?,
@@ -81,6 +92,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             force_dependencies,
             threads,
             shard,
+            memory_budget,
         },
     )?;
     let jobs = report

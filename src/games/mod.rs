@@ -45,6 +45,7 @@
 //!     force_dependencies: false,
 //!     threads: Some(1),
 //!     shard: None,
+//!     memory_budget: None,
 //! };
 //! assert!(run_build(&config, &planners(), &options)?.ok());
 //! let ctx = QueryContext { data_dir: data.path().to_path_buf() };

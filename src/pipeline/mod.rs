@@ -17,6 +17,6 @@ pub use config::{game_params, Config, DEFAULT_CONFIG};
 pub use job::{param_hash, Job, JobContext, JobParts, Shard, MAX_SHARDS};
 pub use progress::{Progress, Stage};
 pub use runner::{
-    opens_current, plan, plan_report, run_build, BuildOptions, BuildReport, CpuSeconds, Estimate,
-    JobOutcome, PlannedJob, Planner,
+    opens_current, parse_memory_size, plan, plan_report, run_build, BuildOptions, BuildReport,
+    CpuSeconds, Estimate, JobOutcome, PlannedJob, Planner,
 };

@@ -33,6 +33,121 @@ pub struct BuildOptions {
     pub threads: Option<usize>,
     /// Build only this part of the one job `only` names (`--shard I/S`).
     pub shard: Option<Shard>,
+    /// Bytes the jobs running at once may hold, by their estimates (see
+    /// `Admission`); None for the memory available when the build starts.
+    pub memory_budget: Option<u64>,
+}
+
+/// The smallest and largest `--memory` a build takes.
+pub const MEMORY_BUDGET_RANGE: std::ops::RangeInclusive<u64> = (1 << 10)..=(1 << 50);
+
+/// Reads a memory size as `--memory` takes it: bytes, or a number with K,
+/// M, G or T (powers of 1024), within `MEMORY_BUDGET_RANGE`.
+pub fn parse_memory_size(what: &str, v: &str) -> Result<u64> {
+    let (digits, shift) = match v.as_bytes().last() {
+        Some(b'K' | b'k') => (&v[..v.len() - 1], 10),
+        Some(b'M' | b'm') => (&v[..v.len() - 1], 20),
+        Some(b'G' | b'g') => (&v[..v.len() - 1], 30),
+        Some(b'T' | b't') => (&v[..v.len() - 1], 40),
+        _ => (v, 0),
+    };
+    let n: u64 = (!digits.is_empty() && digits.len() <= 16 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+        .with_context(|| format!("{what} {v:?} is not a memory size (like 512M or 20G)"))?;
+    let bytes = n
+        .checked_mul(1 << shift)
+        .filter(|b| MEMORY_BUDGET_RANGE.contains(b))
+        .with_context(|| {
+            format!(
+                "{what} {v:?} is out of range: 1K to {}T",
+                MEMORY_BUDGET_RANGE.end() >> 40
+            )
+        })?;
+    Ok(bytes)
+}
+
+/// The memory the kernel says is available now (MemAvailable), if it says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Which ready jobs may start, under a memory budget. A job starts when
+/// nothing else runs, or when its estimate fits beside the running jobs'
+/// estimates; ready jobs are taken in the order they became ready, and one
+/// that does not fit lets a smaller one behind it start. Starting is
+/// decided when a job becomes ready or one finishes, never by a task that
+/// waits: a rayon worker blocked on a condition could be the one holding,
+/// lower on its stack, the job it waits for.
+#[derive(Debug)]
+struct Admission {
+    budget: u64,
+    in_use: u64,
+    running: usize,
+    queue: std::collections::VecDeque<(usize, u64)>,
+    /// Jobs already reported as waiting (reported once each).
+    reported: BTreeSet<usize>,
+}
+
+impl Admission {
+    fn new(budget: u64) -> Admission {
+        Admission {
+            budget,
+            in_use: 0,
+            running: 0,
+            queue: Default::default(),
+            reported: BTreeSet::new(),
+        }
+    }
+
+    fn ready(&mut self, job: usize, bytes: u64) {
+        self.queue.push_back((job, bytes));
+    }
+
+    fn finished(&mut self, bytes: u64) {
+        self.running -= 1;
+        self.in_use -= bytes;
+    }
+
+    /// The queued jobs that start now, and those that wait and were not
+    /// reported before (with their estimate).
+    fn admit(&mut self) -> (Vec<usize>, Vec<(usize, u64)>) {
+        let mut start = Vec::new();
+        let mut held = Vec::new();
+        let mut k = 0;
+        while k < self.queue.len() {
+            let (job, bytes) = self.queue[k];
+            if self.running == 0 || self.in_use.saturating_add(bytes) <= self.budget {
+                self.queue.remove(k);
+                self.running += 1;
+                self.in_use += bytes;
+                start.push(job);
+            } else {
+                if self.reported.insert(job) {
+                    held.push((job, bytes));
+                }
+                k += 1;
+            }
+        }
+        (start, held)
+    }
+}
+
+/// A byte count as a person reads it (4002 -> "3.9 KiB").
+fn size_text(bytes: u64) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut unit = 0;
+    while unit + 1 < units.len() && bytes >= 1 << (10 * (unit + 1)) {
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{:.1} {}", bytes as f64 / (1u64 << (10 * unit)) as f64, units[unit])
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -348,6 +463,10 @@ pub fn run_build(
     std::fs::create_dir_all(&opts.data_dir)
         .with_context(|| format!("cannot create data directory {}", opts.data_dir.display()))?;
     let visits = pool.install(|| visits(&waves, &targets, opts));
+    let budget = opts
+        .memory_budget
+        .or_else(available_memory)
+        .unwrap_or(u64::MAX);
     let removed_temporaries = Mutex::new(Vec::new());
     let progress = Progress::new();
     let start = Instant::now();
@@ -370,8 +489,25 @@ pub fn run_build(
             dependents[d].push(i);
         }
     }
+    // Only a job that runs holds memory; one unknown to its planner counts
+    // nothing (as every job did before estimates were used here).
+    let memory: Vec<u64> = jobs
+        .iter()
+        .map(|job| {
+            if visits[&job.id] != Visit::Run {
+                return 0;
+            }
+            planners
+                .iter()
+                .find(|p| job.id.split('/').next() == Some(p.name()))
+                .and_then(|p| p.estimate(job))
+                .map_or(0, |e| e.memory_bytes)
+        })
+        .collect();
     let schedule = Schedule {
         jobs: &jobs,
+        memory: &memory,
+        admission: Mutex::new(Admission::new(budget)),
         deps: &deps,
         dependents: &dependents,
         waiting: jobs.iter().map(|j| AtomicUsize::new(j.deps.len())).collect(),
@@ -384,12 +520,10 @@ pub fn run_build(
     };
     pool.install(|| {
         rayon::scope_fifo(|scope| {
-            for (i, j) in jobs.iter().enumerate() {
-                if j.deps.is_empty() {
-                    let schedule = &schedule;
-                    scope.spawn_fifo(move |scope| schedule.run(i, scope));
-                }
-            }
+            let ready: Vec<usize> = (0..jobs.len())
+                .filter(|&i| jobs[i].deps.is_empty())
+                .collect();
+            schedule.start(ready, None, scope);
         })
     });
     let outcomes = schedule
@@ -424,6 +558,9 @@ pub fn run_build(
 /// The jobs of one build and what is known of them while it runs.
 struct Schedule<'a> {
     jobs: &'a [&'a Job],
+    /// Each job's estimated peak memory (0 for a job that does not run).
+    memory: &'a [u64],
+    admission: Mutex<Admission>,
     /// Each job's dependencies, as positions in `jobs`.
     deps: &'a [Vec<usize>],
     dependents: &'a [Vec<usize>],
@@ -438,15 +575,49 @@ struct Schedule<'a> {
 }
 
 impl Schedule<'_> {
-    /// Runs job `i` (its dependencies are done), then starts every job
-    /// whose last dependency it was.
+    /// Runs job `i` (its dependencies are done and it was admitted), then
+    /// readies every job whose last dependency it was.
     fn run<'s>(&'s self, i: usize, scope: &rayon::ScopeFifo<'s>) {
         let outcome = self.outcome(i);
         self.outcomes.lock().expect("no job panics holding it")[i] = Some(outcome);
-        for &d in &self.dependents[i] {
-            if self.waiting[d].fetch_sub(1, AtomicOrdering::AcqRel) == 1 {
-                scope.spawn_fifo(move |scope| self.run(d, scope));
+        let ready: Vec<usize> = self.dependents[i]
+            .iter()
+            .copied()
+            .filter(|&d| self.waiting[d].fetch_sub(1, AtomicOrdering::AcqRel) == 1)
+            .collect();
+        self.start(ready, Some(i), scope);
+    }
+
+    /// Queues the jobs in `ready`, releases the memory of the job that
+    /// `finished`, and spawns every queued job that now fits.
+    fn start<'s>(
+        &'s self,
+        ready: Vec<usize>,
+        finished: Option<usize>,
+        scope: &rayon::ScopeFifo<'s>,
+    ) {
+        let (start, held, in_use, budget) = {
+            let mut admission = self.admission.lock().expect("no job panics holding it");
+            if let Some(f) = finished {
+                admission.finished(self.memory[f]);
             }
+            for d in ready {
+                admission.ready(d, self.memory[d]);
+            }
+            let (start, held) = admission.admit();
+            (start, held, admission.in_use, admission.budget)
+        };
+        for (job, bytes) in held {
+            self.progress.println(&format!(
+                "{}: waits for memory: its estimate is {}, the running jobs' {} of a {} budget (--memory)",
+                self.jobs[job].id,
+                size_text(bytes),
+                size_text(in_use),
+                size_text(budget)
+            ));
+        }
+        for j in start {
+            scope.spawn_fifo(move |scope| self.run(j, scope));
         }
     }
 
@@ -847,6 +1018,90 @@ fn remove_parts(parts: &[(Shard, PathBuf)]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs `jobs` (estimate, length in steps) through an `Admission` of
+    /// `budget`, finishing the oldest running job each step; returns the
+    /// start order and the most memory held at once by two or more jobs.
+    fn simulate(budget: u64, jobs: &[(u64, u32)]) -> (Vec<usize>, u64) {
+        let mut a = Admission::new(budget);
+        for (i, &(bytes, _)) in jobs.iter().enumerate() {
+            a.ready(i, bytes);
+        }
+        let mut running: std::collections::VecDeque<(usize, u32)> = Default::default();
+        let mut order = Vec::new();
+        let mut most_shared = 0;
+        loop {
+            let (start, _) = a.admit();
+            for j in start {
+                order.push(j);
+                running.push_back((j, jobs[j].1));
+            }
+            if running.len() > 1 {
+                most_shared = most_shared.max(a.in_use);
+            }
+            assert_eq!(a.in_use, running.iter().map(|&(j, _)| jobs[j].0).sum::<u64>());
+            let Some((j, left)) = running.pop_front() else {
+                break;
+            };
+            if left > 1 {
+                running.push_front((j, left - 1));
+            } else {
+                a.finished(jobs[j].0);
+            }
+        }
+        (order, most_shared)
+    }
+
+    #[test]
+    fn admission_keeps_jobs_that_run_together_within_the_budget() {
+        let jobs = [(18, 3), (17, 3), (2, 1), (3, 2), (25, 1), (1, 1)];
+        let (order, most_shared) = simulate(22, &jobs);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![0, 1, 2, 3, 4, 5], "every job starts once");
+        assert!(most_shared <= 22, "{most_shared} bytes held at once");
+        // The 17 waits for the 18 (together 35) and the 3 for the 2 and
+        // the 1 beside it (18 + 2 + 1 + 3 is 24); the 25 is over the
+        // budget and starts alone, last.
+        assert_eq!(order, vec![0, 2, 5, 1, 3, 4]);
+        // Without a budget every job starts at once, in order.
+        assert_eq!(simulate(u64::MAX, &jobs).0, vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_waiting_job_is_reported_once() {
+        let mut a = Admission::new(10);
+        a.ready(0, 6);
+        a.ready(1, 6);
+        assert_eq!(a.admit(), (vec![0], vec![(1, 6)]));
+        a.ready(2, 4);
+        assert_eq!(a.admit(), (vec![2], vec![]), "6 + 4 fits in 10");
+        a.finished(4);
+        assert_eq!(a.admit(), (vec![], vec![]), "6 + 6 is over 10");
+        a.finished(6);
+        assert_eq!(a.admit(), (vec![1], vec![]));
+        assert_eq!((a.running, a.in_use), (1, 6));
+    }
+
+    #[test]
+    fn sizes_read_as_a_person_reads_them() {
+        assert_eq!(size_text(96), "96 bytes");
+        assert_eq!(size_text(4002), "3.9 KiB");
+        assert_eq!(size_text(18 << 30), "18.0 GiB");
+        assert_eq!(size_text(u64::MAX), "16384.0 PiB");
+    }
+
+    #[test]
+    fn memory_sizes_are_read_and_bounded() {
+        assert_eq!(parse_memory_size("--memory", "20G").unwrap(), 20 << 30);
+        assert_eq!(parse_memory_size("--memory", "512m").unwrap(), 512 << 20);
+        assert_eq!(parse_memory_size("--memory", "1024").unwrap(), 1 << 10);
+        assert_eq!(parse_memory_size("--memory", "1024T").unwrap(), 1 << 50);
+        for bad in ["", "G", "-1G", "1.5G", "20GB", "0", "1023", "1025T", "99999999999999999T"] {
+            let e = parse_memory_size("--memory", bad).unwrap_err().to_string();
+            assert!(e.contains("--memory") && e.contains(&format!("{bad:?}")), "{e}");
+        }
+    }
 
     #[test]
     fn most_parts_decide_the_count() {
