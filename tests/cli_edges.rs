@@ -263,6 +263,18 @@ fn the_largest_numbers_are_refused_or_answered_never_a_panic_or_a_hang() {
     assert!(err.contains("--threads") && err.contains("1024"), "{err}");
     let err = fails(&["build", "--threads", "0", "--only", "half", "--data", dd]);
     assert!(err.contains("--threads 0"), "{err}");
+    for (m, why) in [
+        (MAX, "out of range"),
+        ("20 G", "not a memory size"),
+        ("4096T", "out of range: 1K to 1024T"),
+        ("0", "out of range"),
+    ] {
+        let err = fails(&["build", "--memory", m, "--only", "half", "--data", dd]);
+        assert!(
+            err.contains(&format!("--memory {m:?}")) && err.contains(why),
+            "{err}"
+        );
+    }
     let err = fails(&["query", "klondike", "--deal", "284", "--budget", MAX]);
     assert!(
         err.contains("--budget") && err.contains("1000000000"),

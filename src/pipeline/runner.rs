@@ -51,19 +51,21 @@ pub fn parse_memory_size(what: &str, v: &str) -> Result<u64> {
         Some(b'T' | b't') => (&v[..v.len() - 1], 40),
         _ => (v, 0),
     };
-    let n: u64 = (!digits.is_empty() && digits.len() <= 16 && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().ok())
-        .flatten()
-        .with_context(|| format!("{what} {v:?} is not a memory size (like 512M or 20G)"))?;
-    let bytes = n
-        .checked_mul(1 << shift)
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        bail!("{what} {v:?} is not a memory size (like 512M or 20G)");
+    }
+    let out_of_range = || {
+        format!(
+            "{what} {v:?} is out of range: 1K to {}T",
+            MEMORY_BUDGET_RANGE.end() >> 40
+        )
+    };
+    let bytes = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
         .filter(|b| MEMORY_BUDGET_RANGE.contains(b))
-        .with_context(|| {
-            format!(
-                "{what} {v:?} is out of range: 1K to {}T",
-                MEMORY_BUDGET_RANGE.end() >> 40
-            )
-        })?;
+        .with_context(out_of_range)?;
     Ok(bytes)
 }
 
@@ -1097,7 +1099,7 @@ mod tests {
         assert_eq!(parse_memory_size("--memory", "512m").unwrap(), 512 << 20);
         assert_eq!(parse_memory_size("--memory", "1024").unwrap(), 1 << 10);
         assert_eq!(parse_memory_size("--memory", "1024T").unwrap(), 1 << 50);
-        for bad in ["", "G", "-1G", "1.5G", "20GB", "0", "1023", "1025T", "99999999999999999T"] {
+        for bad in ["", "G", "-1G", "1.5G", "20GB", "0", "1023", "1025T", "99999999999999999999999T"] {
             let e = parse_memory_size("--memory", bad).unwrap_err().to_string();
             assert!(e.contains("--memory") && e.contains(&format!("{bad:?}")), "{e}");
         }
