@@ -13,7 +13,8 @@
 #
 # Long runs (a 6-piece table: about an hour of rtbgen and hours of probes)
 # resume: SYZYGY_KEEP=DIR generates into DIR and keeps the files (a table
-# whose .rtbw is there is not generated again), PROGRESS=DIR notes each
+# whose .rtbw is there is not generated again; a file appears there only
+# once its generator has finished), PROGRESS=DIR notes each
 # table's finished parts of the comparison there (DIR/TABLE.progress), so a
 # rerun with the same arguments goes on where the last one stopped.
 #
@@ -52,9 +53,16 @@ for t in "$@"; do
   if [ -s "$work/$t.rtbw" ]; then echo "syzygy $t: kept from an earlier run"; continue; fi
   gen=rtbgen
   [[ $t == *P* ]] && gen=rtbgenp
+  # Generated in a folder of its own and moved beside the others only once
+  # the generator has finished: a killed run leaves no file to be kept.
+  rm -rf "$work/.gen-$t"
+  mkdir "$work/.gen-$t"
   /usr/bin/time -f "syzygy $t: %e s wall, %U s user, %M KiB" \
-    env -C "$work" RTBPATH="$work" "$tb/$gen" -t "$(nproc)" -w "$t" > "$work/$t.log" 2>&1 \
+    env -C "$work/.gen-$t" RTBPATH="$work" "$tb/$gen" -t "$(nproc)" -w "$t" > "$work/$t.log" 2>&1 \
     || { cat "$work/$t.log" >&2; exit 1; }
+  [ -s "$work/.gen-$t/$t.rtbw" ] || { echo "syzygy $t: the generator wrote no $t.rtbw" >&2; exit 1; }
+  mv "$work/.gen-$t/$t.rtbw" "$work/$t.rtbw"
+  rm -rf "$work/.gen-$t"
   tail -1 "$work/$t.log"
 done
 if [ -n "${PROGRESS:-}" ]; then mkdir -p "$PROGRESS"; export NIMROD_CHESS_PROGRESS; NIMROD_CHESS_PROGRESS=$(realpath "$PROGRESS"); fi
