@@ -133,6 +133,14 @@ pub enum Step {
         /// Why.
         why: String,
     },
+    /// The state could not be saved (no room, a failed write): the job
+    /// goes on, and a kill now resumes from the last save, if any.
+    Skipped {
+        /// Where the job would have resumed.
+        at: u64,
+        /// Why.
+        why: String,
+    },
 }
 
 impl Step {
@@ -145,8 +153,51 @@ impl Step {
             ),
             Step::Resumed { at } => format!("resumed at {unit} {at} from its checkpoint"),
             Step::Refused { why } => format!("checkpoint not used, starting over: {why}"),
+            Step::Skipped { at, why } => format!(
+                "state not saved at {unit} {at}, the job goes on (a kill now resumes from the last save): {why}"
+            ),
         }
     }
+}
+
+/// Space a save leaves free on its filesystem for everything else.
+pub const SPARE_BYTES: u64 = 1 << 30;
+
+/// Checks, before a save, that the filesystem of `path` has room for a
+/// checkpoint of `bytes` (at least the size of the one already there, which
+/// stays until the new one is whole) and `SPARE_BYTES` more: a save that
+/// filled the disk would fail and make every other writer fail meanwhile.
+pub fn check_room(path: &Path, bytes: u64) -> Result<()> {
+    // The folder may not exist yet (a save creates it): its nearest
+    // existing ancestor is on the same filesystem.
+    let mut dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    while !dir.exists() {
+        dir = dir
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if dir == Path::new(".") {
+            break;
+        }
+    }
+    let previous = std::fs::metadata(path).map_or(0, |m| m.len());
+    let needed = bytes.max(previous).saturating_add(SPARE_BYTES);
+    let fs = rustix::fs::statvfs(dir)
+        .with_context(|| format!("cannot read the free space of {}", dir.display()))?;
+    let free = fs.f_bavail.saturating_mul(fs.f_frsize);
+    ensure!(
+        free >= needed,
+        "{} has {:.1} GB free, a save needs {:.1} GB ({:.1} GB of state and {:.1} GB left for others)",
+        dir.display(),
+        free as f64 / 1e9,
+        needed as f64 / 1e9,
+        bytes.max(previous) as f64 / 1e9,
+        SPARE_BYTES as f64 / 1e9
+    );
+    Ok(())
 }
 
 /// Removes a table's checkpoint once the table is written; a failure is
@@ -162,9 +213,12 @@ pub fn remove_beside(output: &Path) -> Option<String> {
 }
 
 /// Writes one checkpoint: bytes in, checksum and rename in `commit`.
+/// Dropped before `commit` (a failed write), it removes its `.tmp`, so a
+/// save that ran out of room gives the room back at once.
 pub struct StateWriter {
     path: PathBuf,
     tmp: PathBuf,
+    unfinished: Unfinished,
     inner: BufWriter<File>,
     hash: Xxh3,
     buf: Vec<u8>,
@@ -183,6 +237,7 @@ impl StateWriter {
             File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         Ok(StateWriter {
             path: path.to_path_buf(),
+            unfinished: Unfinished(Some(tmp.clone())),
             tmp,
             inner: BufWriter::with_capacity(BLOCK, file),
             hash: Xxh3::new(),
@@ -252,8 +307,20 @@ impl StateWriter {
         std::fs::rename(&tmp, &self.path).with_context(|| {
             format!("cannot rename {} to {}", tmp.display(), self.path.display())
         })?;
+        self.unfinished.0 = None;
         sync_parent(&self.path);
         Ok(std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0))
+    }
+}
+
+/// A checkpoint's `.tmp` not yet renamed: removed when dropped.
+struct Unfinished(Option<PathBuf>);
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.0.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
     }
 }
 
@@ -436,5 +503,35 @@ mod tests {
         assert!(StateReader::open(&dir.path().join("none"))
             .unwrap()
             .is_none());
+    }
+
+    #[test]
+    fn a_save_without_room_is_refused_before_writing_and_a_failed_one_leaves_no_tmp() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.checkpoint");
+        check_room(&path, 0).unwrap();
+        check_room(&dir.path().join("not/yet/made/t.checkpoint"), 0).unwrap();
+        let err = check_room(&path, u64::MAX / 4).unwrap_err().to_string();
+        assert!(
+            err.contains(&dir.path().display().to_string()) && err.contains("a save needs"),
+            "{err}"
+        );
+        // The checkpoint already there counts: it stays until the new one is whole.
+        std::fs::write(&path, b"old").unwrap();
+        check_room(&path, 0).unwrap();
+
+        let mut w = StateWriter::create(&path).unwrap();
+        w.u64(1).unwrap();
+        assert!(tmp_path(&path).exists());
+        drop(w);
+        assert!(
+            !tmp_path(&path).exists(),
+            "a dropped writer removes its .tmp"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            b"old",
+            "and leaves the last save"
+        );
     }
 }

@@ -72,6 +72,12 @@ pub(super) struct Snapshot<'a> {
     pub late: &'a [(usize, Value)],
 }
 
+/// The bytes `save` writes for `s`.
+pub(super) fn bytes_of(s: &Snapshot) -> u64 {
+    let exact = s.exact.map_or(0, |e| 2 * e.len());
+    (HEADER + s.cells.len() + exact + 10 * s.late.len() + 8) as u64
+}
+
 /// Saves `s` (slots per side `size`) atomically; returns the bytes written.
 pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
     let mut w = StateWriter::create(&c.path)?;

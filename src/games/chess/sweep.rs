@@ -40,6 +40,7 @@ use super::bitboard::{between, bishop_steps, knight_steps, line, rook_steps, KIN
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Cells};
 use super::checkpoint::{self, Snapshot};
+use crate::pipeline::checkpoint as pipeline_checkpoint;
 pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
@@ -199,6 +200,14 @@ pub enum Step {
     /// A checkpoint was found but not used (why), and the solve starts over.
     Refused {
         /// What is wrong with it.
+        why: String,
+    },
+    /// The state could not be saved before ply `ply` (why): the solve goes
+    /// on, and a kill resumes from the last save, if any.
+    Skipped {
+        /// The ply a resumed solve would have run next.
+        ply: u32,
+        /// Why (no room on the disk, a failed write).
         why: String,
     },
 }
@@ -675,23 +684,35 @@ impl Work<'_> {
         // In a fixed order whatever the threads (applying them is not
         // order-dependent; the file is then the same for any thread count).
         late.sort_unstable_by_key(|&(slot, v)| (slot, v.encode_wide()));
-        let bytes = checkpoint::save(
-            c,
-            self.size() as u64,
-            &Snapshot {
-                ply,
-                window: (self.window.wins, self.window.losses),
-                horizon: self.horizon.load(Relaxed),
-                cells,
-                exact,
-                late: &late,
-            },
-        )?;
-        report(Step::Saved {
+        let snapshot = Snapshot {
             ply,
-            bytes,
-            seconds: t.elapsed().as_secs_f64(),
-        });
+            window: (self.window.wins, self.window.losses),
+            horizon: self.horizon.load(Relaxed),
+            cells,
+            exact,
+            late: &late,
+        };
+        // A save is for resuming, not for the result: one that cannot be
+        // made (no room, a failed write) is reported and the solve goes on.
+        let saved = pipeline_checkpoint::check_room(&c.path, checkpoint::bytes_of(&snapshot))
+            .and_then(|()| checkpoint::save(c, self.size() as u64, &snapshot));
+        match saved {
+            Ok(bytes) => {
+                debug_assert_eq!(bytes, checkpoint::bytes_of(&snapshot), "the room asked for");
+                report(Step::Saved {
+                    ply,
+                    bytes,
+                    seconds: t.elapsed().as_secs_f64(),
+                })
+            }
+            Err(e) => {
+                report(Step::Skipped {
+                    ply,
+                    why: format!("{e:#}"),
+                });
+                return Ok(());
+            }
+        }
         if c.stop_before == Some(ply) {
             bail!("stopped after the checkpoint before ply {ply} (a test's stop)");
         }

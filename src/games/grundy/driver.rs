@@ -9,7 +9,7 @@ use super::rare::is_rare_value;
 use super::sparse::SparseState;
 use super::stats::GrundyStats;
 use super::values::{Cursor, Storage};
-use crate::pipeline::checkpoint::{Saving, Step};
+use crate::pipeline::checkpoint::{self, Saving, Step};
 use anyhow::{bail, ensure, Result};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Instant;
@@ -462,19 +462,34 @@ impl Saves<'_> {
     ) -> Result<()> {
         let began = Instant::now();
         let c = self.checkpoint;
-        let mut w = c.create(MAGIC, FORMAT)?;
-        w.u64(self.window)?;
-        storage.save(cursor, &mut w)?;
-        st.save(&mut w)?;
-        save_planned(job, buffer, &mut w)?;
-        let bytes = w.commit()?;
+        // A save is for resuming, not for the values: one that cannot be
+        // made (no room, a failed write) is reported and the run goes on.
+        let saved = (|| {
+            checkpoint::check_room(&c.path, 0)?;
+            let mut w = c.create(MAGIC, FORMAT)?;
+            w.u64(self.window)?;
+            storage.save(cursor, &mut w)?;
+            st.save(&mut w)?;
+            save_planned(job, buffer, &mut w)?;
+            w.commit()
+        })();
         let heap = cursor.next_heap();
+        self.since = Instant::now();
+        let bytes = match saved {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                (self.on_step)(Step::Skipped {
+                    at: heap,
+                    why: format!("{e:#}"),
+                });
+                return Ok(());
+            }
+        };
         (self.on_step)(Step::Saved {
             at: heap,
             bytes,
             seconds: began.elapsed().as_secs_f64(),
         });
-        self.since = Instant::now();
         self.last_heap = heap;
         if c.stop_after.is_some_and(|h| heap >= h) {
             bail!("stopped after saving the state at heap {heap} (as asked)");

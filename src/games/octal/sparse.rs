@@ -25,7 +25,7 @@
 //! shares no code with `solve` (the second opinion checks it).
 
 use super::code::OctalCode;
-use crate::pipeline::checkpoint::{Saving, Step};
+use crate::pipeline::checkpoint::{self, Saving, Step};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 use std::time::Instant;
@@ -154,15 +154,27 @@ pub fn values_resumable(
                 on_heaps(since_report);
                 since_report = 0;
                 let began = Instant::now();
-                let bytes = s.save(c)?;
-                on_step(Step::Saved {
-                    at: n,
-                    bytes,
-                    seconds: began.elapsed().as_secs_f64(),
-                });
-                last_save = (Instant::now(), n);
-                if c.stop_after.is_some_and(|h| n >= h) {
-                    bail!("stopped after saving the state at heap {n} (as asked)");
+                // For resuming only: a save that cannot be made (no room,
+                // a failed write) is reported and the run goes on.
+                match checkpoint::check_room(&c.path, 0).and_then(|()| s.save(c)) {
+                    Ok(bytes) => {
+                        on_step(Step::Saved {
+                            at: n,
+                            bytes,
+                            seconds: began.elapsed().as_secs_f64(),
+                        });
+                        last_save = (Instant::now(), n);
+                        if c.stop_after.is_some_and(|h| n >= h) {
+                            bail!("stopped after saving the state at heap {n} (as asked)");
+                        }
+                    }
+                    Err(e) => {
+                        on_step(Step::Skipped {
+                            at: n,
+                            why: format!("{e:#}"),
+                        });
+                        last_save.0 = Instant::now();
+                    }
                 }
             }
         }
