@@ -170,19 +170,11 @@ pub const SPARE_BYTES: u64 = 1 << 30;
 pub fn check_room(path: &Path, bytes: u64) -> Result<()> {
     // The folder may not exist yet (a save creates it): its nearest
     // existing ancestor is on the same filesystem.
-    let mut dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
+    let dir = path
+        .ancestors()
+        .skip(1)
+        .find(|d| !d.as_os_str().is_empty() && d.exists())
         .unwrap_or(Path::new("."));
-    while !dir.exists() {
-        dir = dir
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if dir == Path::new(".") {
-            break;
-        }
-    }
     let previous = std::fs::metadata(path).map_or(0, |m| m.len());
     let needed = bytes.max(previous).saturating_add(SPARE_BYTES);
     let fs = rustix::fs::statvfs(dir)

@@ -261,11 +261,8 @@ pub fn plan_report(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<Pla
     let mut out = Vec::new();
     for wave in waves(jobs)? {
         for job in wave {
-            let planner = planners
-                .iter()
-                .find(|p| job.id.split('/').next() == Some(p.name()));
             out.push(PlannedJob {
-                estimate: planner.and_then(|p| p.estimate(&job)),
+                estimate: estimate_of(planners, &job),
                 shardable: job.parts.is_some(),
                 id: job.id,
                 deps: job.deps,
@@ -273,6 +270,14 @@ pub fn plan_report(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<Pla
         }
     }
     Ok(out)
+}
+
+/// What the planner of `job` (the one its id's prefix names) estimates.
+fn estimate_of(planners: &[&dyn Planner], job: &Job) -> Option<Estimate> {
+    planners
+        .iter()
+        .find(|p| job.id.split('/').next() == Some(p.name()))
+        .and_then(|p| p.estimate(job))
 }
 
 /// Expands the config into jobs (every section through its planner).
@@ -499,11 +504,7 @@ pub fn run_build(
             if visits[&job.id] != Visit::Run {
                 return 0;
             }
-            planners
-                .iter()
-                .find(|p| job.id.split('/').next() == Some(p.name()))
-                .and_then(|p| p.estimate(job))
-                .map_or(0, |e| e.memory_bytes)
+            estimate_of(planners, job).map_or(0, |e| e.memory_bytes)
         })
         .collect();
     let schedule = Schedule {

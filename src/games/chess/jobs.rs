@@ -362,8 +362,7 @@ fn solve_by_sweeps<T>(
     };
     let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
     let solved = solve(
-        &|step| {
-            match step {
+        &|step| match step {
             sweep::Step::Slice => stage.borrow().inc(1),
             sweep::Step::Slices => next(ctx.progress.stage(ctx.id, "statistics", 1)),
             sweep::Step::Saved {
@@ -381,9 +380,9 @@ fn solve_by_sweeps<T>(
                 say(format!("checkpoint not used, starting over: {why}"))
             }
             sweep::Step::Skipped { ply, why } => say(format!(
-                "state not saved before ply {ply}, the solve goes on (a kill now resumes from the last save): {why}"
+                "state not saved before ply {ply}, the solve goes on \
+                 (a kill now resumes from the last save): {why}"
             )),
-        }
         },
         options,
     )?;
