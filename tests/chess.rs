@@ -1510,7 +1510,7 @@ fn a_stopped_sweep_resumes_from_its_checkpoint_to_the_same_bytes() {
         let mut flipped = saved.clone();
         flipped[saved.len() / 2] ^= 0x20;
         for (what, bytes, key, why) in [
-            ("damaged", flipped, 7, "checksum mismatch"),
+            ("damaged", flipped, 7, "damaged"),
             (
                 "cut short",
                 saved[..saved.len() - 9].to_vec(),

@@ -5,22 +5,45 @@
 //!
 //! - written to `PATH.tmp`, synced and renamed, so a kill leaves the
 //!   previous checkpoint whole (the build's lock removes a stale `.tmp`);
-//! - an xxh3-64 of every byte before it ends the file, and a reader checks
-//!   it, and that nothing follows, before the state is used;
-//! - a length read from the file is checked against the bytes left before
-//!   anything is allocated for it, so a damaged file is an error, not an
-//!   allocation of whatever its bytes say.
+//! - compressed (one zstd frame at level 1: a six-piece chess state of
+//!   15.5 GB is mostly runs of a few byte values and takes about a tenth),
+//!   then a 24-byte trailer: the state's length, an xxh3-64 of the state's
+//!   bytes, and an xxh3-64 of those 16 bytes. A reader checks the trailer
+//!   first, the state's checksum at the end, and that nothing follows,
+//!   before the state is used. A save stops (and removes its `.tmp`)
+//!   rather than leave the filesystem less than `SPARE_BYTES` free;
+//! - a length read from the state is checked against the state's bytes
+//!   left before anything is allocated for it, so a damaged file is an
+//!   error, not an allocation of whatever its bytes say;
+//! - the uncompressed form written before (the state, then its xxh3-64)
+//!   still loads: a file that does not begin with zstd's magic number is
+//!   read as that.
 
 use crate::table::writer::{sync_parent, tmp_path, with_suffix};
 use anyhow::{bail, ensure, Context, Result};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// Bytes hashed and written or read at a time.
 const BLOCK: usize = 1 << 24;
+
+/// zstd's level for saves: the fastest, since a save holds up the job.
+const LEVEL: i32 = 1;
+
+/// How the first four bytes of a compressed checkpoint read (zstd's frame
+/// magic number); no uncompressed state begins with them (each begins with
+/// its job's ASCII magic).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The compressed form's trailer: state length, state checksum, and the
+/// checksum of those two.
+const TRAILER: u64 = 24;
+
+/// Compressed bytes written between two checks of the free space.
+const ROOM_CHECK_EVERY: u64 = 1 << 26;
 
 /// Where a table's saved state lives while it builds: beside the table
 /// (`KQRvKRB.nmt.checkpoint`); the job removes it once the table is written.
@@ -164,29 +187,40 @@ impl Step {
 pub const SPARE_BYTES: u64 = 1 << 30;
 
 /// Checks, before a save, that the filesystem of `path` has room for a
-/// checkpoint of `bytes` (at least the size of the one already there, which
-/// stays until the new one is whole) and `SPARE_BYTES` more: a save that
-/// filled the disk would fail and make every other writer fail meanwhile.
-pub fn check_room(path: &Path, bytes: u64) -> Result<()> {
-    // The folder may not exist yet (a save creates it): its nearest
-    // existing ancestor is on the same filesystem.
-    let dir = path
-        .ancestors()
+/// checkpoint the size of the one already there (which stays until the new
+/// one is whole; a state's compressed size changes slowly from save to
+/// save) and `SPARE_BYTES` more: a save that filled the disk would fail and
+/// make every other writer fail meanwhile. The writer checks again as it
+/// goes, since a first save has nothing to go by.
+pub fn check_room(path: &Path) -> Result<()> {
+    let previous = std::fs::metadata(path).map_or(0, |m| m.len());
+    ensure_free(path, previous)
+}
+
+/// The nearest existing folder of `path` (a save creates the missing ones):
+/// it is on the same filesystem.
+fn existing_folder(path: &Path) -> &Path {
+    path.ancestors()
         .skip(1)
         .find(|d| !d.as_os_str().is_empty() && d.exists())
-        .unwrap_or(Path::new("."));
-    let previous = std::fs::metadata(path).map_or(0, |m| m.len());
-    let needed = bytes.max(previous).saturating_add(SPARE_BYTES);
+        .unwrap_or(Path::new("."))
+}
+
+/// Fails unless the filesystem of `path` has `bytes` and `SPARE_BYTES`
+/// more free.
+fn ensure_free(path: &Path, bytes: u64) -> Result<()> {
+    let dir = existing_folder(path);
+    let needed = bytes.saturating_add(SPARE_BYTES);
     let fs = rustix::fs::statvfs(dir)
         .with_context(|| format!("cannot read the free space of {}", dir.display()))?;
     let free = fs.f_bavail.saturating_mul(fs.f_frsize);
     ensure!(
         free >= needed,
-        "{} has {:.1} GB free, a save needs {:.1} GB ({:.1} GB of state and {:.1} GB left for others)",
+        "{} has {:.1} GB free, a save needs {:.1} GB ({:.1} GB for the state and {:.1} GB left for others)",
         dir.display(),
         free as f64 / 1e9,
         needed as f64 / 1e9,
-        bytes.max(previous) as f64 / 1e9,
+        bytes as f64 / 1e9,
         SPARE_BYTES as f64 / 1e9
     );
     Ok(())
@@ -204,16 +238,44 @@ pub fn remove_beside(output: &Path) -> Option<String> {
     }
 }
 
-/// Writes one checkpoint: bytes in, checksum and rename in `commit`.
-/// Dropped before `commit` (a failed write), it removes its `.tmp`, so a
-/// save that ran out of room gives the room back at once.
+/// Writes one checkpoint: bytes in, compressed, trailer and rename in
+/// `commit`. Dropped before `commit` (a failed write), it removes its
+/// `.tmp`, so a save that ran out of room gives the room back at once.
 pub struct StateWriter {
     path: PathBuf,
     tmp: PathBuf,
     unfinished: Unfinished,
-    inner: BufWriter<File>,
+    inner: zstd::stream::write::Encoder<'static, RoomKept>,
     hash: Xxh3,
+    /// The state's bytes so far (uncompressed).
+    len: u64,
     buf: Vec<u8>,
+}
+
+/// The file under the compressor: counts what is written and stops a
+/// save that would leave its filesystem less than `SPARE_BYTES` free.
+struct RoomKept {
+    file: BufWriter<File>,
+    tmp: PathBuf,
+    written: u64,
+    next_check: u64,
+}
+
+impl Write for RoomKept {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written >= self.next_check {
+            self.next_check = self.written + ROOM_CHECK_EVERY;
+            ensure_free(&self.tmp, ROOM_CHECK_EVERY)
+                .map_err(|e| std::io::Error::other(format!("{e:#}; the save stopped")))?;
+        }
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
 }
 
 impl StateWriter {
@@ -227,19 +289,35 @@ impl StateWriter {
         let tmp = tmp_path(path);
         let file =
             File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let unfinished = Unfinished(Some(tmp.clone()));
+        let kept = RoomKept {
+            file: BufWriter::with_capacity(BLOCK, file),
+            tmp: tmp.clone(),
+            written: 0,
+            next_check: 0,
+        };
+        let inner = zstd::stream::write::Encoder::new(kept, LEVEL)
+            .with_context(|| format!("cannot start compressing {}", tmp.display()))?;
         Ok(StateWriter {
             path: path.to_path_buf(),
-            unfinished: Unfinished(Some(tmp.clone())),
+            unfinished,
             tmp,
-            inner: BufWriter::with_capacity(BLOCK, file),
+            inner,
             hash: Xxh3::new(),
+            len: 0,
             buf: Vec::new(),
         })
+    }
+
+    /// The state's bytes so far, uncompressed.
+    pub fn state_bytes(&self) -> u64 {
+        self.len
     }
 
     /// Appends bytes.
     pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.hash.update(bytes);
+        self.len += bytes.len() as u64;
         self.inner
             .write_all(bytes)
             .with_context(|| format!("cannot write checkpoint {}", self.tmp.display()))
@@ -285,23 +363,29 @@ impl StateWriter {
         done
     }
 
-    /// Ends the file with its checksum, syncs it and renames it over the
-    /// previous checkpoint. Returns the bytes written.
+    /// Ends the compressed state, writes the trailer, syncs the file and
+    /// renames it over the previous checkpoint. Returns the file's bytes.
     pub fn commit(mut self) -> Result<u64> {
-        let sum = self.hash.digest();
+        let mut trailer = [0u8; TRAILER as usize];
+        trailer[..8].copy_from_slice(&self.len.to_le_bytes());
+        trailer[8..16].copy_from_slice(&self.hash.digest().to_le_bytes());
+        let check = xxh3_64(&trailer[..16]);
+        trailer[16..].copy_from_slice(&check.to_le_bytes());
         let tmp = self.tmp.clone();
-        let synced = (|| -> std::io::Result<()> {
-            self.inner.write_all(&sum.to_le_bytes())?;
-            let file = self.inner.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()
+        let synced = (|| -> std::io::Result<u64> {
+            let mut kept = self.inner.finish()?;
+            kept.file.write_all(&trailer)?;
+            let file = kept.file.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            Ok(kept.written + TRAILER)
         })();
-        synced.with_context(|| format!("cannot write checkpoint {}", tmp.display()))?;
+        let bytes = synced.with_context(|| format!("cannot write checkpoint {}", tmp.display()))?;
         std::fs::rename(&tmp, &self.path).with_context(|| {
             format!("cannot rename {} to {}", tmp.display(), self.path.display())
         })?;
         self.unfinished.0 = None;
         sync_parent(&self.path);
-        Ok(std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0))
+        Ok(bytes)
     }
 }
 
@@ -319,30 +403,98 @@ impl Drop for Unfinished {
 /// Reads one checkpoint, hashing as it goes; `finish` checks the checksum.
 pub struct StateReader {
     name: String,
-    inner: BufReader<File>,
+    inner: Source,
     hash: Xxh3,
-    /// Bytes not yet read, the checksum included.
+    /// State bytes not yet read, plus 8 (the uncompressed form's checksum).
     left: u64,
+}
+
+/// Where the state's bytes come from.
+enum Source {
+    /// The uncompressed form: the state, then its checksum.
+    Plain(BufReader<File>),
+    /// One zstd frame, its trailer already read and checked: the state's
+    /// checksum is `sum`.
+    Packed {
+        stream: zstd::stream::read::Decoder<'static, BufReader<std::io::Take<File>>>,
+        sum: u64,
+    },
+}
+
+impl Source {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Source::Plain(r) => r.read(buf),
+            Source::Packed { stream, .. } => stream.read(buf),
+        }
+    }
+
+    fn read_exact(&mut self, buf: &mut [u8]) -> std::io::Result<()> {
+        match self {
+            Source::Plain(r) => r.read_exact(buf),
+            Source::Packed { stream, .. } => stream.read_exact(buf),
+        }
+    }
 }
 
 impl StateReader {
     /// `Ok(None)` when there is no checkpoint at `path`.
     pub fn open(path: &Path) -> Result<Option<StateReader>> {
-        let file = match File::open(path) {
+        let name = path.display().to_string();
+        let mut file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("cannot open {}", path.display())),
+            Err(e) => return Err(e).with_context(|| format!("cannot open {name}")),
         };
-        let left = file
+        let len = file
             .metadata()
-            .with_context(|| format!("cannot read {}", path.display()))?
+            .with_context(|| format!("cannot read {name}"))?
             .len();
+        let mut magic = [0u8; 4];
+        let packed =
+            len >= 4 + TRAILER && file.read_exact(&mut magic).is_ok() && magic == ZSTD_MAGIC;
+        file.seek(SeekFrom::Start(0))
+            .with_context(|| format!("cannot read {name}"))?;
+        if !packed {
+            return Ok(Some(StateReader {
+                name,
+                inner: Source::Plain(BufReader::with_capacity(BLOCK, file)),
+                hash: Xxh3::new(),
+                left: len,
+            }));
+        }
+        let mut trailer = [0u8; TRAILER as usize];
+        file.seek(SeekFrom::Start(len - TRAILER))
+            .and_then(|_| file.read_exact(&mut trailer))
+            .and_then(|()| file.seek(SeekFrom::Start(0)))
+            .with_context(|| format!("cannot read {name}"))?;
+        let word = |k: usize| u64::from_le_bytes(trailer[8 * k..8 * k + 8].try_into().expect("8"));
+        ensure!(
+            word(2) == xxh3_64(&trailer[..16]),
+            "{name}: cut short or damaged (its trailer does not check)"
+        );
+        let stream = zstd::stream::read::Decoder::new(file.take(len - TRAILER))
+            .with_context(|| format!("cannot start decompressing {name}"))?;
         Ok(Some(StateReader {
-            name: path.display().to_string(),
-            inner: BufReader::with_capacity(BLOCK, file),
+            name,
+            inner: Source::Packed {
+                stream,
+                sum: word(1),
+            },
             hash: Xxh3::new(),
-            left,
+            left: word(0).saturating_add(8),
         }))
+    }
+
+    /// What a failed read of the state means: a plain file that ends early
+    /// is cut short; a compressed one that does not decode is damaged.
+    fn read_failed(&self, e: std::io::Error) -> anyhow::Error {
+        match (&self.inner, e.kind()) {
+            (Source::Plain(_), _) | (_, std::io::ErrorKind::UnexpectedEof) => {
+                anyhow::anyhow!("{}: cut short", self.name)
+            }
+            _ => anyhow::anyhow!("{}: damaged (cannot decompress: {e})", self.name),
+        }
     }
 
     /// The file's name, for messages.
@@ -356,9 +508,9 @@ impl StateReader {
             bail!("{}: cut short", self.name);
         }
         for block in buf.chunks_mut(BLOCK) {
-            self.inner
-                .read_exact(block)
-                .with_context(|| format!("{}: cut short", self.name))?;
+            if let Err(e) = self.inner.read_exact(block) {
+                return Err(self.read_failed(e));
+            }
             self.hash.update(block);
         }
         self.left -= buf.len() as u64;
@@ -410,7 +562,7 @@ impl StateReader {
             .filter(|&b| b <= self.left.saturating_sub(8))
             .with_context(|| {
                 format!(
-                    "{}: a list of {len} values is longer than the file",
+                    "{}: a list of {len} values is longer than the state",
                     self.name
                 )
             })?;
@@ -430,20 +582,34 @@ impl StateReader {
         Ok(())
     }
 
-    /// Checks the checksum and that nothing follows it.
+    /// Checks the checksum and that nothing follows the state.
     pub fn finish(mut self) -> Result<()> {
         let sum = self.hash.digest();
-        let mut stored = [0u8; 8];
-        self.inner
-            .read_exact(&mut stored)
-            .with_context(|| format!("{}: cut short", self.name))?;
-        if u64::from_le_bytes(stored) != sum {
+        let stored = match &mut self.inner {
+            Source::Plain(r) => {
+                let mut stored = [0u8; 8];
+                r.read_exact(&mut stored)
+                    .with_context(|| format!("{}: cut short", self.name))?;
+                u64::from_le_bytes(stored)
+            }
+            Source::Packed { sum, .. } => {
+                ensure!(
+                    self.left == 8,
+                    "{}: {} bytes of the state not read",
+                    self.name,
+                    self.left - 8
+                );
+                *sum
+            }
+        };
+        if stored != sum {
             bail!("{}: checksum mismatch (damaged)", self.name);
         }
-        if self.inner.read(&mut [0u8; 1])? != 0 {
-            bail!("{}: bytes after the checksum", self.name);
+        match self.inner.read(&mut [0u8; 1]) {
+            Ok(0) => Ok(()),
+            Ok(_) => bail!("{}: bytes after the state", self.name),
+            Err(e) => Err(self.read_failed(e)),
         }
-        Ok(())
     }
 }
 
@@ -451,66 +617,143 @@ impl StateReader {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_state_reads_back_and_damage_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub/t.checkpoint");
-        let mut w = StateWriter::create(&path).unwrap();
+    /// Reads the state `write_sample` writes, finishes (the checks a job
+    /// relies on), then compares what was read.
+    fn read_sample(path: &Path) -> Result<()> {
+        let mut r = StateReader::open(path)?.expect("a checkpoint");
+        let first = r.u64()?;
+        let small = r.u16s()?;
+        let none = r.u32s()?;
+        let wide = r.u64s()?;
+        let mut zeros = vec![1u8; 1 << 20];
+        r.take(&mut zeros)?;
+        r.finish()?;
+        assert_eq!(
+            (first, small, none, wide),
+            (7, vec![1, 2, 65535], vec![], vec![u64::MAX])
+        );
+        assert!(
+            zeros.iter().all(|&b| b == 0),
+            "a finished read is what was written"
+        );
+        Ok(())
+    }
+
+    fn write_sample(path: &Path) -> u64 {
+        let mut w = StateWriter::create(path).unwrap();
         w.u64(7).unwrap();
         w.u16s([1u16, 2, 65535].into_iter()).unwrap();
         w.u32s(std::iter::empty()).unwrap();
         w.u64s([u64::MAX].into_iter()).unwrap();
-        let bytes = w.commit().unwrap();
+        w.put(&vec![0u8; 1 << 20]).unwrap();
+        assert_eq!(w.state_bytes(), 8 + 8 + 6 + 8 + 8 + 8 + (1 << 20));
+        w.commit().unwrap()
+    }
+
+    #[test]
+    fn a_state_reads_back_compressed_and_damage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/t.checkpoint");
+        let bytes = write_sample(&path);
         assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
         assert!(!tmp_path(&path).exists());
+        assert!(
+            bytes < 4096,
+            "a mebibyte of zeros compressed: {bytes} bytes"
+        );
+        let saved = std::fs::read(&path).unwrap();
+        assert_eq!(saved[..4], ZSTD_MAGIC);
+        read_sample(&path).unwrap();
 
-        let mut r = StateReader::open(&path).unwrap().unwrap();
-        assert_eq!(r.u64().unwrap(), 7);
-        assert_eq!(r.u16s().unwrap(), [1, 2, 65535]);
-        assert_eq!(r.u32s().unwrap(), Vec::<u32>::new());
-        assert_eq!(r.u64s().unwrap(), [u64::MAX]);
-        r.finish().unwrap();
+        // A flipped bit is refused wherever it changes the state: in the
+        // frame's blocks (they do not decode, a length is past the state,
+        // or the state's checksum does not match) or in the trailer (its
+        // own checksum). In the frame's
+        // header it may change nothing read (the window size): then the
+        // state reads exactly, which `read_sample` checks.
+        for at in 4..saved.len() {
+            let mut bad = saved.clone();
+            bad[at] ^= 4;
+            std::fs::write(&path, &bad).unwrap();
+            // An error is a refusal; `read_sample` panics on a state
+            // accepted with other bytes than were written.
+            if read_sample(&path).is_ok() {
+                assert!(at < 6, "bit flipped at {at} not seen");
+            }
+        }
+        // Cut short anywhere: refused.
+        for keep in [saved.len() - 1, saved.len() - 24, saved.len() / 2, 30] {
+            std::fs::write(&path, &saved[..keep]).unwrap();
+            let err = format!("{:#}", read_sample(&path).unwrap_err());
+            assert!(
+                err.contains("cut short") || err.contains("damaged"),
+                "{keep}: {err}"
+            );
+        }
+        // Something after the trailer: its trailer no longer checks.
+        let mut longer = saved.clone();
+        longer.extend_from_slice(&[0; 8]);
+        std::fs::write(&path, &longer).unwrap();
+        assert!(read_sample(&path).is_err());
 
-        // One flipped bit: the values may read, the checksum does not.
-        let mut raw = std::fs::read(&path).unwrap();
-        raw[17] ^= 4;
-        std::fs::write(&path, &raw).unwrap();
-        let mut r = StateReader::open(&path).unwrap().unwrap();
-        r.u64().unwrap();
-        r.u16s().unwrap();
-        r.u32s().unwrap();
-        r.u64s().unwrap();
-        let err = r.finish().unwrap_err().to_string();
-        assert!(err.contains("checksum mismatch"), "{err}");
-
-        // A length past the end of the file is refused before allocating.
-        let mut raw = std::fs::read(&path).unwrap();
-        raw[8..16].copy_from_slice(&(u64::MAX / 4).to_le_bytes());
-        std::fs::write(&path, &raw).unwrap();
+        // A length past the end of the state is refused before allocating.
+        let mut w = StateWriter::create(&path).unwrap();
+        w.u64(7).unwrap();
+        w.u64(u64::MAX / 4).unwrap();
+        w.commit().unwrap();
         let mut r = StateReader::open(&path).unwrap().unwrap();
         r.u64().unwrap();
         let err = r.u16s().unwrap_err().to_string();
-        assert!(err.contains("longer than the file"), "{err}");
+        assert!(err.contains("longer than the state"), "{err}");
 
         assert!(StateReader::open(&dir.path().join("none"))
             .unwrap()
             .is_none());
     }
 
+    /// Checkpoints saved before compression (the state, then its xxh3-64)
+    /// still load, and their damage is still refused.
+    #[test]
+    fn an_uncompressed_state_of_the_earlier_form_still_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let packed = dir.path().join("packed");
+        write_sample(&packed);
+        let mut r = StateReader::open(&packed).unwrap().unwrap();
+        let mut state = vec![0u8; r.left as usize - 8];
+        r.take(&mut state).unwrap();
+        r.finish().unwrap();
+        let mut plain = state.clone();
+        plain.extend_from_slice(&xxh3_64(&state).to_le_bytes());
+        let path = dir.path().join("t.checkpoint");
+        std::fs::write(&path, &plain).unwrap();
+        read_sample(&path).unwrap();
+
+        let mut flipped = plain.clone();
+        flipped[100] ^= 4;
+        std::fs::write(&path, &flipped).unwrap();
+        let mut r = StateReader::open(&path).unwrap().unwrap();
+        r.take(&mut state).unwrap();
+        let err = r.finish().unwrap_err().to_string();
+        assert!(err.contains("checksum mismatch"), "{err}");
+        std::fs::write(&path, &plain[..plain.len() - 3]).unwrap();
+        let err = format!("{:#}", read_sample(&path).unwrap_err());
+        assert!(err.contains("cut short"), "{err}");
+    }
+
     #[test]
     fn a_save_without_room_is_refused_before_writing_and_a_failed_one_leaves_no_tmp() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.checkpoint");
-        check_room(&path, 0).unwrap();
-        check_room(&dir.path().join("not/yet/made/t.checkpoint"), 0).unwrap();
-        let err = check_room(&path, u64::MAX / 4).unwrap_err().to_string();
+        check_room(&path).unwrap();
+        check_room(&dir.path().join("not/yet/made/t.checkpoint")).unwrap();
+        let err = ensure_free(&path, u64::MAX / 4).unwrap_err().to_string();
         assert!(
             err.contains(&dir.path().display().to_string()) && err.contains("a save needs"),
             "{err}"
         );
         // The checkpoint already there counts: it stays until the new one is whole.
         std::fs::write(&path, b"old").unwrap();
-        check_room(&path, 0).unwrap();
+        check_room(&path).unwrap();
 
         let mut w = StateWriter::create(&path).unwrap();
         w.u64(1).unwrap();

@@ -13,9 +13,9 @@
 //! per side, next ply, window, horizon, whether two-byte values follow,
 //! how many waiting first-pass values follow), the bytes, the two-byte
 //! values if any, the waiting values (slot as u64, value as u16, little
-//! endian), and an xxh3-64 of everything before it. Written to `PATH.tmp`,
-//! synced and renamed, so a kill leaves the previous checkpoint whole (the
-//! build's lock removes a stale `.tmp`). A file whose checksum, size or
+//! endian); `pipeline::checkpoint` compresses it, checksums it, writes it
+//! to `PATH.tmp`, syncs and renames it, so a kill leaves the previous
+//! checkpoint whole (the build's lock removes a stale `.tmp`). A file whose checksum, size or
 //! identity does not match is not used; the solve says why and starts over.
 
 use super::value::Value;
@@ -72,13 +72,13 @@ pub(super) struct Snapshot<'a> {
     pub late: &'a [(usize, Value)],
 }
 
-/// The bytes `save` writes for `s`.
-pub(super) fn bytes_of(s: &Snapshot) -> u64 {
+/// The state's bytes for `s`, before compression.
+fn bytes_of(s: &Snapshot) -> u64 {
     let exact = s.exact.map_or(0, |e| 2 * e.len());
-    (HEADER + s.cells.len() + exact + 10 * s.late.len() + 8) as u64
+    (HEADER + s.cells.len() + exact + 10 * s.late.len()) as u64
 }
 
-/// Saves `s` (slots per side `size`) atomically; returns the bytes written.
+/// Saves `s` (slots per side `size`) atomically; returns the file's bytes.
 pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
     let mut w = StateWriter::create(&c.path)?;
     let mut header = [0u8; HEADER];
@@ -114,6 +114,11 @@ pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
         buf.extend(x.to_le_bytes());
     }
     w.put(&buf)?;
+    debug_assert_eq!(
+        w.state_bytes(),
+        bytes_of(s),
+        "the layout the header describes"
+    );
     w.commit()
 }
 

@@ -465,7 +465,7 @@ impl Saves<'_> {
         // A save is for resuming, not for the values: one that cannot be
         // made (no room, a failed write) is reported and the run goes on.
         let saved = (|| {
-            checkpoint::check_room(&c.path, 0)?;
+            checkpoint::check_room(&c.path)?;
             let mut w = c.create(MAGIC, FORMAT)?;
             w.u64(self.window)?;
             storage.save(cursor, &mut w)?;

@@ -156,7 +156,7 @@ pub fn values_resumable(
                 let began = Instant::now();
                 // For resuming only: a save that cannot be made (no room,
                 // a failed write) is reported and the run goes on.
-                match checkpoint::check_room(&c.path, 0).and_then(|()| s.save(c)) {
+                match checkpoint::check_room(&c.path).and_then(|()| s.save(c)) {
                     Ok(bytes) => {
                         on_step(Step::Saved {
                             at: n,
