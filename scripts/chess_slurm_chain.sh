@@ -13,6 +13,9 @@
 #     MEM     --mem of every task (default 20G: on a 24 GiB node Slurm then
 #             runs the six-piece tasks one at a time)
 #
+# NIMROD_BIN=PATH runs that binary instead of building target/release/nimrod
+# (a `cargo test` running meanwhile holds cargo's lock on target/).
+#
 # Without an accounting daemon the local cluster keeps no sacct figures,
 # hence /usr/bin/time in each task's log (DATA/slurm/logs). A run that is
 # stopped resumes: run the script again; finished tables are skipped and a
@@ -25,11 +28,16 @@ mkdir -p "${2:?DATA}"
 data=$(realpath "$2")
 mem=${3:-20G}
 [[ $mem =~ ^[1-9][0-9]{0,6}[MG]$ ]] || { echo "MEM must be like 20G or 4000M: $mem" >&2; exit 2; }
-cargo build --release --quiet
+bin=${NIMROD_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=target/release/nimrod
+fi
+[ -x "$bin" ] || { echo "NIMROD_BIN: not an executable: $bin" >&2; exit 2; }
 bash scripts/slurm/local-cluster.sh start
 # The tasks run a copy, so a rebuild while they wait changes nothing.
 mkdir -p "$data/slurm"
-cp target/release/nimrod "$data/slurm/nimrod-bin.new"
+cp "$bin" "$data/slurm/nimrod-bin.new"
 mv "$data/slurm/nimrod-bin.new" "$data/slurm/nimrod-bin"
 printf '#!/bin/bash\nexec /usr/bin/time -v %q "$@"\n' "$data/slurm/nimrod-bin" > "$data/slurm/nimrod-timed"
 chmod +x "$data/slurm/nimrod-timed"
