@@ -52,6 +52,23 @@ fn one_and_two_threads_give_identical_bytes() {
         "{err}"
     );
     assert_eq!(sa, snapshot(c.path()));
+    // With one thread a job queued behind a running one waits for the
+    // thread, not for memory, and is not said to.
+    let d = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+        "--threads",
+        "1",
+        "--memory",
+        "1K",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("waits for memory"), "{}", stderr(&o));
+    assert_eq!(sa, snapshot(d.path()));
     let e = fails(&[
         "build",
         "--config",

@@ -87,6 +87,9 @@ fn available_memory() -> Option<u64> {
 #[derive(Debug)]
 struct Admission {
     budget: u64,
+    /// The pool's threads: a job held while every thread has a job would
+    /// wait for a thread anyway, and is not reported as waiting for memory.
+    threads: usize,
     in_use: u64,
     running: usize,
     queue: std::collections::VecDeque<(usize, u64)>,
@@ -95,9 +98,10 @@ struct Admission {
 }
 
 impl Admission {
-    fn new(budget: u64) -> Admission {
+    fn new(budget: u64, threads: usize) -> Admission {
         Admission {
             budget,
+            threads,
             in_use: 0,
             running: 0,
             queue: Default::default(),
@@ -114,8 +118,9 @@ impl Admission {
         self.in_use -= bytes;
     }
 
-    /// The queued jobs that start now, and those that wait and were not
-    /// reported before (with their estimate).
+    /// The queued jobs that start now, and those that wait for memory
+    /// while a thread is free and were not reported before (with their
+    /// estimate).
     fn admit(&mut self) -> (Vec<usize>, Vec<(usize, u64)>) {
         let mut start = Vec::new();
         let mut held = Vec::new();
@@ -128,7 +133,7 @@ impl Admission {
                 self.in_use += bytes;
                 start.push(job);
             } else {
-                if self.reported.insert(job) {
+                if self.running < self.threads && self.reported.insert(job) {
                     held.push((job, bytes));
                 }
                 k += 1;
@@ -510,7 +515,7 @@ pub fn run_build(
     let schedule = Schedule {
         jobs: &jobs,
         memory: &memory,
-        admission: Mutex::new(Admission::new(budget)),
+        admission: Mutex::new(Admission::new(budget, pool.current_num_threads())),
         deps: &deps,
         dependents: &dependents,
         waiting: jobs.iter().map(|j| AtomicUsize::new(j.deps.len())).collect(),
@@ -1026,7 +1031,7 @@ mod tests {
     /// `budget`, finishing the oldest running job each step; returns the
     /// start order and the most memory held at once by two or more jobs.
     fn simulate(budget: u64, jobs: &[(u64, u32)]) -> (Vec<usize>, u64) {
-        let mut a = Admission::new(budget);
+        let mut a = Admission::new(budget, 4);
         for (i, &(bytes, _)) in jobs.iter().enumerate() {
             a.ready(i, bytes);
         }
@@ -1072,8 +1077,8 @@ mod tests {
     }
 
     #[test]
-    fn a_waiting_job_is_reported_once() {
-        let mut a = Admission::new(10);
+    fn a_waiting_job_is_reported_once_and_only_while_a_thread_is_free() {
+        let mut a = Admission::new(10, 2);
         a.ready(0, 6);
         a.ready(1, 6);
         assert_eq!(a.admit(), (vec![0], vec![(1, 6)]));
@@ -1084,6 +1089,15 @@ mod tests {
         a.finished(6);
         assert_eq!(a.admit(), (vec![1], vec![]));
         assert_eq!((a.running, a.in_use), (1, 6));
+
+        // One thread: the job behind a running one waits for the thread
+        // too, so it is not said to wait for memory.
+        let mut a = Admission::new(10, 1);
+        a.ready(0, 6);
+        a.ready(1, 6);
+        assert_eq!(a.admit(), (vec![0], vec![]));
+        a.finished(6);
+        assert_eq!(a.admit(), (vec![1], vec![]));
     }
 
     #[test]
