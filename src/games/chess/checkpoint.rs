@@ -28,7 +28,8 @@ const MAGIC: &[u8; 8] = b"NMSWEEP\0";
 /// Bumped whenever what a saved byte means changes (encoding, window).
 /// Format 2: illegal slots are a code in the bytes (format 1 had a bitmap).
 /// Format 3: the first-pass values still waiting for their ply follow.
-const FORMAT: u32 = 3;
+/// Format 4: like pieces out of order hold no position (ILLEGAL).
+const FORMAT: u32 = 4;
 const HEADER: usize = 64;
 /// Bytes hashed and written or read at a time.
 const BLOCK: usize = 1 << 24;

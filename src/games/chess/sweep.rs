@@ -244,6 +244,15 @@ struct Geometry {
     /// Each stored king pair's steps of either king, so that a king's move
     /// or unmove is a table walk rather than a pair re-ranked.
     steps: KingSteps,
+    /// For each field, the first field and the number of fields of its
+    /// group of like pieces (same colour and role; adjacent in `fields`).
+    /// A placement of like pieces is stored once, their squares rising
+    /// with the field (the order the layout ranks and `squares_of` reads):
+    /// the other orders' slots hold no position, so a group of three like
+    /// pieces is solved once instead of six times.
+    span: [(u8, u8); MAX_FIELDS],
+    /// Whether any group has two or more like pieces.
+    like: bool,
 }
 
 /// A king's step from a stored pair to another: the square it steps to,
@@ -330,10 +339,18 @@ impl Geometry {
         // side's slots are a multiple of 64 either way (the first pass
         // relies on it).
         debug_assert!(pawns || !fields.is_empty());
+        let mut span = [(0, 1); MAX_FIELDS];
+        for j in 0..fields.len() {
+            let start = (0..=j).rev().take_while(|&x| fields[x] == fields[j]).last().unwrap_or(j);
+            let len = (start..fields.len()).take_while(|&x| fields[x] == fields[j]).count();
+            span[j] = (start as u8, len as u8);
+        }
         Ok(Geometry {
             pawns,
             size: pairs << (6 * fields.len()),
             steps: KingSteps::new(pawns, kings, pairs),
+            like: span.iter().any(|&(_, len)| len > 1),
+            span,
             fields,
             kings,
             pairs,
@@ -349,6 +366,104 @@ impl Geometry {
 
     fn shift(&self, j: usize) -> u32 {
         6 * (self.fields.len() - 1 - j) as u32
+    }
+
+    /// Slot `i` with the squares of field `j`'s group of like pieces put in
+    /// rising order (the slot that stores the placement); `i` itself when
+    /// the piece has no like piece.
+    #[inline]
+    fn canon_field(&self, j: usize, i: usize) -> usize {
+        let (start, len) = self.span[j];
+        match len {
+            1 => i,
+            2 => {
+                let (hi, lo) = (self.shift(start as usize), self.shift(start as usize + 1));
+                let (a, b) = ((i >> hi) & 63, (i >> lo) & 63);
+                if a <= b {
+                    i
+                } else {
+                    i ^ ((a ^ b) << hi) ^ ((a ^ b) << lo)
+                }
+            }
+            _ => {
+                let (start, len) = (start as usize, len as usize);
+                let mut sq = [0; MAX_FIELDS];
+                for (x, q) in sq[..len].iter_mut().enumerate() {
+                    *q = (i >> self.shift(start + x)) & 63;
+                }
+                sq[..len].sort_unstable();
+                let mut out = i;
+                for (x, &q) in sq[..len].iter().enumerate() {
+                    let sh = self.shift(start + x);
+                    out = out & !(63 << sh) | q << sh;
+                }
+                out
+            }
+        }
+    }
+
+    /// Slot `i` with every group of like pieces in rising order.
+    #[inline]
+    fn canon(&self, i: usize) -> usize {
+        if !self.like {
+            return i;
+        }
+        let mut out = i;
+        let mut j = 0;
+        while j < self.fields.len() {
+            out = self.canon_field(j, out);
+            j += self.span[j].1 as usize;
+        }
+        out
+    }
+
+    /// Whether placement `s` stores its like pieces in rising order,
+    /// field `skip`'s square left out of the comparison (a capture's
+    /// victim, whose square is not yet set).
+    fn is_canonical(&self, s: &Squares, skip: Option<usize>) -> bool {
+        if !self.like {
+            return true;
+        }
+        let mut last: Option<(usize, u8)> = None;
+        for j in 0..self.fields.len() {
+            if Some(j) == skip {
+                continue;
+            }
+            if let Some((k, q)) = last {
+                if self.span[k].0 == self.span[j].0 && q >= s.sq[j] {
+                    return false;
+                }
+            }
+            last = Some((j, s.sq[j]));
+        }
+        true
+    }
+
+    /// The slots among the 64 from `first` (which differ only in the last
+    /// field's square, bit `x` for square `x`) that store no placement:
+    /// their like pieces are out of order.
+    fn out_of_order(&self, first: usize) -> Bitboard {
+        if !self.like {
+            return 0;
+        }
+        let s = self.decode(first);
+        let k = self.fields.len();
+        let mut last: Option<(usize, u8)> = None;
+        for j in 0..k - 1 {
+            if let Some((prev, q)) = last {
+                if self.span[prev].0 == self.span[j].0 && q >= s.sq[j] {
+                    return !0;
+                }
+            }
+            last = Some((j, s.sq[j]));
+        }
+        match last {
+            // Squares up to the previous like piece's are out of order.
+            Some((prev, q)) if self.span[prev].0 == self.span[k - 1].0 => {
+                (1u64 << q << 1).wrapping_sub(1)
+            }
+            _ => 0,
+        }
     }
 
     fn decode(&self, i: usize) -> Squares {
@@ -369,7 +484,8 @@ impl Geometry {
     }
 
     /// Calls `f` with the slot of each stored image of a legal placement:
-    /// one, or two when a pawnless position's kings are on a diagonal's axis.
+    /// one, or two when a pawnless position's kings are on a diagonal's axis
+    /// (its like pieces in any order: each image's are put in order).
     #[inline]
     fn images(&self, s: &Squares, mut f: impl FnMut(usize)) {
         let k = self.fields.len();
@@ -378,7 +494,7 @@ impl Geometry {
             for &q in &s.sq[..k] {
                 i = i << 6 | q as usize;
             }
-            f(i);
+            f(self.canon(i));
             return;
         }
         let Some(pair) = self.kings.image_rank(s.wk, s.bk) else {
@@ -395,7 +511,7 @@ impl Geometry {
                     i = i << 6 | transform(sym, q) as usize;
                 }
             }
-            f(i);
+            f(self.canon(i));
         }
     }
 
@@ -428,7 +544,7 @@ impl Geometry {
                 for &q in &s.sq[..k] {
                     x = x << 6 | transform(sym, q) as usize;
                 }
-                f(x);
+                f(self.canon(x));
             }
         }
     }
@@ -999,16 +1115,21 @@ impl Work<'_> {
                         let got = ((illegal >> k) & 1, (pending >> k) & 1);
                         assert_eq!(got, want, "first look of slot {} side {side}", first + k);
                     }
+                    let illegal = illegal | e.geo.out_of_order(first);
                     for k in squares(illegal) {
                         bytes[k as usize] = ILLEGAL;
                     }
-                    for k in squares(pending) {
+                    for k in squares(pending & !illegal) {
                         bytes[k as usize] = PENDING;
                     }
                     return;
                 }
                 for (k, byte) in bytes.iter_mut().enumerate() {
                     let s = e.geo.decode(first + k);
+                    if !e.geo.is_canonical(&s, None) {
+                        *byte = ILLEGAL;
+                        continue;
+                    }
                     if quick {
                         match self.first_look(&s, side) {
                             FirstLook::Illegal => {
@@ -1176,7 +1297,7 @@ impl Work<'_> {
             let (from, shift) = (s.sq[j], geo.shift(j));
             let base = i - ((from as usize) << shift);
             for to in squares(piece_attacks(role, from, occ) & empty) {
-                if !f(base + ((to as usize) << shift)) {
+                if !f(geo.canon_field(j, base + ((to as usize) << shift))) {
                     return false;
                 }
             }
@@ -1215,7 +1336,9 @@ impl Work<'_> {
             }
             let bytes = &cells[side * n..(side + 1) * n];
             for (victim, &(color, _)) in geo.fields.iter().enumerate() {
-                if color == us {
+                // Of like victims the first stands for all: its placements
+                // are every placement of the others (put in order after).
+                if color == us || geo.span[victim].0 as usize != victim {
                     continue;
                 }
                 let low = geo.shift(victim);
@@ -1235,6 +1358,10 @@ impl Work<'_> {
     fn capture_into(&self, side: usize, victim: usize, slot: usize, bytes: &[AtomicU8]) {
         let geo = &self.engine.geo;
         let s = geo.decode(slot);
+        if !geo.is_canonical(&s, Some(victim)) {
+            // The same placement as one in order, which offers the same.
+            return;
+        }
         let (white, black) = (self.slice.white_pawns, self.slice.black_pawns);
         let Some((after, occ)) = self.after_capture(side, &s, Some(victim), white, black) else {
             return;
@@ -1253,7 +1380,7 @@ impl Work<'_> {
             let (to, shift) = (s.sq[j], geo.shift(j));
             let base = slot - ((to as usize) << shift) + ((to as usize) << victim_shift);
             for from in squares(piece_attacks(role, to, occ) & empty) {
-                self.first_move(bytes, side, base + ((from as usize) << shift), v);
+                self.first_move(bytes, side, geo.canon(base + ((from as usize) << shift)), v);
             }
         }
         let (king, their_king) = s.kings(side);
@@ -1378,13 +1505,17 @@ impl Work<'_> {
                     (0..n >> 6).into_par_iter().with_min_len(1 << 10).for_each(|t| {
                         let slot = with_field(t, low, p);
                         let s = geo.decode(slot);
+                        if !geo.is_canonical(&s, Some(j)) {
+                            return;
+                        }
                         let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
                             return;
                         };
                         let v = self.table_value(&after).before_move();
                         let base = slot - ((p as usize) << low);
                         for from in squares(piece_attacks(role, p, occ) & !occ) {
-                            self.first_move(bytes, side, base + ((from as usize) << low), v);
+                            let q = geo.canon_field(j, base + ((from as usize) << low));
+                            self.first_move(bytes, side, q, v);
                         }
                     });
                 }
@@ -1397,6 +1528,9 @@ impl Work<'_> {
                         ((t >> high) << 6 | p as usize) << high | (t & ((1 << high) - 1))
                     };
                     let s = geo.decode(slot);
+                    if !geo.is_canonical(&s, None) {
+                        return;
+                    }
                     let Some((after, occ)) = self.after_capture(side, &s, None, white, black) else {
                         return;
                     };
@@ -1720,7 +1854,7 @@ impl Work<'_> {
                     q.sq[j] = from;
                     geo.images(&q, &mut out);
                 } else {
-                    out(base + ((from as usize) << shift));
+                    out(geo.canon_field(j, base + ((from as usize) << shift)));
                 }
             }
         }
@@ -3181,10 +3315,61 @@ mod tests {
                 if s.wk == s.bk || (!geo.pawns && images.is_empty()) {
                     continue;
                 }
-                assert!(images.contains(&i), "{name} slot {i}: {images:?}");
+                // A placement whose like pieces are out of order is
+                // stored in order.
+                assert!(images.contains(&geo.canon(i)), "{name} slot {i}: {images:?}");
+                assert!(images.iter().all(|&x| geo.canon(x) == x), "{name} slot {i}: {images:?}");
                 twins += (images.len() == 2) as u64;
             }
             assert_eq!(twins > 0, !geo.pawns, "{name}");
+        }
+    }
+
+    #[test]
+    fn like_pieces_are_stored_once_in_rising_order() {
+        for name in ["KRRvK", "KNNvKB", "KRRRvK", "KQvKRR", "KRRvKNN"] {
+            let layout = Layout::new(Material::parse(name).unwrap().canonical());
+            let geo = Geometry::new(&layout).unwrap();
+            let (k, mut stored, mut runs) = (geo.fields.len(), 0u64, 0u64);
+            // Every run of 64 of the first 40,000, and a spread of the rest.
+            let step = (geo.size / 64 / 40_000).max(1);
+            for run in (0..geo.size / 64).step_by(step).chain(0..(40_000).min(geo.size / 64)) {
+                let first = run * 64;
+                let out = geo.out_of_order(first);
+                for x in 0..64 {
+                    let i = first + x;
+                    let s = geo.decode(i);
+                    let rising = (1..k).all(|j| geo.fields[j] != geo.fields[j - 1] || s.sq[j - 1] < s.sq[j]);
+                    assert_eq!(geo.is_canonical(&s, None), rising, "{name} slot {i}");
+                    assert_eq!(out >> x & 1 == 0, rising, "{name} slot {i}");
+                    let c = geo.canon(i);
+                    let t = geo.decode(c);
+                    // The same squares, each group in rising order.
+                    let mut a = s.sq[..k].to_vec();
+                    let mut b = t.sq[..k].to_vec();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!((a, s.wk, s.bk), (b, t.wk, t.bk), "{name} slot {i}");
+                    if rising {
+                        assert_eq!(c, i, "{name} slot {i}");
+                        stored += 1;
+                    } else {
+                        let distinct = (1..k).all(|j| geo.fields[j] != geo.fields[j - 1] || s.sq[j - 1] != s.sq[j]);
+                        assert!(!distinct || geo.canon(c) == c && c != i, "{name} slot {i}");
+                    }
+                    for j in 0..k {
+                        let moved = geo.canon_field(j, i);
+                        let (start, len) = geo.span[j];
+                        let mut u = geo.decode(moved);
+                        let mut v = s;
+                        u.sq[start as usize..(start + len) as usize].sort_unstable();
+                        v.sq[start as usize..(start + len) as usize].sort_unstable();
+                        assert_eq!(u, v, "{name} slot {i} field {j}");
+                    }
+                }
+                runs += 1;
+            }
+            assert!(stored > 0 && stored < runs * 64, "{name}");
         }
     }
 
