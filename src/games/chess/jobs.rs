@@ -99,19 +99,35 @@ const NS_PER_SLOT: [(u32, [f64; 3], &str); 4] = [
 const REBUILD: &str = "the whole 3-5 piece rebuild (145 tables) on a 2-core VM, 2026-12-01";
 
 /// The expected time of a table of `pieces` pieces and `slots` slots.
-fn expected_cpu(pieces: u32, slots: u64) -> crate::pipeline::CpuSeconds {
+/// The share of a swept slot's cost that stays when its like pieces'
+/// other orders are skipped (the bytes are still scanned and the first
+/// pass still looks at every run of 64): a model fitted to two measured
+/// cuts, KRRRvK's 0.39 of its CPU (six orders) and KBBvKB's 0.62 (two),
+/// which a share of 0.25 gives as 0.38 and 0.62
+/// (benches/results/chess/2026-12-02-s53-like-pieces-old-vs-new.txt).
+const KEPT_WITH_LIKE_PIECES: f64 = 0.25;
+
+fn expected_cpu(pieces: u32, slots: u64, orders: u64) -> crate::pipeline::CpuSeconds {
     let (measured, [low, typical, high], source) = NS_PER_SLOT
         .iter()
         .copied()
         .find(|(p, ..)| *p == pieces)
         .unwrap_or(NS_PER_SLOT[NS_PER_SLOT.len() - 1]);
-    let s = |ns: f64| slots as f64 * ns / 1e9;
+    let share = KEPT_WITH_LIKE_PIECES + (1.0 - KEPT_WITH_LIKE_PIECES) / orders.max(1) as f64;
+    let s = |ns: f64| slots as f64 * ns * share / 1e9;
     crate::pipeline::CpuSeconds {
         typical: s(typical),
         low: s(low),
         high: s(high),
         basis: format!(
-            "{typical} ns a swept slot (10-90%: {low}-{high}), {measured} pieces: {source}{}",
+            "{typical} ns a swept slot (10-90%: {low}-{high}), {measured} pieces: {source}{}{}",
+            if orders > 1 {
+                format!(
+                    "; like pieces in {orders} orders, one solved: {share:.2} of that (modelled)"
+                )
+            } else {
+                String::new()
+            },
             if measured == pieces {
                 String::new()
             } else {
@@ -151,7 +167,11 @@ impl Planner for Chess {
             memory_bytes: working.saturating_add(inputs),
             work: swept,
             work_unit: "slots swept (each slice's superset index, both sides to move)".into(),
-            cpu_seconds: Some(expected_cpu(m.pieces(), swept)),
+            cpu_seconds: Some(expected_cpu(
+                m.pieces(),
+                swept,
+                sweep::orders_of_like_pieces(&layout).unwrap_or(1),
+            )),
         })
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
@@ -388,4 +408,33 @@ fn solve_by_sweeps<T>(
     )?;
     stage.into_inner().finish();
     Ok(solved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_pieces_cut_the_expected_cpu_by_the_orders_skipped() {
+        let cpu = |name: &str| {
+            let layout = index::Layout::new(Material::parse(name).unwrap().canonical());
+            let swept = sweep::slots_swept(&layout).unwrap();
+            let orders = sweep::orders_of_like_pieces(&layout).unwrap();
+            (swept, orders, expected_cpu(5, swept, orders))
+        };
+        let (alone, one, plain) = cpu("KRNvKB");
+        let (pair, two, paired) = cpu("KRRvKB");
+        let (triple, six, tripled) = cpu("KRRRvK");
+        assert_eq!((alone, one), (pair, 1));
+        assert_eq!((triple, two, six), (alone, 2, 6));
+        assert_eq!(cpu("KRRvKNN").1, 4);
+        let share = |x: &crate::pipeline::CpuSeconds| x.typical / plain.typical;
+        assert!((share(&paired) - 0.625).abs() < 1e-9, "{}", share(&paired));
+        assert!(
+            (share(&tripled) - 0.375).abs() < 1e-9,
+            "{}",
+            share(&tripled)
+        );
+        assert!(tripled.basis.contains("6 orders") && !plain.basis.contains("orders"));
+    }
 }

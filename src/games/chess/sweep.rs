@@ -2794,6 +2794,14 @@ pub fn slots_swept(layout: &Layout) -> Option<u64> {
     Some(2 * geo.size as u64 * slices)
 }
 
+/// How many slots of the superset index hold one placement of the
+/// pieces besides kings and pawns: the product of k! over the groups of k
+/// like pieces. The sweeps solve one of them and skip the others' bytes.
+pub fn orders_of_like_pieces(layout: &Layout) -> Option<u64> {
+    let geo = Geometry::new(layout).ok()?;
+    Some((0..geo.fields.len()).map(|j| (j - geo.span[j].0 as usize + 1) as u64).product())
+}
+
 /// How a solve counts past one byte, and where it saves its state.
 #[derive(Clone, Debug)]
 pub struct Options {
