@@ -373,41 +373,44 @@ impl Geometry {
     /// the piece has no like piece.
     #[inline]
     fn canon_field(&self, j: usize, i: usize) -> usize {
-        let (start, len) = self.span[j];
-        match len {
-            1 => i,
-            2 => {
-                let (hi, lo) = (self.shift(start as usize), self.shift(start as usize + 1));
-                let (a, b) = ((i >> hi) & 63, (i >> lo) & 63);
-                if a <= b {
-                    i
-                } else {
-                    i ^ ((a ^ b) << hi) ^ ((a ^ b) << lo)
-                }
-            }
-            _ => {
-                let (start, len) = (start as usize, len as usize);
-                let mut sq = [0; MAX_FIELDS];
-                for (x, q) in sq[..len].iter_mut().enumerate() {
-                    *q = (i >> self.shift(start + x)) & 63;
-                }
-                sq[..len].sort_unstable();
-                let mut out = i;
-                for (x, &q) in sq[..len].iter().enumerate() {
-                    let sh = self.shift(start + x);
-                    out = out & !(63 << sh) | q << sh;
-                }
-                out
-            }
+        if self.span[j].1 == 1 {
+            i
+        } else {
+            self.sort_group(j, i)
         }
+    }
+
+    /// [`Geometry::canon_field`] for a piece with like pieces: out of line,
+    /// so that the hot loops of tables without them stay as small as they
+    /// were.
+    #[inline(never)]
+    fn sort_group(&self, j: usize, i: usize) -> usize {
+        let (start, len) = (self.span[j].0 as usize, self.span[j].1 as usize);
+        let mut sq = [0; MAX_FIELDS];
+        for (x, q) in sq[..len].iter_mut().enumerate() {
+            *q = (i >> self.shift(start + x)) & 63;
+        }
+        sq[..len].sort_unstable();
+        let mut out = i;
+        for (x, &q) in sq[..len].iter().enumerate() {
+            let sh = self.shift(start + x);
+            out = out & !(63 << sh) | q << sh;
+        }
+        out
     }
 
     /// Slot `i` with every group of like pieces in rising order.
     #[inline]
     fn canon(&self, i: usize) -> usize {
-        if !self.like {
-            return i;
+        if self.like {
+            self.sort_groups(i)
+        } else {
+            i
         }
+    }
+
+    #[inline(never)]
+    fn sort_groups(&self, i: usize) -> usize {
         let mut out = i;
         let mut j = 0;
         while j < self.fields.len() {
@@ -486,15 +489,15 @@ impl Geometry {
     /// Calls `f` with the slot of each stored image of a legal placement:
     /// one, or two when a pawnless position's kings are on a diagonal's axis
     /// (its like pieces in any order: each image's are put in order).
-    #[inline]
-    fn images(&self, s: &Squares, mut f: impl FnMut(usize)) {
+    #[inline(always)]
+    fn images_of<const LIKE: bool>(&self, s: &Squares, mut f: impl FnMut(usize)) {
         let k = self.fields.len();
         if self.pawns {
             let mut i = (s.wk as usize) << 6 | s.bk as usize;
             for &q in &s.sq[..k] {
                 i = i << 6 | q as usize;
             }
-            f(self.canon(i));
+            f(if LIKE { self.canon(i) } else { i });
             return;
         }
         let Some(pair) = self.kings.image_rank(s.wk, s.bk) else {
@@ -511,8 +514,14 @@ impl Geometry {
                     i = i << 6 | transform(sym, q) as usize;
                 }
             }
-            f(self.canon(i));
+            f(if LIKE { self.canon(i) } else { i });
         }
+    }
+
+    /// [`Geometry::images_of`] for any table.
+    #[inline]
+    fn images(&self, s: &Squares, f: impl FnMut(usize)) {
+        self.images_of::<true>(s, f)
     }
 
     fn first_image(&self, s: &Squares) -> usize {
@@ -532,8 +541,16 @@ impl Geometry {
     /// Calls `f` with each stored image of the placement `s` (slot `i`)
     /// with a king stepped by `step`: the other pieces stay on their
     /// squares, seen through the step's symmetries.
-    #[inline]
-    fn step_images(&self, step: &KingStep, i: usize, s: &Squares, mut f: impl FnMut(usize)) {
+    #[inline(always)]
+    /// (`LIKE` false: for a table without like pieces, which skips the
+    /// check that would put them in order.)
+    fn step_images<const LIKE: bool>(
+        &self,
+        step: &KingStep,
+        i: usize,
+        s: &Squares,
+        mut f: impl FnMut(usize),
+    ) {
         let k = self.fields.len();
         let low = i & ((1 << (6 * k)) - 1);
         for &sym in &step.syms[..step.count as usize] {
@@ -544,7 +561,7 @@ impl Geometry {
                 for &q in &s.sq[..k] {
                     x = x << 6 | transform(sym, q) as usize;
                 }
-                f(self.canon(x));
+                f(if LIKE { self.canon(x) } else { x });
             }
         }
     }
@@ -1270,7 +1287,7 @@ impl Work<'_> {
     /// legal move within the slice, read from the other side's bytes
     /// `theirs` (a reached slot is ILLEGAL exactly when the move is).
     fn has_move_within(&self, side: usize, i: usize, s: &Squares, theirs: &[u8]) -> bool {
-        !self.all_moves_within(side, i, s, |to| theirs[to] == ILLEGAL)
+        !self.all_moves_within::<true>(side, i, s, |to| theirs[to] == ILLEGAL)
     }
 
     /// Whether `f` holds for the slot (of the other side) that each move
@@ -1280,7 +1297,7 @@ impl Work<'_> {
     /// on a diagonal's axis the table holds both, so either serves); a
     /// king's, the first image of the new pair (a step next to the other
     /// king has no pair and is left out: it is illegal).
-    fn all_moves_within(
+    fn all_moves_within<const LIKE: bool>(
         &self,
         side: usize,
         i: usize,
@@ -1296,8 +1313,10 @@ impl Work<'_> {
             }
             let (from, shift) = (s.sq[j], geo.shift(j));
             let base = i - ((from as usize) << shift);
+            let like = LIKE && geo.span[j].1 > 1;
             for to in squares(piece_attacks(role, from, occ) & empty) {
-                if !f(geo.canon_field(j, base + ((to as usize) << shift))) {
+                let x = base + ((to as usize) << shift);
+                if !f(if like { geo.sort_group(j, x) } else { x }) {
                     return false;
                 }
             }
@@ -1307,7 +1326,7 @@ impl Work<'_> {
                 continue;
             }
             let mut first = usize::MAX;
-            geo.step_images(step, i, s, |x| first = first.min(x));
+            geo.step_images::<LIKE>(step, i, s, |x| first = first.min(x));
             if !f(first) {
                 return false;
             }
@@ -1834,8 +1853,16 @@ impl Work<'_> {
     /// of the side that just moved could have come from, with no board
     /// built and no legality test (the caller drops slots that hold no
     /// legal position, by their byte).
-    #[inline]
-    fn predecessors(&self, side: usize, i: usize, s: &Squares, mut out: impl FnMut(usize)) {
+    #[inline(always)]
+    /// (`LIKE` false only for a table without like pieces: no code to put
+    /// them in order is compiled into the sweeps of such a table.)
+    fn predecessors<const LIKE: bool>(
+        &self,
+        side: usize,
+        i: usize,
+        s: &Squares,
+        mut out: impl FnMut(usize),
+    ) {
         let geo = &self.engine.geo;
         let mover = SIDES[1 - side];
         let occ = self.occupied(s);
@@ -1848,19 +1875,22 @@ impl Work<'_> {
             }
             let (to, shift) = (s.sq[j], geo.shift(j));
             let base = i - ((to as usize) << shift);
+            // A like piece's unmove may pass another: put them in order.
+            let like = LIKE && geo.span[j].1 > 1;
             for from in squares(piece_attacks(role, to, occ) & empty) {
                 if twin {
                     let mut q = *s;
                     q.sq[j] = from;
-                    geo.images(&q, &mut out);
+                    geo.images_of::<LIKE>(&q, &mut out);
                 } else {
-                    out(geo.canon_field(j, base + ((from as usize) << shift)));
+                    let x = base + ((from as usize) << shift);
+                    out(if like { geo.sort_group(j, x) } else { x });
                 }
             }
         }
         for step in geo.king_steps(i, 1 - side) {
             if empty & bit(step.to) != 0 {
-                geo.step_images(step, i, s, &mut out);
+                geo.step_images::<LIKE>(step, i, s, &mut out);
             }
         }
     }
@@ -1884,7 +1914,7 @@ impl Work<'_> {
     /// the table, so each position's are prefetched when it is found and
     /// acted on [`PIPELINE`] positions later: the cache misses of several
     /// positions are in flight together while the next ones are computed.
-    fn retro(
+    fn retro<const LIKE: bool>(
         &self,
         side: usize,
         read: &[u8],
@@ -1910,7 +1940,7 @@ impl Work<'_> {
                     // through memory chained each store to the last.
                     let mut len = 0;
                     let buf = &mut slots.slots;
-                    self.predecessors(side, i, &e.geo.decode(i), |q| {
+                    self.predecessors::<LIKE>(side, i, &e.geo.decode(i), |q| {
                         prefetch(&write[q]);
                         buf[len] = q;
                         len += 1;
@@ -1934,7 +1964,14 @@ impl Work<'_> {
     /// mover's king is not attacked there), then pushes and conversions (a
     /// board, probes), reached only when every move within the slice is
     /// won.
-    fn verify(&self, side: usize, read: &[u8], q: usize, s: &Squares, ply: u32) -> u8 {
+    fn verify<const LIKE: bool>(
+        &self,
+        side: usize,
+        read: &[u8],
+        q: usize,
+        s: &Squares,
+        ply: u32,
+    ) -> u8 {
         let e = self.engine;
         let occ = self.occupied(s);
         let mut slowest = 0;
@@ -1958,7 +1995,7 @@ impl Work<'_> {
                 }
             }
         };
-        if !self.all_moves_within(side, q, s, &mut won) {
+        if !self.all_moves_within::<LIKE>(side, q, s, &mut won) {
             return saver.map_or(DRAW, |i| self.hint(i));
         }
         if let Some(out) = self.outside.get(side * self.size() + q) {
@@ -2079,6 +2116,17 @@ impl Work<'_> {
     /// slot may be written, plain chunks where each candidate writes only
     /// its own byte.
     fn ply(&self, cells: &mut [u8], ply: u32) -> u64 {
+        // The sweeps of a table without like pieces are compiled without
+        // the code that puts them in order (it cost such tables about 5 %
+        // more instructions).
+        if self.engine.geo.like {
+            self.ply_of::<true>(cells, ply)
+        } else {
+            self.ply_of::<false>(cells, ply)
+        }
+    }
+
+    fn ply_of<const LIKE: bool>(&self, cells: &mut [u8], ply: u32) -> u64 {
         let n = self.size();
         // The positions decided at this ply: losses at even plies, wins at
         // odd ones.
@@ -2110,7 +2158,8 @@ impl Work<'_> {
                     return found;
                 };
                 let write = atomic_bytes(written);
-                let lost = self.retro(side, read, target, write, |q, _| offer_win(write, q, win));
+                let lost =
+                    self.retro::<LIKE>(side, read, target, write, |q, _| offer_win(write, q, win));
                 if lost > 0 {
                     self.extend_horizon(2 * moves - 1);
                 }
@@ -2119,7 +2168,7 @@ impl Work<'_> {
             }
             let write = atomic_bytes(written);
             let witnesses = self.witnesses;
-            found += self.retro(side, read, target, write, |q, hint| {
+            found += self.retro::<LIKE>(side, read, target, write, |q, hint| {
                 // Every store of the phase is the same code, so threads
                 // racing on a slot agree. A position whose hint names
                 // another slot still has that move unresolved.
@@ -2153,18 +2202,19 @@ impl Work<'_> {
                     for (found, &k) in marked.iter().enumerate() {
                         let (waiting, s) = &mut ring[found % PIPELINE];
                         if found >= PIPELINE {
-                            bytes[*waiting] = self.verify(other, read, base + *waiting, s, ply);
+                            bytes[*waiting] =
+                                self.verify::<LIKE>(other, read, base + *waiting, s, ply);
                         }
                         *waiting = k;
                         *s = e.geo.decode(base + k);
-                        self.all_moves_within(other, base + k, s, |i| {
+                        self.all_moves_within::<LIKE>(other, base + k, s, |i| {
                             prefetch(&read[i]);
                             false
                         });
                     }
                     for found in count.saturating_sub(PIPELINE)..count {
                         let (k, s) = &ring[found % PIPELINE];
-                        bytes[*k] = self.verify(other, read, base + k, s, ply);
+                        bytes[*k] = self.verify::<LIKE>(other, read, base + k, s, ply);
                     }
                 });
         }
@@ -3260,7 +3310,7 @@ mod tests {
                     let (king, other) = s.kings(side);
                     let mut by_table = Vec::new();
                     for step in geo.king_steps(i, side) {
-                        geo.step_images(step, i, &s, |x| by_table.push((step.to, x)));
+                        geo.step_images::<true>(step, i, &s, |x| by_table.push((step.to, x)));
                     }
                     // The slow way: move the king, rank the pair again.
                     let mut by_squares = Vec::new();
