@@ -33,42 +33,33 @@ fn one_and_two_threads_give_identical_bytes() {
     // Under a memory budget smaller than any estimate, every job with one
     // runs alone (beside jobs without one): the same bytes, and the build
     // says which job waited.
+    let budgeted = |dir: &Path, threads: &str| {
+        let o = run(&[
+            "build",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--data",
+            dir.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--memory",
+            "1K",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(sa, snapshot(dir));
+        stderr(&o)
+    };
     let c = tempfile::tempdir().unwrap();
-    let o = run(&[
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        c.path().to_str().unwrap(),
-        "--threads",
-        "2",
-        "--memory",
-        "1K",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let err = stderr(&o);
+    let err = budgeted(c.path(), "2");
     assert!(
         err.contains("octal/0.137: waits for memory: its estimate is 3.9 KiB"),
         "{err}"
     );
-    assert_eq!(sa, snapshot(c.path()));
     // With one thread a job queued behind a running one waits for the
     // thread, not for memory, and is not said to.
     let d = tempfile::tempdir().unwrap();
-    let o = run(&[
-        "build",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--data",
-        d.path().to_str().unwrap(),
-        "--threads",
-        "1",
-        "--memory",
-        "1K",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("waits for memory"), "{}", stderr(&o));
-    assert_eq!(sa, snapshot(d.path()));
+    let err = budgeted(d.path(), "1");
+    assert!(!err.contains("waits for memory"), "{err}");
     let e = fails(&[
         "build",
         "--config",

@@ -451,21 +451,14 @@ impl Geometry {
         }
         let s = self.decode(first);
         let k = self.fields.len();
-        let mut last: Option<(usize, u8)> = None;
-        for j in 0..k - 1 {
-            if let Some((prev, q)) = last {
-                if self.span[prev].0 == self.span[j].0 && q >= s.sq[j] {
-                    return !0;
-                }
-            }
-            last = Some((j, s.sq[j]));
+        if !self.is_canonical(&s, Some(k - 1)) {
+            return !0;
         }
-        match last {
+        if k >= 2 && self.span[k - 2].0 == self.span[k - 1].0 {
             // Squares up to the previous like piece's are out of order.
-            Some((prev, q)) if self.span[prev].0 == self.span[k - 1].0 => {
-                (1u64 << q << 1).wrapping_sub(1)
-            }
-            _ => 0,
+            (1u64 << s.sq[k - 2] << 1).wrapping_sub(1)
+        } else {
+            0
         }
     }
 
@@ -489,7 +482,7 @@ impl Geometry {
     /// Calls `f` with the slot of each stored image of a legal placement:
     /// one, or two when a pawnless position's kings are on a diagonal's axis
     /// (its like pieces in any order: each image's are put in order).
-    #[inline(always)]
+    #[inline]
     fn images_of<const LIKE: bool>(&self, s: &Squares, mut f: impl FnMut(usize)) {
         let k = self.fields.len();
         if self.pawns {
@@ -541,9 +534,10 @@ impl Geometry {
     /// Calls `f` with each stored image of the placement `s` (slot `i`)
     /// with a king stepped by `step`: the other pieces stay on their
     /// squares, seen through the step's symmetries.
-    #[inline(always)]
+    ///
     /// (`LIKE` false: for a table without like pieces, which skips the
     /// check that would put them in order.)
+    #[inline]
     fn step_images<const LIKE: bool>(
         &self,
         step: &KingStep,
@@ -1853,9 +1847,10 @@ impl Work<'_> {
     /// of the side that just moved could have come from, with no board
     /// built and no legality test (the caller drops slots that hold no
     /// legal position, by their byte).
-    #[inline(always)]
+    ///
     /// (`LIKE` false only for a table without like pieces: no code to put
     /// them in order is compiled into the sweeps of such a table.)
+    #[inline]
     fn predecessors<const LIKE: bool>(
         &self,
         side: usize,
