@@ -7,6 +7,8 @@
 #   scripts/slurm/local-cluster.sh stop    # stop the daemons it started (refused while
 #                                          # a test holds the cluster; --force stops anyway)
 #   scripts/slurm/local-cluster.sh status
+#   scripts/slurm/local-cluster.sh hold    # hold every queued job, requeueing running ones
+#   scripts/slurm/local-cluster.sh release # release the jobs `hold` held
 #
 # What it sets up: munge (authentication) started as user munge; a
 # slurm.conf for this host ($(hostname -s)) with every core and 90% of the
@@ -140,9 +142,40 @@ status() {
     if alive slurmctld; then sinfo; fi
 }
 
+# slurmctld keeps its queue across a stop (StateSaveLocation), and a job
+# whose node went away is requeued when the node comes back. A cluster
+# started for a test run can so inherit a long build that takes the whole
+# node: one CI run waited 1500 s behind a 21 GB chess task. `hold` parks
+# every job in the queue (running ones go back to the queue, held; the
+# build resumes from its saved state when released) and writes their ids
+# to $STATE/held; `release` lets exactly those go again.
+hold() {
+    alive slurmctld || die "slurmctld is not running"
+    : >"$STATE/held"
+    squeue -h -o '%A %T' | while read -r id state; do
+        case "$state" in
+            RUNNING|CONFIGURING|COMPLETING|SUSPENDED) scontrol requeuehold "$id" || continue ;;
+            *) scontrol hold "$id" || continue ;;
+        esac
+        echo "$id" >>"$STATE/held"
+        echo "local-cluster: held job $id ($state), queued before this start"
+    done
+}
+
+release() {
+    [ -s "$STATE/held" ] || return 0
+    alive slurmctld || die "slurmctld is not running; $STATE/held lists the jobs to release"
+    while read -r id; do
+        scontrol release "$id" 2>/dev/null && echo "local-cluster: released job $id"
+    done <"$STATE/held"
+    rm -f "$STATE/held"
+}
+
 case "${1:-}" in
     start) start ;;
+    hold) hold ;;
+    release) release ;;
     stop) stop "${2:-}" ;;
     status) status ;;
-    *) echo "usage: $0 start|stop [--force]|status" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop [--force]|status|hold|release" >&2; exit 2 ;;
 esac
