@@ -350,12 +350,50 @@ pub fn wait(ids: &[u64], limit: Duration) -> Result<()> {
         }
         if start.elapsed() > limit {
             bail!(
-                "slurm: still queued after {} s:\n{}",
+                "slurm: still queued after {} s:\n{}{}\nthey stay queued; `scancel {}` cancels them",
                 limit.as_secs(),
-                text.trim()
+                text.trim(),
+                others_running(ids),
+                ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
             );
         }
         std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// The jobs running on the cluster that are not `ids`, one a line after
+/// a heading, or nothing: a job pending for "Resources" waits on them (one
+/// CI run waited 1500 s behind a 21 GB build left in the queue).
+fn others_running(ids: &[u64]) -> String {
+    let Ok(out) = Command::new("squeue")
+        .args([
+            "-h",
+            "-t",
+            "RUNNING",
+            "-o",
+            "%A %j %C CPUs %m memory %M running",
+        ])
+        .output()
+    else {
+        return String::new();
+    };
+    let others: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .and_then(|id| id.parse::<u64>().ok())
+                .is_some_and(|id| !ids.contains(&id))
+        })
+        .map(|l| format!("  {}", l.trim()))
+        .collect();
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\nmeanwhile the cluster ran other jobs:\n{}",
+            others.join("\n")
+        )
     }
 }
 

@@ -237,9 +237,10 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
         )
         .stamped(ctx.stamp()))
     };
-    if m.has_pawns() {
-        // Written into the file slice by slice: the table is never held
-        // whole in memory.
+    if sweep::writes_blocks(&layout) {
+        // Written into the file slice by slice (pawns) or a run of king
+        // pairs at a time (like pieces): the table is never held whole in
+        // memory beside the solve.
         let mut sink = FileSink::create(&ctx.output, 2 * layout.positions)?;
         let stats = solve_by_sweeps(ctx, &layout, |on_step, options| {
             sweep::solve_into(&layout, &probe, on_step, options, &mut sink)
@@ -251,6 +252,9 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
         };
         sink.writer
             .finish(&meta(description, &stats)?, ctx.param_hash)?;
+        if let Some(line) = checkpoint::remove_beside(&ctx.output) {
+            ctx.progress.println(&format!("{}: {line}", ctx.id));
+        }
         return Ok(());
     }
     let solved = solve_by_sweeps(ctx, &layout, |on_step, options| {

@@ -2577,6 +2577,18 @@ impl<'a> Engine<'a> {
     /// Copies a solved slice into the table's layout: `put(side, index,
     /// slot)` for each legal slot, `index` its place in the layout.
     fn transcribe(&self, slice: &Slice, s: &SolvedSlice, put: &(dyn Fn(usize, usize, usize) + Sync)) {
+        self.transcribe_words(slice, s, 0..s.legal.len(), put)
+    }
+
+    /// [`Engine::transcribe`] for the slots of legal-bit words `words`
+    /// (64 slots a word) only.
+    fn transcribe_words(
+        &self,
+        slice: &Slice,
+        s: &SolvedSlice,
+        words: std::ops::Range<usize>,
+        put: &(dyn Fn(usize, usize, usize) + Sync),
+    ) {
         let n = self.geo.size;
         let symmetric = self.geo.pawns
             && transform_bb(MIRROR, slice.white_pawns) == slice.white_pawns
@@ -2607,9 +2619,10 @@ impl<'a> Engine<'a> {
                 self.layout.index_of_lone(blocks[1], wk ^ 7, bk ^ 7, low ^ mirror_low)
             }
         };
-        s.legal.par_iter().enumerate().for_each(|(w, &bits)| {
+        let first_word = words.start;
+        s.legal[words].par_iter().enumerate().for_each(|(w, &bits)| {
             for k in squares(bits) {
-                let slot = w * 64 + k as usize;
+                let slot = (first_word + w) * 64 + k as usize;
                 let (side, i) = (slot / n, slot % n);
                 if symmetric && (i >> (low_bits + 6)) & 7 > 3 {
                     // The white king on files e-h: the mirror image, which
@@ -2820,9 +2833,18 @@ pub fn memory_bytes(layout: &Layout, threads: usize) -> Option<u64> {
         // can know beforehand: docs/cluster.md).
         return Some(2 * size);
     }
-    let layout_bytes = 2 * layout.positions + 2 * layout.positions / 8;
+    // Like pieces: the slice with its legal bits, and one run of king
+    // pairs of the layout at a time (`Engine::write_pairs`).
+    let inner = layout.positions / geo.pairs as u64;
+    let run = 2 * inner * pairs_a_run(inner as usize, geo.pairs) as u64;
     let slice = 2 * size + 2 * size / 8;
-    Some(slice + layout_bytes)
+    Some(slice + run + run / 8)
+}
+
+/// King pairs a run of [`Engine::write_pairs`] copies, `inner` positions
+/// a pair: about 32 MiB of one-byte values (both sides), at least a pair.
+fn pairs_a_run(inner: usize, pairs: usize) -> usize {
+    ((1usize << 25) / (2 * inner)).clamp(1, pairs)
 }
 
 /// The slots the sweeps visit for `layout`, both sides to move: each
@@ -2900,60 +2922,35 @@ pub fn solve_with(
         bail!("sweep window {window} is outside 8..={WINDOW}");
     }
     let engine = Engine::new(layout, probe, options)?;
-    let positions = layout.positions as usize;
-    let new_legal = || -> Vec<AtomicU64> {
-        (0..(2 * positions).div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect()
-    };
-    if !engine.geo.pawns {
-        // The checkpoint stays until the caller has stored the table (a
-        // kill while the statistics run or the table is written would
-        // otherwise lose the whole solve).
-        if engine.is_layout() {
-            let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
-            on_step(Step::Slice);
-            on_step(Step::Slices);
-            return Ok(finish_in_place(&engine, plied));
-        }
-        let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
+    // The checkpoint stays until the caller has stored the table (a kill
+    // while the statistics run or the table is written would otherwise
+    // lose the whole solve).
+    if engine.is_layout() {
+        let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
         on_step(Step::Slice);
         on_step(Step::Slices);
-        // Like pieces: the layout ranks each set of them once.
-        let out_legal = new_legal();
-        let legal = |side: usize, index: usize| {
-            let o = side * positions + index;
-            out_legal[o / 64].fetch_or(1 << (o % 64), Relaxed);
-            o
-        };
-        let values = match &solved.values {
-            Values::Narrow(bytes) => {
-                let out = Cells::new(2 * positions, DRAW);
-                engine.transcribe(&engine.slices[0], &solved, &|side, index, slot| {
-                    out.store(legal(side, index), bytes[slot])
-                });
-                Values::Narrow(out.into_bytes())
-            }
-            Values::Wide(wide) => {
-                let out: Vec<AtomicU16> = (0..2 * positions).map(|_| AtomicU16::new(0)).collect();
-                engine.transcribe(&engine.slices[0], &solved, &|side, index, slot| {
-                    out[legal(side, index)].store(wide[slot], Relaxed)
-                });
-                Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
-            }
-        };
-        return Ok(with_statistics(layout, values, out_legal, solved.plies));
+        return Ok(finish_in_place(&engine, plied));
     }
     let mut sink = InMemory::new(2 * layout.positions);
-    let stats = solve_pawns(&engine, &mut sink, on_step)?;
+    let stats = solve_blocks(&engine, &mut sink, on_step)?;
     Ok(Solved {
         values: sink.values,
         stats,
     })
 }
 
-/// [`solve_with`] for a table with pawns, written block by block into
-/// `sink` (a build's table file) rather than held whole: its statistics.
+/// Whether [`solve_into`] writes `layout`'s table: one with pawns, or a
+/// pawnless one whose like pieces the layout ranks once (its solve's slots
+/// are not the layout's). A pawnless table without like pieces is finished
+/// in the solve's own bytes instead.
+pub fn writes_blocks(layout: &Layout) -> bool {
+    layout.material.has_pawns()
+        || Geometry::new(layout).is_ok_and(|geo| geo.size as u64 != layout.positions)
+}
+
+/// [`solve_with`] for a table that [`writes_blocks`], written block by
+/// block into `sink` (a build's table file) rather than held whole: its
+/// statistics.
 pub fn solve_into(
     layout: &Layout,
     probe: &Tablebase,
@@ -2961,14 +2958,28 @@ pub fn solve_into(
     options: Options,
     sink: &mut dyn Sink,
 ) -> Result<TableStats> {
-    if !layout.material.has_pawns() {
-        bail!("{}: solve_into writes tables with pawns", layout.material);
+    if !writes_blocks(layout) {
+        bail!(
+            "{}: solve_into writes tables with pawns or like pieces",
+            layout.material
+        );
     }
     if !(8..=WINDOW).contains(&options.window) {
         bail!("sweep window {} is outside 8..={WINDOW}", options.window);
     }
     let engine = Engine::new(layout, probe, options)?;
-    solve_pawns(&engine, sink, on_step)
+    solve_blocks(&engine, sink, on_step)
+}
+
+/// A table that [`writes_blocks`], solved and written to `sink`.
+fn solve_blocks(engine: &Engine, sink: &mut dyn Sink, on_step: &dyn Fn(Step)) -> Result<TableStats> {
+    if engine.geo.pawns {
+        return solve_pawns(engine, sink, on_step);
+    }
+    let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
+    on_step(Step::Slice);
+    on_step(Step::Slices);
+    engine.write_pairs(&solved, sink)
 }
 
 /// Where a table with pawns goes, one block of slots at a time (one
@@ -3172,17 +3183,84 @@ impl Engine<'_> {
         Ok(())
     }
 
+    /// A pawnless table with like pieces, whose layout ranks each set of
+    /// them once: the solved slice copied into the layout a run of king
+    /// pairs at a time (a king pair's slots and its positions are each one
+    /// stretch, in the same order of pairs), each run written to `sink` and
+    /// tallied as it is made. So the layout is never held whole beside the
+    /// slice: KQQQvKB's build peaked at 18.9 GiB when it was.
+    fn write_pairs(&self, s: &SolvedSlice, sink: &mut dyn Sink) -> Result<TableStats> {
+        let (layout, slice) = (self.layout, &self.slices[0]);
+        let (n, pairs) = (self.geo.size, self.geo.pairs);
+        let positions = layout.positions as usize;
+        let (per_pair, inner) = (n / pairs, positions / pairs);
+        debug_assert_eq!((per_pair * pairs, inner * pairs), (n, positions));
+        debug_assert_eq!(per_pair % 64, 0, "like pieces make at least two fields");
+        if matches!(s.values, Values::Wide(_)) && !sink.is_wide() {
+            sink.widen()?;
+        }
+        let run = pairs_a_run(inner, pairs);
+        let mut tally = Tally::default();
+        for first in (0..pairs).step_by(run) {
+            let count = run.min(pairs - first);
+            let len = count * inner;
+            let legal: Vec<AtomicU64> = (0..(2 * len).div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect();
+            // Where position `index` goes in the run; an index outside
+            // the run's pairs fails the bounds check of `out`.
+            let mark = |side: usize, index: usize| {
+                let at = side * len + index.wrapping_sub(first * inner);
+                legal[at / 64].fetch_or(1 << (at % 64), Relaxed);
+                at
+            };
+            let is_legal = |at: usize| legal[at / 64].load(Relaxed) >> (at % 64) & 1 == 1;
+            let words = |side: usize| {
+                (side * n + first * per_pair) / 64..(side * n + (first + count) * per_pair) / 64
+            };
+            let out = match &s.values {
+                Values::Narrow(bytes) => {
+                    let out = Cells::new(2 * len, DRAW);
+                    for side in 0..2 {
+                        self.transcribe_words(slice, s, words(side), &|side, index, slot| {
+                            out.store(mark(side, index), bytes[slot])
+                        });
+                    }
+                    Values::Narrow(out.into_bytes())
+                }
+                Values::Wide(wide) => {
+                    let out: Vec<AtomicU16> = (0..2 * len).map(|_| AtomicU16::new(0)).collect();
+                    for side in 0..2 {
+                        self.transcribe_words(slice, s, words(side), &|side, index, slot| {
+                            out[mark(side, index)].store(wide[slot], Relaxed)
+                        });
+                    }
+                    Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
+                }
+            };
+            tally.add(
+                layout,
+                first * inner,
+                len,
+                |side, k| out.get(side * len + k),
+                |side, k| is_legal(side * len + k),
+            );
+            for side in 0..2 {
+                let to = (side * positions + first * inner) as u64;
+                let stretch = side * len..(side + 1) * len;
+                match &out {
+                    Values::Narrow(b) => sink.put_narrow(to, &b[stretch])?,
+                    Values::Wide(w) => sink.put_wide(to, &w[stretch])?,
+                }
+            }
+        }
+        Ok(tally.stats(s.plies))
+    }
+
     /// The layout's block of a placement of the pawns (in either frame).
     fn block_of(&self, white: Bitboard, black: Bitboard) -> usize {
         self.layout.block_of_pawns(white, black) as usize
     }
-}
-
-/// A table transcribed into its layout, with its statistics.
-fn with_statistics(layout: &Layout, values: Values, legal: Vec<AtomicU64>, plies: u32) -> Solved {
-    let legal: Vec<u64> = legal.into_iter().map(AtomicU64::into_inner).collect();
-    let stats = statistics(layout, &values, &legal, plies);
-    Solved { values, stats }
 }
 
 /// Sets every slot that holds no position to 0 (draw): illegal slots
