@@ -2577,15 +2577,15 @@ impl<'a> Engine<'a> {
     /// Copies a solved slice into the table's layout: `put(side, index,
     /// slot)` for each legal slot, `index` its place in the layout.
     fn transcribe(&self, slice: &Slice, s: &SolvedSlice, put: &(dyn Fn(usize, usize, usize) + Sync)) {
-        self.transcribe_words(slice, s, 0..s.legal.len(), put)
+        self.transcribe_words(slice, &|w| s.legal[w], 0..s.legal.len(), put)
     }
 
-    /// [`Engine::transcribe`] for the slots of legal-bit words `words`
-    /// (64 slots a word) only.
+    /// [`Engine::transcribe`] for the slots of words `words` (64 slots a
+    /// word) only, `legal(w)` giving word `w`'s legal bits.
     fn transcribe_words(
         &self,
         slice: &Slice,
-        s: &SolvedSlice,
+        legal: &(dyn Fn(usize) -> u64 + Sync),
         words: std::ops::Range<usize>,
         put: &(dyn Fn(usize, usize, usize) + Sync),
     ) {
@@ -2619,10 +2619,9 @@ impl<'a> Engine<'a> {
                 self.layout.index_of_lone(blocks[1], wk ^ 7, bk ^ 7, low ^ mirror_low)
             }
         };
-        let first_word = words.start;
-        s.legal[words].par_iter().enumerate().for_each(|(w, &bits)| {
-            for k in squares(bits) {
-                let slot = (first_word + w) * 64 + k as usize;
+        words.into_par_iter().for_each(|w| {
+            for k in squares(legal(w)) {
+                let slot = w * 64 + k as usize;
                 let (side, i) = (slot / n, slot % n);
                 if symmetric && (i >> (low_bits + 6)) & 7 > 3 {
                     // The white king on files e-h: the mirror image, which
@@ -2833,12 +2832,11 @@ pub fn memory_bytes(layout: &Layout, threads: usize) -> Option<u64> {
         // can know beforehand: docs/cluster.md).
         return Some(2 * size);
     }
-    // Like pieces: the slice with its legal bits, and one run of king
-    // pairs of the layout at a time (`Engine::write_pairs`).
+    // Like pieces: the slice's bytes, and one run of king pairs of the
+    // layout at a time (`Engine::write_pairs`).
     let inner = layout.positions / geo.pairs as u64;
     let run = 2 * inner * pairs_a_run(inner as usize, geo.pairs) as u64;
-    let slice = 2 * size + 2 * size / 8;
-    Some(slice + run + run / 8)
+    Some(2 * size + run + run / 8)
 }
 
 /// King pairs a run of [`Engine::write_pairs`] copies, `inner` positions
@@ -2976,10 +2974,31 @@ fn solve_blocks(engine: &Engine, sink: &mut dyn Sink, on_step: &dyn Fn(Step)) ->
     if engine.geo.pawns {
         return solve_pawns(engine, sink, on_step);
     }
-    let solved = engine.solve_slice(&engine.slices[0], &[], Some(on_step))?;
+    let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
     on_step(Step::Slice);
     on_step(Step::Slices);
-    engine.write_pairs(&solved, sink)
+    if plied.exact.is_none() {
+        // The bytes as the plies left them, ILLEGAL still in them: no
+        // legal bits beside the slice (2n/8 bytes, 1.8 GiB at six pieces).
+        let cells = &plied.cells;
+        let legal = |w: usize| -> u64 {
+            let bytes = &cells[w * 64..(w + 1) * 64];
+            (0..64).fold(0, |bits, k| bits | ((bytes[k] != ILLEGAL) as u64) << k)
+        };
+        return engine.write_pairs(Source::Narrow(cells), &legal, plied.plies, sink);
+    }
+    let solved = plied.into_solved(engine.options.narrow);
+    let source = match &solved.values {
+        Values::Narrow(bytes) => Source::Narrow(bytes),
+        Values::Wide(wide) => Source::Wide(wide),
+    };
+    engine.write_pairs(source, &|w| solved.legal[w], solved.plies, sink)
+}
+
+/// A solved slice's values, one byte or two a slot.
+enum Source<'a> {
+    Narrow(&'a [u8]),
+    Wide(&'a [u16]),
 }
 
 /// Where a table with pawns goes, one block of slots at a time (one
@@ -3189,14 +3208,20 @@ impl Engine<'_> {
     /// stretch, in the same order of pairs), each run written to `sink` and
     /// tallied as it is made. So the layout is never held whole beside the
     /// slice: KQQQvKB's build peaked at 18.9 GiB when it was.
-    fn write_pairs(&self, s: &SolvedSlice, sink: &mut dyn Sink) -> Result<TableStats> {
+    fn write_pairs(
+        &self,
+        values: Source,
+        legal_word: &(dyn Fn(usize) -> u64 + Sync),
+        plies: u32,
+        sink: &mut dyn Sink,
+    ) -> Result<TableStats> {
         let (layout, slice) = (self.layout, &self.slices[0]);
         let (n, pairs) = (self.geo.size, self.geo.pairs);
         let positions = layout.positions as usize;
         let (per_pair, inner) = (n / pairs, positions / pairs);
         debug_assert_eq!((per_pair * pairs, inner * pairs), (n, positions));
         debug_assert_eq!(per_pair % 64, 0, "like pieces make at least two fields");
-        if matches!(s.values, Values::Wide(_)) && !sink.is_wide() {
+        if matches!(values, Source::Wide(_)) && !sink.is_wide() {
             sink.widen()?;
         }
         let run = pairs_a_run(inner, pairs);
@@ -3218,20 +3243,20 @@ impl Engine<'_> {
             let words = |side: usize| {
                 (side * n + first * per_pair) / 64..(side * n + (first + count) * per_pair) / 64
             };
-            let out = match &s.values {
-                Values::Narrow(bytes) => {
+            let out = match values {
+                Source::Narrow(bytes) => {
                     let out = Cells::new(2 * len, DRAW);
                     for side in 0..2 {
-                        self.transcribe_words(slice, s, words(side), &|side, index, slot| {
+                        self.transcribe_words(slice, legal_word, words(side), &|side, index, slot| {
                             out.store(mark(side, index), bytes[slot])
                         });
                     }
                     Values::Narrow(out.into_bytes())
                 }
-                Values::Wide(wide) => {
+                Source::Wide(wide) => {
                     let out: Vec<AtomicU16> = (0..2 * len).map(|_| AtomicU16::new(0)).collect();
                     for side in 0..2 {
-                        self.transcribe_words(slice, s, words(side), &|side, index, slot| {
+                        self.transcribe_words(slice, legal_word, words(side), &|side, index, slot| {
                             out[mark(side, index)].store(wide[slot], Relaxed)
                         });
                     }
@@ -3254,7 +3279,7 @@ impl Engine<'_> {
                 }
             }
         }
-        Ok(tally.stats(s.plies))
+        Ok(tally.stats(plies))
     }
 
     /// The layout's block of a placement of the pawns (in either frame).
