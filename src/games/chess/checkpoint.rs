@@ -21,7 +21,8 @@
 use super::value::Value;
 use crate::pipeline::checkpoint::{StateReader, StateWriter};
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const MAGIC: &[u8; 8] = b"NMSWEEP\0";
@@ -50,6 +51,125 @@ pub struct Checkpoint {
     pub stop_before: Option<u32>,
 }
 
+/// The values decided before the window moved, two bytes a slot: in
+/// memory, or in a file when the slice's bytes already fill the machine (a
+/// six-piece slice is 15.5 G slots: 28.9 GiB more in memory, which no 24
+/// GiB machine has; on disk they are page cache the kernel may drop).
+pub(super) enum Exact {
+    Memory(Vec<u16>),
+    File(ExactFile),
+}
+
+/// [`Exact`] on disk: a file of little-endian u16, removed when dropped.
+pub(super) struct ExactFile {
+    file: std::fs::File,
+    path: PathBuf,
+    len: usize,
+}
+
+impl Drop for ExactFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Slots an [`Exact`] file is read and written by at a time (8 MiB).
+pub(super) const EXACT_BLOCK: usize = 1 << 22;
+
+impl Exact {
+    /// `len` zeros, in a file at `file` if one is given.
+    pub fn zeroed(len: usize, file: Option<&Path>) -> Result<Exact> {
+        let Some(path) = file else {
+            return Ok(Exact::Memory(vec![0; len]));
+        };
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        let file = ExactFile {
+            file: f,
+            path: path.to_path_buf(),
+            len,
+        };
+        // Sparse: unwritten blocks read as zeros and take no disk.
+        file.file
+            .set_len(2 * len as u64)
+            .with_context(|| format!("cannot size {}", path.display()))?;
+        Ok(Exact::File(file))
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Exact::Memory(v) => v.len(),
+            Exact::File(f) => f.len,
+        }
+    }
+
+    /// Copies slots `at..at + out.len()` into `out`.
+    pub fn read(&self, at: usize, out: &mut [u16]) -> Result<()> {
+        match self {
+            Exact::Memory(v) => out.copy_from_slice(&v[at..at + out.len()]),
+            Exact::File(f) => {
+                let mut bytes = vec![0u8; 2 * out.len()];
+                f.file
+                    .read_exact_at(&mut bytes, 2 * at as u64)
+                    .with_context(|| format!("cannot read {}", f.path.display()))?;
+                for (x, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                    *x = u16::from_le_bytes([b[0], b[1]]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores `values` at slots `at..`.
+    pub fn write(&mut self, at: usize, values: &[u16]) -> Result<()> {
+        match self {
+            Exact::Memory(v) => v[at..at + values.len()].copy_from_slice(values),
+            Exact::File(f) => {
+                let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+                f.file
+                    .write_all_at(&bytes, 2 * at as u64)
+                    .with_context(|| format!("cannot write {}", f.path.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `update(start, values)` over every slot, a block at a time
+    /// (the whole array at once in memory), storing what it leaves.
+    pub fn update(&mut self, mut update: impl FnMut(usize, &mut [u16])) -> Result<()> {
+        if let Exact::Memory(v) = self {
+            update(0, v);
+            return Ok(());
+        }
+        let mut buf = vec![0u16; EXACT_BLOCK];
+        for start in (0..self.len()).step_by(EXACT_BLOCK) {
+            let n = EXACT_BLOCK.min(self.len() - start);
+            self.read(start, &mut buf[..n])?;
+            update(start, &mut buf[..n]);
+            self.write(start, &buf[..n])?;
+        }
+        Ok(())
+    }
+
+    /// The whole array in memory.
+    pub fn into_vec(self) -> Result<Vec<u16>> {
+        match self {
+            Exact::Memory(v) => Ok(v),
+            Exact::File(f) => {
+                let mut v = vec![0u16; f.len];
+                let whole = Exact::File(f);
+                whole.read(0, &mut v)?;
+                Ok(v)
+            }
+        }
+    }
+}
+
 /// What a checkpoint holds.
 pub(super) struct State {
     /// The ply to run next.
@@ -58,7 +178,7 @@ pub(super) struct State {
     pub window: (u32, u32),
     pub horizon: u32,
     pub cells: Vec<u8>,
-    pub exact: Option<Vec<u16>>,
+    pub exact: Option<Exact>,
     /// First-pass values waiting for their ply: (slot, value).
     pub late: Vec<(usize, Value)>,
 }
@@ -69,7 +189,7 @@ pub(super) struct Snapshot<'a> {
     pub window: (u32, u32),
     pub horizon: u32,
     pub cells: &'a [u8],
-    pub exact: Option<&'a [u16]>,
+    pub exact: Option<&'a Exact>,
     pub late: &'a [(usize, Value)],
 }
 
@@ -102,7 +222,10 @@ pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
     }
     let mut buf = Vec::with_capacity(BLOCK);
     if let Some(exact) = s.exact {
-        for values in exact.chunks(BLOCK / 2) {
+        let mut values = vec![0u16; BLOCK / 2];
+        for start in (0..exact.len()).step_by(BLOCK / 2) {
+            let values = &mut values[..(BLOCK / 2).min(exact.len() - start)];
+            exact.read(start, values)?;
             buf.clear();
             buf.extend(values.iter().flat_map(|x| x.to_le_bytes()));
             w.put(&buf)?;
@@ -126,7 +249,8 @@ pub(super) fn save(c: &Checkpoint, size: u64, s: &Snapshot) -> Result<u64> {
 /// The state saved at `c.path` for a solve of `size` slots per side:
 /// `Ok(None)` when there is none, an error saying why when there is one
 /// that cannot be used (another job's, another size, damaged, cut short).
-pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
+/// Two-byte values go to a file at `exact_file` if one is given.
+pub(super) fn load(c: &Checkpoint, size: u64, exact_file: Option<&Path>) -> Result<Option<State>> {
     let Some(mut r) = StateReader::open(&c.path)? else {
         return Ok(None);
     };
@@ -159,13 +283,16 @@ pub(super) fn load(c: &Checkpoint, size: u64) -> Result<Option<State>> {
     r.take(&mut cells)?;
     let mut buf = vec![0u8; BLOCK];
     let exact = if horizon >> 32 == 1 {
-        let mut exact = vec![0u16; slots];
-        for values in exact.chunks_mut(BLOCK / 2) {
+        let mut exact = Exact::zeroed(slots, exact_file)?;
+        let mut values = vec![0u16; BLOCK / 2];
+        for start in (0..slots).step_by(BLOCK / 2) {
+            let values = &mut values[..(BLOCK / 2).min(slots - start)];
             let bytes = &mut buf[..2 * values.len()];
             r.take(bytes)?;
             for (x, b) in values.iter_mut().zip(bytes.chunks_exact(2)) {
                 *x = u16::from_le_bytes([b[0], b[1]]);
             }
+            exact.write(start, values)?;
         }
         Some(exact)
     } else {

@@ -368,9 +368,12 @@ fn solve_by_sweeps<T>(
         sweep::slice_count(layout) as u64,
     ));
     let next = |s: crate::pipeline::Stage| stage.replace(s).finish();
+    let saved_at = checkpoint::path_beside(&ctx.output);
     let options = sweep::Options {
+        // Beside the checkpoint, on the disk the table goes to.
+        exact_file: Some(saved_at.with_extension("exact")),
         checkpoint: Some(sweep::Checkpoint {
-            path: checkpoint::path_beside(&ctx.output),
+            path: saved_at,
             key: ctx.param_hash,
             every: checkpoint::interval()?,
             stop_before: None,

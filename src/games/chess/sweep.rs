@@ -39,7 +39,7 @@ use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, B
 use super::bitboard::{between, bishop_steps, knight_steps, line, rook_steps, KING, PAWN_ATTACKS};
 use super::board::{piece_attacks, Board, Color, Move, Role};
 use super::cells::{matches, Cells};
-use super::checkpoint::{self, Snapshot};
+use super::checkpoint::{self, Exact, Snapshot};
 use crate::pipeline::checkpoint as pipeline_checkpoint;
 pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
@@ -803,7 +803,7 @@ impl Work<'_> {
         c: &Checkpoint,
         report: &dyn Fn(Step),
         cells: &[u8],
-        exact: Option<&[u16]>,
+        exact: Option<&Exact>,
         ply: u32,
     ) -> Result<()> {
         let t = std::time::Instant::now();
@@ -2308,7 +2308,7 @@ struct Done {
 /// position; `exact` holds the values decided before `window` if it moved.
 struct Plied {
     cells: Vec<u8>,
-    exact: Option<Vec<u16>>,
+    exact: Option<Exact>,
     window: Window,
     plies: u32,
 }
@@ -2317,7 +2317,7 @@ impl Plied {
     /// The slots that hold no position taken out of the bytes into legal
     /// bits, and the values (two bytes wide if the window moved and
     /// `narrow` is off or some value needs them).
-    fn into_solved(self, narrow: bool) -> SolvedSlice {
+    fn into_solved(self, narrow: bool) -> Result<SolvedSlice> {
         let Plied {
             mut cells,
             exact,
@@ -2327,13 +2327,13 @@ impl Plied {
         let legal = take_illegal(&mut cells);
         let values = match exact {
             None => Values::Narrow(cells.into()),
-            Some(exact) => exact_values(cells, exact, window, narrow),
+            Some(exact) => exact_values(cells, exact.into_vec()?, window, narrow),
         };
-        SolvedSlice {
+        Ok(SolvedSlice {
             values,
             legal,
             plies,
-        }
+        })
     }
 }
 
@@ -2348,11 +2348,22 @@ struct SolvedSlice {
 /// Moves the window on at ply `ply`: the values of positions decided
 /// before it go to `exact` (two bytes a slot, made at the first move), and
 /// their bytes to the new window's "decided" codes.
-fn shift_window(cells: &mut [u8], exact: &mut Option<Vec<u16>>, from: Window, ply: u32) -> Window {
+/// `exact_file`: where `exact` is kept if not in memory.
+fn shift_window(
+    cells: &mut [u8],
+    exact: &mut Option<Exact>,
+    from: Window,
+    ply: u32,
+    exact_file: Option<&std::path::Path>,
+) -> Result<Window> {
     let to = Window::at(ply);
     debug_assert!(to.wins > 0 && to.losses > 0, "a window moves from ply 14 on");
-    let exact = exact.get_or_insert_with(|| vec![0; cells.len()]);
-    cells
+    if exact.is_none() {
+        *exact = Some(Exact::zeroed(cells.len(), exact_file)?);
+    }
+    let exact = exact.as_mut().expect("made above");
+    exact.update(|start, exact| {
+        cells[start..start + exact.len()]
         .par_chunks_mut(CHUNK)
         .zip(exact.par_chunks_mut(CHUNK))
         .for_each(|(codes, exact)| {
@@ -2375,7 +2386,8 @@ fn shift_window(cells: &mut [u8], exact: &mut Option<Vec<u16>>, from: Window, pl
                 }
             }
         });
-    to
+    })?;
+    Ok(to)
 }
 
 /// The legal bits of a solve's bytes (white to move, then black), each
@@ -2451,7 +2463,7 @@ impl<'a> Engine<'a> {
             error: Mutex::new(None),
         };
         let resumed = match saving {
-            Some((report, c)) => match checkpoint::load(c, n as u64) {
+            Some((report, c)) => match checkpoint::load(c, n as u64, self.exact_file()) {
                 Ok(state) => state,
                 Err(e) => {
                     report(Step::Refused {
@@ -2496,7 +2508,7 @@ impl<'a> Engine<'a> {
                 }
                 if let Some((report, c)) = saving {
                     if last_save.elapsed() >= c.every || c.stop_before == Some(0) {
-                        work.save(c, report, &cells, exact.as_deref(), ply)?;
+                        work.save(c, report, &cells, exact.as_ref(), ply)?;
                         last_save = std::time::Instant::now();
                     }
                 }
@@ -2510,7 +2522,8 @@ impl<'a> Engine<'a> {
         loop {
             if work.window.is_full(ply, self.options.window) {
                 work.drop_witnesses(&mut cells);
-                work.window = shift_window(&mut cells, &mut exact, work.window, ply);
+                work.window =
+                    shift_window(&mut cells, &mut exact, work.window, ply, self.exact_file())?;
                 if trace {
                     eprintln!("ply {ply}: window {:?}", work.window);
                 }
@@ -2540,7 +2553,7 @@ impl<'a> Engine<'a> {
                     // A checkpoint holds no hints: whatever resumes it
                     // (another build, other options) reads plain codes.
                     work.drop_witnesses(&mut cells);
-                    work.save(c, report, &cells, exact.as_deref(), ply)?;
+                    work.save(c, report, &cells, exact.as_ref(), ply)?;
                     last_save = std::time::Instant::now();
                 }
             }
@@ -2562,9 +2575,18 @@ impl<'a> Engine<'a> {
         solved: &'a [Option<Done>],
         report: Option<&dyn Fn(Step)>,
     ) -> Result<SolvedSlice> {
-        Ok(self
-            .plies(slice, solved, report)?
-            .into_solved(self.options.narrow))
+        self.plies(slice, solved, report)?
+            .into_solved(self.options.narrow)
+    }
+
+    /// Where the values the window moves aside are kept on disk: a
+    /// pawnless table with like pieces, whose copy into the layout reads
+    /// them a run at a time ([`Engine::write_pairs`]), given a file.
+    fn exact_file(&self) -> Option<&std::path::Path> {
+        self.options
+            .exact_file
+            .as_deref()
+            .filter(|_| !self.geo.pawns && !self.is_layout())
     }
 
     /// Whether the slots are the layout's own (no pawns, no like pieces):
@@ -2889,6 +2911,11 @@ pub struct Options {
     /// bytes, slower; a build takes 0 when `NIMROD_NO_WITNESSES` is set, for
     /// side-by-side measurements).
     pub witness_codes: u8,
+    /// A file for the two-byte values the window moves aside, for a
+    /// pawnless table with like pieces (None, or any other table: in
+    /// memory). A six-piece slice's are 28.9 GiB, beside its 14.4 GiB of
+    /// bytes. The file is removed when the solve is done with it.
+    pub exact_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -2898,6 +2925,7 @@ impl Default for Options {
             narrow: true,
             checkpoint: None,
             witness_codes: WIN_CODES_U8 + 1 - WITNESS,
+            exact_file: None,
         }
     }
 }
@@ -2927,7 +2955,7 @@ pub fn solve_with(
         let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
         on_step(Step::Slice);
         on_step(Step::Slices);
-        return Ok(finish_in_place(&engine, plied));
+        return finish_in_place(&engine, plied);
     }
     let mut sink = InMemory::new(2 * layout.positions);
     let stats = solve_blocks(&engine, &mut sink, on_step)?;
@@ -2987,18 +3015,49 @@ fn solve_blocks(engine: &Engine, sink: &mut dyn Sink, on_step: &dyn Fn(Step)) ->
         };
         return engine.write_pairs(Source::Narrow(cells), &legal, plied.plies, sink);
     }
-    let solved = plied.into_solved(engine.options.narrow);
-    let source = match &solved.values {
-        Values::Narrow(bytes) => Source::Narrow(bytes),
-        Values::Wide(wide) => Source::Wide(wide),
+    // The window moved: a slot's value is its byte's in the last window,
+    // or kept aside if decided before it; written two bytes wide, then
+    // one if every value fits.
+    let Plied {
+        cells,
+        exact: Some(exact),
+        window,
+        plies,
+    } = plied
+    else {
+        unreachable!("the window moved")
     };
-    engine.write_pairs(source, &|w| solved.legal[w], solved.plies, sink)
+    let legal = |w: usize| -> u64 {
+        let bytes = &cells[w * 64..(w + 1) * 64];
+        (0..64).fold(0, |bits, k| bits | ((bytes[k] != ILLEGAL) as u64) << k)
+    };
+    let stats = engine.write_pairs(
+        Source::Windowed {
+            cells: &cells,
+            exact: &exact,
+            window,
+        },
+        &legal,
+        plies,
+        sink,
+    )?;
+    drop(exact);
+    if engine.options.narrow {
+        sink.narrow()?;
+    }
+    Ok(stats)
 }
 
 /// A solved slice's values, one byte or two a slot.
 enum Source<'a> {
     Narrow(&'a [u8]),
-    Wide(&'a [u16]),
+    /// The bytes as the last window codes them, and the values decided
+    /// before it (where a byte says so).
+    Windowed {
+        cells: &'a [u8],
+        exact: &'a Exact,
+        window: Window,
+    },
 }
 
 /// Where a table with pawns goes, one block of slots at a time (one
@@ -3221,7 +3280,7 @@ impl Engine<'_> {
         let (per_pair, inner) = (n / pairs, positions / pairs);
         debug_assert_eq!((per_pair * pairs, inner * pairs), (n, positions));
         debug_assert_eq!(per_pair % 64, 0, "like pieces make at least two fields");
-        if matches!(values, Source::Wide(_)) && !sink.is_wide() {
+        if !matches!(values, Source::Narrow(_)) && !sink.is_wide() {
             sink.widen()?;
         }
         let run = pairs_a_run(inner, pairs);
@@ -3253,11 +3312,25 @@ impl Engine<'_> {
                     }
                     Values::Narrow(out.into_bytes())
                 }
-                Source::Wide(wide) => {
+                Source::Windowed {
+                    cells,
+                    exact,
+                    window,
+                } => {
                     let out: Vec<AtomicU16> = (0..2 * len).map(|_| AtomicU16::new(0)).collect();
                     for side in 0..2 {
+                        // The run's slots of this side are one stretch.
+                        let from = side * n + first * per_pair;
+                        let mut kept = vec![0u16; count * per_pair];
+                        exact.read(from, &mut kept)?;
                         self.transcribe_words(slice, legal_word, words(side), &|side, index, slot| {
-                            out[mark(side, index)].store(wide[slot], Relaxed)
+                            let c = cells[slot];
+                            let x = if window.is_past(c) {
+                                kept[slot - from]
+                            } else {
+                                window.decode(c).encode_wide().expect("within a solve's plies")
+                            };
+                            out[mark(side, index)].store(x, Relaxed)
                         });
                     }
                     Values::Wide(out.into_iter().map(AtomicU16::into_inner).collect())
@@ -3324,19 +3397,19 @@ fn clear_unheld<T: Copy + Default + Send>(engine: &Engine, values: &mut [T], leg
 /// table of one-byte values is finished in its own bytes, ILLEGAL read as
 /// "no position": legal bits (2n/8 bytes more, KQRvKR's 30 MB) would raise
 /// the build's peak memory, which is the solve's bytes and this.
-fn finish_in_place(engine: &Engine, plied: Plied) -> Solved {
+fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
     if plied.exact.is_some() {
         let SolvedSlice {
             mut values,
             mut legal,
             plies,
-        } = plied.into_solved(engine.options.narrow);
+        } = plied.into_solved(engine.options.narrow)?;
         match &mut values {
             Values::Narrow(bytes) => clear_unheld(engine, bytes, &mut legal),
             Values::Wide(wide) => clear_unheld(engine, wide, &mut legal),
         }
         let stats = statistics(engine.layout, &values, &legal, plies);
-        return Solved { values, stats };
+        return Ok(Solved { values, stats });
     }
     let Plied {
         mut cells, plies, ..
@@ -3371,10 +3444,10 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Solved {
             }
         }
     });
-    Solved {
+    Ok(Solved {
         values: Values::Narrow(cells.into()),
         stats: tally.stats(plies),
-    }
+    })
 }
 
 #[cfg(test)]
