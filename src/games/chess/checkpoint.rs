@@ -74,7 +74,7 @@ impl Drop for ExactFile {
 }
 
 /// Slots an [`Exact`] file is read and written by at a time (8 MiB).
-pub(super) const EXACT_BLOCK: usize = 1 << 22;
+const EXACT_BLOCK: usize = 1 << 22;
 
 impl Exact {
     /// `len` zeros, in a file at `file` if one is given.
@@ -158,15 +158,12 @@ impl Exact {
 
     /// The whole array in memory.
     pub fn into_vec(self) -> Result<Vec<u16>> {
-        match self {
-            Exact::Memory(v) => Ok(v),
-            Exact::File(f) => {
-                let mut v = vec![0u16; f.len];
-                let whole = Exact::File(f);
-                whole.read(0, &mut v)?;
-                Ok(v)
-            }
+        if let Exact::Memory(v) = self {
+            return Ok(v);
         }
+        let mut v = vec![0u16; self.len()];
+        self.read(0, &mut v)?;
+        Ok(v)
     }
 }
 

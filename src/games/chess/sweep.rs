@@ -3002,45 +3002,33 @@ fn solve_blocks(engine: &Engine, sink: &mut dyn Sink, on_step: &dyn Fn(Step)) ->
     if engine.geo.pawns {
         return solve_pawns(engine, sink, on_step);
     }
-    let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
-    on_step(Step::Slice);
-    on_step(Step::Slices);
-    if plied.exact.is_none() {
-        // The bytes as the plies left them, ILLEGAL still in them: no
-        // legal bits beside the slice (2n/8 bytes, 1.8 GiB at six pieces).
-        let cells = &plied.cells;
-        let legal = |w: usize| -> u64 {
-            let bytes = &cells[w * 64..(w + 1) * 64];
-            (0..64).fold(0, |bits, k| bits | ((bytes[k] != ILLEGAL) as u64) << k)
-        };
-        return engine.write_pairs(Source::Narrow(cells), &legal, plied.plies, sink);
-    }
-    // The window moved: a slot's value is its byte's in the last window,
-    // or kept aside if decided before it; written two bytes wide, then
-    // one if every value fits.
     let Plied {
         cells,
-        exact: Some(exact),
+        exact,
         window,
         plies,
-    } = plied
-    else {
-        unreachable!("the window moved")
-    };
+    } = engine.plies(&engine.slices[0], &[], Some(on_step))?;
+    on_step(Step::Slice);
+    on_step(Step::Slices);
+    // The bytes as the plies left them, ILLEGAL still in them: no legal
+    // bits beside the slice (2n/8 bytes, 1.8 GiB at six pieces).
     let legal = |w: usize| -> u64 {
         let bytes = &cells[w * 64..(w + 1) * 64];
         (0..64).fold(0, |bits, k| bits | ((bytes[k] != ILLEGAL) as u64) << k)
     };
-    let stats = engine.write_pairs(
-        Source::Windowed {
-            cells: &cells,
-            exact: &exact,
-            window,
-        },
-        &legal,
-        plies,
-        sink,
-    )?;
+    let Some(exact) = exact else {
+        return engine.write_pairs(Source::Narrow(&cells), &legal, plies, sink);
+    };
+    // The window moved: a slot's value is its byte's in the last window,
+    // or kept aside if decided before it; written two bytes wide, then
+    // one if every value fits.
+    let source = Source::Windowed {
+        cells: &cells,
+        exact: &exact,
+        window,
+    };
+    let stats = engine.write_pairs(source, &legal, plies, sink)?;
+    // The kept values' file goes before the table may be copied narrower.
     drop(exact);
     if engine.options.narrow {
         sink.narrow()?;
@@ -3292,7 +3280,7 @@ impl Engine<'_> {
                 .map(|_| AtomicU64::new(0))
                 .collect();
             // Where position `index` goes in the run; an index outside
-            // the run's pairs fails the bounds check of `out`.
+            // the run's pairs fails the bounds check of `legal`.
             let mark = |side: usize, index: usize| {
                 let at = side * len + index.wrapping_sub(first * inner);
                 legal[at / 64].fetch_or(1 << (at % 64), Relaxed);
