@@ -124,6 +124,28 @@ fn sbatch_wait(name: &str, args: &[&str], script: &Path) -> std::process::Output
     child.wait_with_output().unwrap()
 }
 
+/// Cancels, when dropped, every job still queued whose working directory
+/// lies under `dir` (`submit.sh` runs sbatch from the scripts' directory): a `nimrod slurm --submit --wait` that fails (its wait
+/// limit passed) leaves its jobs queued, and a later run waits behind them.
+struct CancelJobsUnder<'a>(&'a Path);
+
+impl Drop for CancelJobsUnder<'_> {
+    fn drop(&mut self) {
+        let Ok(out) = Command::new("squeue").args(["-h", "-o", "%A %Z"]).output() else {
+            return;
+        };
+        let ids: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(_, workdir)| Path::new(workdir.trim()).starts_with(self.0))
+            .map(|(id, _)| id.to_string())
+            .collect();
+        if !ids.is_empty() {
+            let _ = Command::new("scancel").args(&ids).status();
+        }
+    }
+}
+
 /// A temporary directory with the config both tests build: GOPS N = 10
 /// and every 3- and 4-piece chess table.
 fn gops_and_chess() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -167,6 +189,7 @@ fn a_slurm_build_with_split_levels_matches_a_one_process_build() {
     };
     let (tmp, cfg) = gops_and_chess();
     let (slurm, whole) = (tmp.path().join("slurm"), tmp.path().join("whole"));
+    let _cancel = CancelJobsUnder(tmp.path());
     let report = json(&ok(&[
         "slurm",
         "--config",
