@@ -1579,6 +1579,11 @@ fn a_build_saving_every_ply_writes_the_same_table_and_cleans_up() {
     assert!(o.status.success(), "{}", stderr(&o));
     let log = format!("{}{}", stdout(&o), stderr(&o));
     assert!(log.contains("state saved before ply"), "{log}");
+    // A pawnless table's plies report as often as it saves.
+    assert!(
+        log.contains("chess/KQvKR: ply 1 done, ") && log.contains(" positions decided in it ("),
+        "{log}"
+    );
     let table = dir.path().join("chess/KQvKR.nmt");
     assert!(
         !dir.path().join("chess/KQvKR.nmt.checkpoint").exists(),

@@ -400,9 +400,29 @@ fn solve_by_sweeps<T>(
         ..sweep::Options::default()
     };
     let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
+    // A ply's line a minute at most (as often as the saves, if more
+    // often): a five-piece table's plies take a second or less each, a
+    // six-piece one's up to a minute.
+    let started = std::time::Instant::now();
+    let last_ply_line = std::cell::Cell::new(started);
+    let ply_lines_every = options
+        .checkpoint
+        .as_ref()
+        .map_or(std::time::Duration::from_secs(60), |c| {
+            c.every.min(std::time::Duration::from_secs(60))
+        });
     let solved = solve(
         &|step| match step {
             sweep::Step::Slice => stage.borrow().inc(1),
+            sweep::Step::Ply { ply, decided } => {
+                if last_ply_line.get().elapsed() >= ply_lines_every {
+                    last_ply_line.set(std::time::Instant::now());
+                    say(format!(
+                        "ply {ply} done, {decided} positions decided in it ({:.0} s in)",
+                        started.elapsed().as_secs_f64()
+                    ));
+                }
+            }
             sweep::Step::Slices => next(ctx.progress.stage(ctx.id, "statistics", 1)),
             sweep::Step::Saved {
                 ply,

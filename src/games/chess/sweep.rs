@@ -197,6 +197,15 @@ pub enum Step {
         /// The ply run next.
         ply: u32,
     },
+    /// Ply `ply` of a slice is done: `decided` positions got their value
+    /// in it (a pawnless table is one slice of hundreds of plies, hours at
+    /// six pieces: this is its only sign of life between saves).
+    Ply {
+        /// The ply just done (0 is the first after the first pass).
+        ply: u32,
+        /// Positions decided in it.
+        decided: u64,
+    },
     /// A checkpoint was found but not used (why), and the solve starts over.
     Refused {
         /// What is wrong with it.
@@ -2543,6 +2552,12 @@ impl<'a> Engine<'a> {
             }
             if let Some(e) = work.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
                 bail!(e);
+            }
+            if let Some(report) = report {
+                report(Step::Ply {
+                    ply,
+                    decided: found,
+                });
             }
             if found == 0 && ply >= work.horizon.load(Relaxed) {
                 break;
