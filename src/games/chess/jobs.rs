@@ -5,12 +5,11 @@ use super::index::{self, Layout};
 use super::material::Material;
 use super::probe::{table_id, Tablebase};
 use super::sweep::Sink as _;
-use super::value::{Value, Values, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
+use super::value::{Value, NARROW_DESCRIPTION, VALUE_FORMAT, WIDE_DESCRIPTION};
 use super::{solve, sweep, Chess, MAX_PIECES, SOLVER_VERSION};
 use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
-use crate::table::writer::write_ranked;
 use crate::table::writer::{Entry, PositionedWriter};
 use crate::table::EntryKind;
 use crate::table::TableMeta;
@@ -237,31 +236,20 @@ fn build(ctx: &JobContext, m: Material) -> Result<()> {
         )
         .stamped(ctx.stamp()))
     };
-    if sweep::writes_blocks(&layout) {
-        // Written into the file slice by slice (pawns) or a run of king
-        // pairs at a time (like pieces): the table is never held whole in
-        // memory beside the solve.
-        let mut sink = FileSink::create(&ctx.output, 2 * layout.positions)?;
-        let stats = solve_by_sweeps(ctx, &layout, |on_step, options| {
-            sweep::solve_into(&layout, &probe, on_step, options, &mut sink)
-        })?;
-        let description = if sink.is_wide() {
-            WIDE_DESCRIPTION
-        } else {
-            NARROW_DESCRIPTION
-        };
-        sink.writer
-            .finish(&meta(description, &stats)?, ctx.param_hash)?;
-        if let Some(line) = checkpoint::remove_beside(&ctx.output) {
-            ctx.progress.println(&format!("{}: {line}", ctx.id));
-        }
-        return Ok(());
-    }
-    let solved = solve_by_sweeps(ctx, &layout, |on_step, options| {
-        sweep::solve_with(&layout, &probe, on_step, options)
+    // Written into the file slice by slice (pawns), a run of king pairs
+    // at a time (like pieces, or values past the first window), or at once
+    // from the solve's own bytes: the table is never held twice.
+    let mut sink = FileSink::create(&ctx.output, 2 * layout.positions)?;
+    let stats = solve_by_sweeps(ctx, &layout, |on_step, options| {
+        sweep::solve_into(&layout, &probe, on_step, options, &mut sink)
     })?;
-    let meta = meta(solved.values.description(), &solved.stats)?;
-    write_values(&ctx.output, &solved.values, &meta, ctx.param_hash)?;
+    let description = if sink.is_wide() {
+        WIDE_DESCRIPTION
+    } else {
+        NARROW_DESCRIPTION
+    };
+    sink.writer
+        .finish(&meta(description, &stats)?, ctx.param_hash)?;
     // Only now is the sweeps' saved state no longer needed.
     if let Some(line) = checkpoint::remove_beside(&ctx.output) {
         ctx.progress.println(&format!("{}: {line}", ctx.id));
@@ -349,20 +337,6 @@ impl sweep::Sink for FileSink {
         }
         Ok(true)
     }
-}
-
-/// Writes a chess table's values, one byte or two each.
-fn write_values(
-    path: &std::path::Path,
-    values: &Values,
-    meta: &TableMeta,
-    param_hash: u64,
-) -> Result<()> {
-    match values {
-        Values::Narrow(b) => write_ranked(path, &b[..], meta, param_hash)?,
-        Values::Wide(w) => write_ranked(path, &w[..], meta, param_hash)?,
-    }
-    Ok(())
 }
 
 /// The sweep engine (`sweep`): a pawnless table is one slice, resumable

@@ -82,6 +82,7 @@ pub(crate) fn images(layout: &Layout, b: &Board) -> u64 {
 /// none fixes the board, and the weight is the group's size (8 without
 /// pawns, 2 with them). So a board is decoded only for those king pairs
 /// (the kings on the long diagonal), not for every slot.
+#[cfg(any(test, feature = "internals"))]
 pub fn statistics(layout: &Layout, values: &Values, legal: &[u64], plies: u32) -> TableStats {
     let n = layout.positions as usize;
     let is_legal = |slot: usize| legal[slot / 64] >> (slot % 64) & 1 == 1;

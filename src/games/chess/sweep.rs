@@ -44,7 +44,7 @@ use crate::pipeline::checkpoint as pipeline_checkpoint;
 pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
 use super::probe::{after_move, Tablebase};
-use super::solve::{statistics, Solved, TableStats, Tally};
+use super::solve::{Solved, TableStats, Tally};
 use super::value::{Value, Values, DRAW};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
@@ -2595,13 +2595,14 @@ impl<'a> Engine<'a> {
     }
 
     /// Where the values the window moves aside are kept on disk: a
-    /// pawnless table with like pieces, whose copy into the layout reads
-    /// them a run at a time ([`Engine::write_pairs`]), given a file.
+    /// pawnless table, whose copy into the layout reads them a run at a
+    /// time ([`Engine::write_pairs`]), given a file. (A slice with pawns
+    /// holds them in memory: a slice is at most 1/24 of its table.)
     fn exact_file(&self) -> Option<&std::path::Path> {
         self.options
             .exact_file
             .as_deref()
-            .filter(|_| !self.geo.pawns && !self.is_layout())
+            .filter(|_| !self.geo.pawns)
     }
 
     /// Whether the slots are the layout's own (no pawns, no like pieces):
@@ -2865,8 +2866,10 @@ pub fn memory_bytes(layout: &Layout, threads: usize) -> Option<u64> {
     }
     if layout.positions == size {
         // Solved and finished in its own bytes (`finish_in_place`): a byte
-        // a slot, no legal bits (unless the window moves, which no plan
-        // can know beforehand: docs/cluster.md).
+        // a slot, no legal bits. A table whose window moves (distances
+        // past 126 moves, which no plan knows beforehand) keeps the
+        // values decided before it in a file and is copied out a run of
+        // king pairs at a time (`write_plied`): about 100 MiB more.
         return Some(2 * size);
     }
     // Like pieces: the slice's bytes, and one run of king pairs of the
@@ -2951,7 +2954,8 @@ pub fn solve(layout: &Layout, probe: &Tablebase, on_step: &dyn Fn(Step)) -> Resu
     solve_with(layout, probe, on_step, Options::default())
 }
 
-/// [`solve`] with its window chosen.
+/// [`solve`] with its window chosen, the table held in memory.
+#[cfg(any(test, feature = "internals"))]
 pub fn solve_with(
     layout: &Layout,
     probe: &Tablebase,
@@ -2970,7 +2974,15 @@ pub fn solve_with(
         let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
         on_step(Step::Slice);
         on_step(Step::Slices);
-        return finish_in_place(&engine, plied);
+        if plied.exact.is_none() {
+            return finish_in_place(&engine, plied);
+        }
+        let mut sink = InMemory::new(2 * layout.positions);
+        let stats = write_plied(&engine, plied, &mut sink)?;
+        return Ok(Solved {
+            values: sink.values,
+            stats,
+        });
     }
     let mut sink = InMemory::new(2 * layout.positions);
     let stats = solve_blocks(&engine, &mut sink, on_step)?;
@@ -2980,18 +2992,12 @@ pub fn solve_with(
     })
 }
 
-/// Whether [`solve_into`] writes `layout`'s table: one with pawns, or a
-/// pawnless one whose like pieces the layout ranks once (its solve's slots
-/// are not the layout's). A pawnless table without like pieces is finished
-/// in the solve's own bytes instead.
-pub fn writes_blocks(layout: &Layout) -> bool {
-    layout.material.has_pawns()
-        || Geometry::new(layout).is_ok_and(|geo| geo.size as u64 != layout.positions)
-}
-
-/// [`solve_with`] for a table that [`writes_blocks`], written block by
-/// block into `sink` (a build's table file) rather than held whole: its
-/// statistics.
+/// [`solve_with`], the table written into `sink` (a build's table file)
+/// rather than returned whole: its statistics. A table with pawns is
+/// written slice by slice; a pawnless one with like pieces, or whose
+/// window moved, a run of king pairs at a time (its values decided before
+/// the window moved read back from the exact file); any other is finished
+/// in the solve's own bytes and written at once.
 pub fn solve_into(
     layout: &Layout,
     probe: &Tablebase,
@@ -2999,12 +3005,6 @@ pub fn solve_into(
     options: Options,
     sink: &mut dyn Sink,
 ) -> Result<TableStats> {
-    if !writes_blocks(layout) {
-        bail!(
-            "{}: solve_into writes tables with pawns or like pieces",
-            layout.material
-        );
-    }
     if !(8..=WINDOW).contains(&options.window) {
         bail!("sweep window {} is outside 8..={WINDOW}", options.window);
     }
@@ -3012,19 +3012,34 @@ pub fn solve_into(
     solve_blocks(&engine, sink, on_step)
 }
 
-/// A table that [`writes_blocks`], solved and written to `sink`.
+/// A table solved and written to `sink`.
 fn solve_blocks(engine: &Engine, sink: &mut dyn Sink, on_step: &dyn Fn(Step)) -> Result<TableStats> {
     if engine.geo.pawns {
         return solve_pawns(engine, sink, on_step);
     }
+    let plied = engine.plies(&engine.slices[0], &[], Some(on_step))?;
+    on_step(Step::Slice);
+    on_step(Step::Slices);
+    if engine.is_layout() && plied.exact.is_none() {
+        let Solved { values, stats } = finish_in_place(engine, plied)?;
+        match &values {
+            Values::Narrow(bytes) => sink.put_narrow(0, bytes)?,
+            Values::Wide(wide) => sink.put_wide(0, wide)?,
+        }
+        return Ok(stats);
+    }
+    write_plied(engine, plied, sink)
+}
+
+/// A pawnless table's plied slice copied into `sink` in its layout's
+/// order, a run of king pairs at a time.
+fn write_plied(engine: &Engine, plied: Plied, sink: &mut dyn Sink) -> Result<TableStats> {
     let Plied {
         cells,
         exact,
         window,
         plies,
-    } = engine.plies(&engine.slices[0], &[], Some(on_step))?;
-    on_step(Step::Slice);
-    on_step(Step::Slices);
+    } = plied;
     // The bytes as the plies left them, ILLEGAL still in them: no legal
     // bits beside the slice (2n/8 bytes, 1.8 GiB at six pieces).
     let legal = |w: usize| -> u64 {
@@ -3082,10 +3097,12 @@ pub trait Sink {
 }
 
 /// A [`Sink`] in memory: the values a caller of [`solve_with`] gets.
+#[cfg(any(test, feature = "internals"))]
 struct InMemory {
     values: Values,
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl InMemory {
     fn new(slots: u64) -> InMemory {
         InMemory {
@@ -3094,6 +3111,7 @@ impl InMemory {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Sink for InMemory {
     fn put_narrow(&mut self, at: u64, values: &[u8]) -> Result<()> {
         match &mut self.values {
@@ -3364,56 +3382,14 @@ impl Engine<'_> {
     }
 }
 
-/// Sets every slot that holds no position to 0 (draw): illegal slots
-/// (offers reach them, predecessors not being tested for legality) and
-/// the second image of a position whose kings sit on a diagonal's axis.
-fn clear_unheld<T: Copy + Default + Send>(engine: &Engine, values: &mut [T], legal: &mut [u64]) {
-    let (layout, n) = (engine.layout, engine.geo.size);
-    values.par_chunks_mut(64).zip(&*legal).for_each(|(chunk, &bits)| {
-        for (k, b) in chunk.iter_mut().enumerate() {
-            if bits >> k & 1 == 0 {
-                *b = T::default();
-            }
-        }
-    });
-    let per_pair = n / engine.geo.pairs;
-    for pair in 0..engine.geo.pairs {
-        if !layout.kings_have_a_second_canonical_image((pair * per_pair) as u64) {
-            continue;
-        }
-        for (side, &turn) in SIDES.iter().enumerate() {
-            for i in pair * per_pair..(pair + 1) * per_pair {
-                let slot = side * n + i;
-                if legal[slot / 64] >> (slot % 64) & 1 == 1
-                    && layout.board(i as u64, turn).is_none()
-                {
-                    values[slot] = T::default();
-                    legal[slot / 64] &= !(1 << (slot % 64));
-                }
-            }
-        }
-    }
-}
-
 /// A pawnless table without like pieces: the slice is the table once each
 /// position's second image (kings on a diagonal's axis) is cleared. A
 /// table of one-byte values is finished in its own bytes, ILLEGAL read as
 /// "no position": legal bits (2n/8 bytes more, KQRvKR's 30 MB) would raise
 /// the build's peak memory, which is the solve's bytes and this.
 fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
-    if plied.exact.is_some() {
-        let SolvedSlice {
-            mut values,
-            mut legal,
-            plies,
-        } = plied.into_solved(engine.options.narrow)?;
-        match &mut values {
-            Values::Narrow(bytes) => clear_unheld(engine, bytes, &mut legal),
-            Values::Wide(wide) => clear_unheld(engine, wide, &mut legal),
-        }
-        let stats = statistics(engine.layout, &values, &legal, plies);
-        return Ok(Solved { values, stats });
-    }
+    // A window that moved is finished by `write_plied`, from its file.
+    debug_assert!(plied.exact.is_none());
     let Plied {
         mut cells, plies, ..
     } = plied;

@@ -187,14 +187,6 @@ impl Values {
             narrow => narrow,
         }
     }
-
-    /// The entry description stored with a table of these values.
-    pub fn description(&self) -> &'static str {
-        match self {
-            Values::Narrow(_) => NARROW_DESCRIPTION,
-            Values::Wide(_) => WIDE_DESCRIPTION,
-        }
-    }
 }
 
 #[cfg(test)]
