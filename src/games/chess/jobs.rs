@@ -83,7 +83,9 @@ fn is_format_one(x: &u32) -> bool {
 /// `73cc13b`, two threads, an AMD EPYC `vm`: 3,248.5 CPU-s for 15.5 G
 /// swept slots, 210 ns; its first build by the old engine took 533 ns), the
 /// spread the five-piece one scaled to it (a model, not measured;
-/// benches/results/chess/2026-12-02-KQRvKRB-sweep-engine.txt).
+/// benches/results/chess/2026-12-02-KQRvKRB-sweep-engine.txt). KRNvKNN
+/// (524 plies, 2026-12-02) took about 365 ns a slot with its like
+/// pieces' share taken out (2026-12-02-s55-KRNvKNN.txt): the basis says so.
 const NS_PER_SLOT: [(u32, [f64; 3], &str); 4] = [
     (3, [102.0, 185.0, 353.0], REBUILD),
     (4, [102.0, 239.0, 353.0], REBUILD),
@@ -91,7 +93,8 @@ const NS_PER_SLOT: [(u32, [f64; 3], &str); 4] = [
     (
         6,
         [155.0, 210.0, 277.0],
-        "one six-piece table (KQRvKRB, 2026-12-02), the spread modelled on the five-piece one",
+        "one six-piece table (KQRvKRB, 143 plies, 2026-12-02), the spread modelled on the five-piece one; \
+         a table's plies are not known beforehand, and cost more: KRNvKNN (524 plies) took 1.7x this",
     ),
 ];
 
