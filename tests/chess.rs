@@ -8,7 +8,7 @@ use common::*;
 use nimrod::games::chess::board::{Board, Color, Move};
 use nimrod::games::chess::index::Layout;
 use nimrod::games::chess::material::Material;
-use nimrod::games::chess::probe::Tablebase;
+use nimrod::games::chess::probe::{Storage, Tablebase};
 use nimrod::games::chess::query::position_value;
 use nimrod::games::chess::sweep;
 use nimrod::games::chess::value::{Value, Values};
@@ -124,8 +124,9 @@ fn shakmaty_of(b: &Board) -> Option<Chess> {
 const COMPARE_PART: usize = 1 << 24;
 
 /// `compare_with_syzygy_in`, in parts of [`COMPARE_PART`] slots; with a
-/// `progress` file (first line: the table, stride and part size, checked
-/// on a rerun), each finished part appends a line "part P compared C
+/// `progress` file (first line: the table, stride, part size and our
+/// table's payload checksum, checked on a rerun; then a line naming
+/// Syzygy's file for each run), each finished part appends a line "part P compared C
 /// mismatches M" (its first mismatches on lines of their own) and a rerun
 /// skips the parts it names, so a killed comparison of a six-piece table
 /// resumes. The totals include the parts read back from the file.
@@ -149,9 +150,32 @@ fn compare_with_syzygy_resuming(
     let parts = (2 * n).div_ceil(COMPARE_PART);
     let (mut compared, mut bad) = (0u64, Vec::new());
     let mut done = vec![false; parts];
-    // A progress file belongs to one table, stride and part size: another
-    // comparison's parts must not be counted as this one's.
-    let header = format!("table {name} stride {stride} part_slots {COMPARE_PART}");
+    // A progress file belongs to one table, stride and part size, and to
+    // one build of the table (its payload's xxh3, which every build of the
+    // same engine gives): another comparison's parts must not be counted
+    // as this one's. Keyed by content, not by machine, a progress file
+    // kept in the repository lets a later session on another machine
+    // rebuild both tables and go on where the last one stopped.
+    let loaded = ours.get(&m.canonical()).expect("the table itself is open");
+    let payload = match &loaded.storage {
+        Storage::Table(t) => t.header().payload_checksum,
+        Storage::Shipped { file, .. } => file.header().payload_checksum,
+    };
+    let header = format!(
+        "table {name} stride {stride} part_slots {COMPARE_PART} nimrod_payload_xxh3 {payload:016x}"
+    );
+    // Syzygy's file is named, not required to match: its compressed bytes
+    // may differ between generator runs that hold the same values.
+    let rtbw = syzygy_dir.join(format!("{name}.rtbw"));
+    let syzygy_line = match std::fs::read(&rtbw) {
+        Ok(bytes) => format!(
+            "syzygy {} bytes {} xxh3 {:016x}",
+            rtbw.display(),
+            bytes.len(),
+            xxhash_rust::xxh3::xxh3_64(&bytes)
+        ),
+        Err(e) => format!("syzygy {}: {e}", rtbw.display()),
+    };
     if let Some(p) = progress.filter(|p| p.exists()) {
         let text = std::fs::read_to_string(p).unwrap();
         assert_eq!(
@@ -176,6 +200,10 @@ fn compare_with_syzygy_resuming(
     }
     if let Some(p) = progress.filter(|p| !p.exists()) {
         std::fs::write(p, format!("{header}\n")).unwrap();
+    }
+    if let Some(p) = progress {
+        let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
+        writeln!(f, "{syzygy_line}").unwrap();
     }
     for part in (0..parts).filter(|&k| !done[k]) {
         let slots = part * COMPARE_PART..(2 * n).min((part + 1) * COMPARE_PART);
