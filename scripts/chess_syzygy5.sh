@@ -16,7 +16,11 @@
 # whose .rtbw is there is not generated again; a file appears there only
 # once its generator has finished), PROGRESS=DIR notes each
 # table's finished parts of the comparison there (DIR/TABLE.progress), so a
-# rerun with the same arguments goes on where the last one stopped.
+# rerun with the same arguments goes on where the last one stopped. A
+# progress file names our table by its payload's checksum, not by machine:
+# PROGRESS=benches/results/chess/syzygy-progress keeps it in the repository,
+# and a session on a new machine rebuilds both tables (ours is the same
+# bytes every build) and goes on with the parts not yet compared.
 #
 # The 3- and 4-piece Syzygy files come from ../shared/oracles/chess/syzygy;
 # the 5-piece ones are generated into a temporary directory (about 30 s of

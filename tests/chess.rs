@@ -89,10 +89,13 @@ fn shakmaty_of(b: &Board) -> Option<Chess> {
     use nimrod::games::chess::board::Role;
     use shakmaty::{Color as SColor, Piece, Role as SRole, Setup, Square};
     let mut setup = Setup::empty();
-    for sq in 0..64u8 {
-        let Some((color, role)) = b.piece_at(sq) else {
-            continue;
-        };
+    // Square by square over the occupied squares only: a six-piece
+    // comparison converts billions of boards.
+    let mut occupied = b.occupied();
+    while occupied != 0 {
+        let sq = occupied.trailing_zeros() as u8;
+        occupied &= occupied - 1;
+        let (color, role) = b.piece_at(sq).expect("an occupied square");
         let role = match role {
             Role::Pawn => SRole::Pawn,
             Role::Knight => SRole::Knight,
