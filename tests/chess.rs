@@ -1198,6 +1198,32 @@ fn legal_position_counts_match_brute_force_for_every_table() {
     assert_eq!(knn[1][0], 3612 * 62 * 61 / 2);
 }
 
+/// `scripts/chess_count_rook_knights.py`, the count by combinatorics that
+/// shares no code with nimrod (it names KRNvKNN's count beside a published
+/// one), agrees with the statistics' `legal` counts of the rook-and-knights
+/// tables the tests build, both sides to move.
+#[test]
+fn rook_and_knights_counts_match_the_script() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/chess_count_rook_knights.py");
+    for (name, white, black) in [("KRvK", "0", "0"), ("KRvKN", "0", "1"), ("KRNvK", "1", "0")] {
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .args([white, black])
+            .output()
+            .expect("python3 runs the script");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{name}: {text}");
+        let s = table_stats(name);
+        for key in ["white_to_move", "black_to_move"] {
+            let line = format!("{key} {}", s[key]["legal"].as_u64().unwrap());
+            assert!(
+                text.lines().any(|l| l == line),
+                "{name}: {line} not in {text}"
+            );
+        }
+    }
+}
+
 /// Wins, draws, losses and the positions at the longest mate, probed one
 /// board at a time over every placement, against the statistics: all
 /// 3-piece tables and the 4-piece tables with two like pieces.
