@@ -129,8 +129,8 @@ const COMPARE_PART: usize = 1 << 24;
 /// `compare_with_syzygy_in`, in parts of [`COMPARE_PART`] slots; with a
 /// `progress` file (first line: the table, stride, part size and our
 /// table's payload checksum, checked on a rerun; then a line naming
-/// Syzygy's file for each run), each finished part appends a line "part P compared C
-/// mismatches M" (its first mismatches on lines of their own) and a rerun
+/// Syzygy's file for each run), each finished part appends a line "part P
+/// compared C mismatches M" (its first mismatches on lines of their own) and a rerun
 /// skips the parts it names, so a killed comparison of a six-piece table
 /// resumes. The totals include the parts read back from the file.
 fn compare_with_syzygy_resuming(
@@ -167,18 +167,6 @@ fn compare_with_syzygy_resuming(
     let header = format!(
         "table {name} stride {stride} part_slots {COMPARE_PART} nimrod_payload_xxh3 {payload:016x}"
     );
-    // Syzygy's file is named, not required to match: its compressed bytes
-    // may differ between generator runs that hold the same values.
-    let rtbw = syzygy_dir.join(format!("{name}.rtbw"));
-    let syzygy_line = match std::fs::read(&rtbw) {
-        Ok(bytes) => format!(
-            "syzygy {} bytes {} xxh3 {:016x}",
-            rtbw.display(),
-            bytes.len(),
-            xxhash_rust::xxh3::xxh3_64(&bytes)
-        ),
-        Err(e) => format!("syzygy {}: {e}", rtbw.display()),
-    };
     if let Some(p) = progress.filter(|p| p.exists()) {
         let text = std::fs::read_to_string(p).unwrap();
         assert_eq!(
@@ -205,6 +193,20 @@ fn compare_with_syzygy_resuming(
         std::fs::write(p, format!("{header}\n")).unwrap();
     }
     if let Some(p) = progress {
+        // Syzygy's file is named, not required to match: its compressed
+        // bytes may differ between generator runs that hold the same
+        // values. Read only for a progress file (a six-piece .rtbw is
+        // hundreds of MB).
+        let rtbw = syzygy_dir.join(format!("{name}.rtbw"));
+        let syzygy_line = match std::fs::read(&rtbw) {
+            Ok(bytes) => format!(
+                "syzygy {} bytes {} xxh3 {:016x}",
+                rtbw.display(),
+                bytes.len(),
+                xxhash_rust::xxh3::xxh3_64(&bytes)
+            ),
+            Err(e) => format!("syzygy {}: {e}", rtbw.display()),
+        };
         let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
         writeln!(f, "{syzygy_line}").unwrap();
     }
