@@ -28,6 +28,12 @@
 # needs the 5-piece tables its promotions reach (KRPvKR: KQRvKR, KRRvKR,
 # KRBvKR, KRNvKR): name them first on the command line, or set
 # SYZYGY_MORE to a directory of Syzygy files to link beside the others.
+# SYZYGY_INPUTS="T1 T2 …" names tables to generate first (kept with
+# SYZYGY_KEEP) but not to compare: a six-piece table with a pawn needs
+# Syzygy's files of its promotions (KQQQvKP: KQQQvK, KQQvKQ, KQQvKR, KQQvKB,
+# KQQvKN, KQQvKP, then KQQQvKQ, KQQQvKR, KQQQvKB, KQQQvKN), in that order.
+# SYZYGY_GENERATE_ONLY=1 stops once Syzygy's files are there (our tables
+# may still be building; DATA is not read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tb=${1:?usage: $0 TB_SRC DATA STRIDE TABLE…}
@@ -37,7 +43,7 @@ shift 3
 [ $# -gt 0 ] || { echo "name at least one table" >&2; exit 2; }
 [[ $stride =~ ^[1-9][0-9]{0,9}$ ]] || { echo "STRIDE must be a positive integer" >&2; exit 2; }
 [ -x "$tb/rtbgen" ] && [ -x "$tb/rtbgenp" ] || { echo "$tb: no rtbgen/rtbgenp" >&2; exit 2; }
-[ -d "$data/chess" ] || { echo "$data: no chess tables" >&2; exit 2; }
+[ -n "${SYZYGY_GENERATE_ONLY:-}" ] || [ -d "$data/chess" ] || { echo "$data: no chess tables" >&2; exit 2; }
 small=../shared/oracles/chess/syzygy
 [ -d "$small" ] || { echo "SKIPPED: $small is absent"; exit 0; }
 if [ -n "${SYZYGY_KEEP:-}" ]; then
@@ -52,7 +58,9 @@ if [ -n "${SYZYGY_MORE:-}" ]; then
   [ -d "$SYZYGY_MORE" ] || { echo "SYZYGY_MORE=$SYZYGY_MORE: not a directory" >&2; exit 2; }
   for f in "$SYZYGY_MORE"/*.rtb[wz]; do [ -e "$work/$(basename "$f")" ] || ln -s "$(realpath "$f")" "$work/"; done
 fi
-for t in "$@"; do
+inputs=()
+read -r -a inputs <<< "${SYZYGY_INPUTS:-}"
+for t in "${inputs[@]}" "$@"; do
   [[ $t =~ ^K[QRBNP]*vK[QRBNP]*$ ]] || { echo "TABLE: not a material like KQRvKR: $t" >&2; exit 2; }
   if [ -s "$work/$t.rtbw" ]; then echo "syzygy $t: kept from an earlier run"; continue; fi
   gen=rtbgen
@@ -69,6 +77,7 @@ for t in "$@"; do
   rm -rf "$work/.gen-$t"
   tail -1 "$work/$t.log"
 done
+if [ -n "${SYZYGY_GENERATE_ONLY:-}" ]; then echo "syzygy: generated, not compared (SYZYGY_GENERATE_ONLY)"; exit 0; fi
 if [ -n "${PROGRESS:-}" ]; then mkdir -p "$PROGRESS"; export NIMROD_CHESS_PROGRESS; NIMROD_CHESS_PROGRESS=$(realpath "$PROGRESS"); fi
 NIMROD_SYZYGY5="$work" NIMROD_CHESS_DATA="$(realpath "$data")" NIMROD_CHESS_STRIDE="$stride" \
   NIMROD_CHESS_TABLES="$*" \
