@@ -19,6 +19,13 @@
 # One step at a time, never two beside each other: each generator peaks at
 # 15-17 GB on a six-piece table. NIMROD_BIN=PATH runs that binary instead of
 # building target/release/nimrod.
+#
+# SYZYGY_MORE=DIR (see scripts/chess_syzygy5.sh) supplies Syzygy's files
+# made on another machine: when DIR or KEEP holds TABLE.rtbw, step 2 is
+# skipped (the probes need TABLE's file and the five-piece files of its
+# captures, not the six-piece files of its promotions), which saves the
+# hours Syzygy's generator takes; benches/results/chess/syzygy-files/
+# keeps KQQQvKP's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tb=${1:?usage: $0 TB_SRC DATA KEEP [TABLE]}
@@ -30,6 +37,15 @@ table=${4:-KQQQvKP}
 default_inputs=""
 [ "$table" = KQQQvKP ] && default_inputs="KQQQvK KQQvKQ KQQvKR KQQvKB KQQvKN KQQvKP KQQQvKQ KQQQvKR KQQQvKB KQQQvKN"
 inputs=${SYZYGY_INPUTS:-$default_inputs}
+have_file=""
+for d in "$keep" "${SYZYGY_MORE:-}"; do
+  [ -n "$d" ] && [ -s "$d/$table.rtbw" ] && have_file="$d/$table.rtbw"
+done
+if [ -n "$have_file" ]; then
+  # Only what the probes of TABLE reach: its captures' five-piece files.
+  inputs=""
+  [ "$table" = KQQQvKP ] && inputs="KQQQvK KQQvKP"
+fi
 [ -n "$inputs" ] || { echo "SYZYGY_INPUTS: name the tables $table's promotions reach" >&2; exit 2; }
 bin=${NIMROD_BIN:-}
 if [ -z "$bin" ]; then
@@ -44,7 +60,11 @@ step "1/3 nimrod build chess/$table (and its cone)"
 NIMROD_CHECKPOINT_MINUTES=${NIMROD_CHECKPOINT_MINUTES:-20} /usr/bin/time -v \
   "$bin" build --config config/big6.toml --data "$data" --only "chess/$table" --threads "$(nproc)"
 
-step "2/3 Syzygy's files: $inputs $table"
+if [ -n "$have_file" ]; then
+  step "2/3 Syzygy's $table.rtbw is there ($have_file); its capture files: $inputs"
+else
+  step "2/3 Syzygy's files: $inputs $table"
+fi
 SYZYGY_GENERATE_ONLY=1 SYZYGY_INPUTS="$inputs" SYZYGY_KEEP="$keep" \
   bash scripts/chess_syzygy5.sh "$tb" "$data" 1 "$table"
 
