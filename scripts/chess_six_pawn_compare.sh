@@ -34,19 +34,22 @@ keep=${3:?KEEP}
 table=${4:-KQQQvKP}
 [[ $table =~ ^K[QRBNP]*vK[QRBNP]*$ && $table == *P* ]] \
   || { echo "TABLE: not a material with a pawn, like KQQQvKP: $table" >&2; exit 2; }
-default_inputs=""
-[ "$table" = KQQQvKP ] && default_inputs="KQQQvK KQQvKQ KQQvKR KQQvKB KQQvKN KQQvKP KQQQvKQ KQQQvKR KQQQvKB KQQQvKN"
-inputs=${SYZYGY_INPUTS:-$default_inputs}
 have_file=""
 for d in "$keep" "${SYZYGY_MORE:-}"; do
   [ -n "$d" ] && [ -s "$d/$table.rtbw" ] && have_file="$d/$table.rtbw"
 done
+# With TABLE's own file there, only what its probes reach (its captures'
+# five-piece files); without it, what its generator reads (its promotions').
+default_inputs=""
 if [ -n "$have_file" ]; then
-  # Only what the probes of TABLE reach: its captures' five-piece files.
-  inputs=""
-  [ "$table" = KQQQvKP ] && inputs="KQQQvK KQQvKP"
+  [ "$table" = KQQQvKP ] && default_inputs="KQQQvK KQQvKP"
+  reach="captures"
+else
+  [ "$table" = KQQQvKP ] && default_inputs="KQQQvK KQQvKQ KQQvKR KQQvKB KQQvKN KQQvKP KQQQvKQ KQQQvKR KQQQvKB KQQQvKN"
+  reach="promotions"
 fi
-[ -n "$inputs" ] || { echo "SYZYGY_INPUTS: name the tables $table's promotions reach" >&2; exit 2; }
+inputs=${SYZYGY_INPUTS:-$default_inputs}
+[ -n "$inputs" ] || { echo "SYZYGY_INPUTS: name the tables $table's $reach reach" >&2; exit 2; }
 bin=${NIMROD_BIN:-}
 if [ -z "$bin" ]; then
   cargo build --release --quiet
