@@ -1859,13 +1859,18 @@ impl Work<'_> {
     ///
     /// (`LIKE` false only for a table without like pieces: no code to put
     /// them in order is compiled into the sweeps of such a table.)
+    ///
+    /// A piece's unmove keeps the king pair, so its slot lies in the same
+    /// pair's block as `i` (a few hundred KiB at most, read moments ago):
+    /// `out(q, true)`. A king's unmove, or any unmove of a position with
+    /// two images, may reach any block: `out(q, false)`.
     #[inline]
     fn predecessors<const LIKE: bool>(
         &self,
         side: usize,
         i: usize,
         s: &Squares,
-        mut out: impl FnMut(usize),
+        mut out: impl FnMut(usize, bool),
     ) {
         let geo = &self.engine.geo;
         let mover = SIDES[1 - side];
@@ -1885,16 +1890,16 @@ impl Work<'_> {
                 if twin {
                     let mut q = *s;
                     q.sq[j] = from;
-                    geo.images_of::<LIKE>(&q, &mut out);
+                    geo.images_of::<LIKE>(&q, |x| out(x, false));
                 } else {
                     let x = base + ((from as usize) << shift);
-                    out(if like { geo.sort_group(j, x) } else { x });
+                    out(if like { geo.sort_group(j, x) } else { x }, true);
                 }
             }
         }
         for step in geo.king_steps(i, 1 - side) {
             if empty & bit(step.to) != 0 {
-                geo.step_images::<LIKE>(step, i, s, &mut out);
+                geo.step_images::<LIKE>(step, i, s, |x| out(x, false));
             }
         }
     }
@@ -1914,10 +1919,12 @@ impl Work<'_> {
     /// for each slot `q` of the other side's bytes `write` before it (see
     /// [`Work::predecessors`]), `h` the position's [`witness`] code;
     /// returns how many positions. The bytes are scanned 64 at a time
-    /// ([`each_match`]). The predecessors' bytes are scattered over
-    /// the table, so each position's are prefetched when it is found and
-    /// acted on [`PIPELINE`] positions later: the cache misses of several
-    /// positions are in flight together while the next ones are computed.
+    /// ([`each_match`]). A piece's unmove stays in the position's pair
+    /// block, most likely in cache, and is acted on at once; a king's
+    /// reaches another block, so those are prefetched when the position is
+    /// found and acted on [`PIPELINE`] positions later: the cache misses of
+    /// several positions are in flight together while the next ones are
+    /// computed.
     fn retro<const LIKE: bool>(
         &self,
         side: usize,
@@ -1944,10 +1951,19 @@ impl Work<'_> {
                     // through memory chained each store to the last.
                     let mut len = 0;
                     let buf = &mut slots.slots;
-                    self.predecessors::<LIKE>(side, i, &e.geo.decode(i), |q| {
-                        prefetch(&write[q]);
-                        buf[len] = q;
-                        len += 1;
+                    let hint = slots.witness;
+                    self.predecessors::<LIKE>(side, i, &e.geo.decode(i), |q, near| {
+                        // A slot in this pair's block is most likely in
+                        // cache: acting at once beat the ring's prefetch
+                        // and second pass by 8-15 % of the plies' time
+                        // (KQRvKR, benches/results/chess/README.md).
+                        if near {
+                            act(q, hint);
+                        } else {
+                            prefetch(&write[q]);
+                            buf[len] = q;
+                            len += 1;
+                        }
                     });
                     slots.len = len;
                     found += 1;
@@ -2172,6 +2188,12 @@ impl Work<'_> {
             }
             let write = atomic_bytes(written);
             let witnesses = self.witnesses;
+            // A candidate whose side has a piece tries a piece's move
+            // first, which stays in its pair's block (most likely in
+            // cache): it is verified where it is found. A lone king's
+            // first move reaches another block: prefetched, verified
+            // PIPELINE candidates later.
+            let verify_at_once = self.engine.geo.fields.iter().any(|&(c, _)| c == SIDES[other]);
             found += self.retro::<LIKE>(side, read, target, write, |q, hint| {
                 // Every store of the phase is the same code, so threads
                 // racing on a slot agree. A position whose hint names
@@ -2196,13 +2218,20 @@ impl Work<'_> {
                     let base = chunk * CHUNK;
                     let mut marked = Vec::new();
                     each_match(bytes, CANDIDATE, |k| marked.push(k));
+                    let (e, count) = (self.engine, marked.len());
+                    if verify_at_once {
+                        for &k in &marked {
+                            let s = e.geo.decode(base + k);
+                            bytes[k] = self.verify::<LIKE>(other, read, base + k, &s, ply);
+                        }
+                        return;
+                    }
                     // Each candidate's first move's byte is prefetched
                     // when it is reached, and it is verified PIPELINE
                     // candidates later: most candidates are saved by their
-                    // first move, and the reads are scattered over the
-                    // table. (Prefetching every move cost more than it hid.)
+                    // first move, and a king's reaches another pair's
+                    // block. (Prefetching every move cost more than it hid.)
                     let mut ring = [(0, Squares::default()); PIPELINE];
-                    let (e, count) = (self.engine, marked.len());
                     for (found, &k) in marked.iter().enumerate() {
                         let (waiting, s) = &mut ring[found % PIPELINE];
                         if found >= PIPELINE {
