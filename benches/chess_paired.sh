@@ -50,8 +50,16 @@ for ((r = 1; r <= rounds; r++)); do
   for cores in "0 1" "1 0"; do
     set -- $cores
     one A "$a" A "$1" > "$scratch/A.line" &
+    pid_a=$!
     one B "$b" B "$2" > "$scratch/B.line" &
-    wait
+    pid_b=$!
+    # Each waited for by its pid (a bare `wait` returns 0 even when a
+    # build failed), both before either failure stops the run.
+    status_a=0 status_b=0
+    wait "$pid_a" || status_a=$?
+    wait "$pid_b" || status_b=$?
+    (( status_a == 0 )) || { echo "A failed ($a): $(tail -n 3 "$scratch/A.trace")" >&2; exit 1; }
+    (( status_b == 0 )) || { echo "B failed ($b): $(tail -n 3 "$scratch/B.trace")" >&2; exit 1; }
     cat "$scratch/A.line" "$scratch/B.line"
     if cmp -s "$scratch/A/chess/$table.nmt" "$scratch/B/chess/$table.nmt"; then echo "same bytes"; else echo "DIFFERENT BYTES"; fi
   done

@@ -1954,9 +1954,10 @@ impl Work<'_> {
                     let hint = slots.witness;
                     self.predecessors::<LIKE>(side, i, &e.geo.decode(i), |q, near| {
                         // A slot in this pair's block is most likely in
-                        // cache: acting at once beat the ring's prefetch
-                        // and second pass by 8-15 % of the plies' time
-                        // (KQRvKR, benches/results/chess/README.md).
+                        // cache: acting at once cut the even plies' offers
+                        // by about 15 % against the ring's prefetch and
+                        // second pass, and left the odd plies' marks as
+                        // they were (KQRvKR, benches/results/chess/README.md).
                         if near {
                             act(q, hint);
                         } else {
