@@ -100,12 +100,25 @@ const WIN_CODES_U8: u8 = WIN_CODES as u8;
 const WITNESS: u8 = WIN_CODES_U8 + 1 - 64;
 
 /// The hint code of a witness move reaching slot `i`: one of the codes
-/// `floor..=WIN_CODES`, by a multiplicative hash of `i`.
+/// `floor + 1..=WIN_CODES`, by a multiplicative hash of `i`. The lowest
+/// hint code, `floor` itself, is [`saved_for_good`]'s: no slot hashes to it.
 #[inline]
 fn witness(i: usize, floor: u8) -> u8 {
     let h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    let codes = u64::from(WIN_CODES_U8 + 1 - floor);
-    floor + ((h * codes) >> 32) as u8
+    let codes = u64::from(WIN_CODES_U8 - floor);
+    floor + 1 + ((h * codes) >> 32) as u8
+}
+
+/// The hint of a position a move leaving the slice saves (a capture,
+/// push or promotion that draws or wins for the side to move): that move's
+/// value is final, so no newly won slot can make the position lost, and no
+/// mark takes it for a candidate again while hints are kept. (Without the
+/// code, such a position was checked again at every ply one more of its
+/// moves within the slice was won: 13.0 M of KQRvKR's 194.6 M checks, each
+/// with a board and probes, `benches/results/chess/README.md`, 2026-12-01.)
+#[inline]
+fn saved_for_good(floor: u8) -> u8 {
+    floor
 }
 
 /// Whether `c` is a hint code (from `floor` to the wins' last), while
@@ -960,6 +973,7 @@ impl Work<'_> {
             None if !within && !best.draw => {
                 self.first_code(slot, Value::Loss(best.slowest_loss), b)
             }
+            None if best.draw => self.first_saved().unwrap_or(DRAW),
             None => DRAW,
         }
     }
@@ -1389,7 +1403,7 @@ impl Work<'_> {
             return;
         };
         let v = self.table_value(&after).before_move();
-        if self.outside.is_empty() && !matches!(v, Value::Win(_)) {
+        if self.outside.is_empty() && matches!(v, Value::Loss(_)) {
             return;
         }
         let empty = !occ;
@@ -1424,9 +1438,23 @@ impl Work<'_> {
     #[inline]
     fn first_move(&self, bytes: &[AtomicU8], side: usize, q: usize, v: Value) {
         self.note_outside(side * self.size() + q, v);
-        if let Value::Win(moves) = v {
-            self.first_offer(bytes, side, q, moves);
+        match v {
+            Value::Win(moves) => self.first_offer(bytes, side, q, moves),
+            Value::Draw => {
+                if let Some(saved) = self.first_saved() {
+                    // Only an undecided slot: a win (offered before or
+                    // after, by this move or another) stays or replaces it.
+                    let _ = bytes[q].compare_exchange(DRAW, saved, Relaxed, Relaxed);
+                }
+            }
+            Value::Loss(_) => {}
         }
+    }
+
+    /// The code the first pass gives an undecided position a move leaving
+    /// the slice saves ([`saved_for_good`]), when the solve keeps hints.
+    fn first_saved(&self) -> Option<u8> {
+        (self.engine.options.witness_codes > 0).then(|| saved_for_good(self.floor))
     }
 
     /// The position after a capture by side `side`: the squares `s` but
@@ -2016,12 +2044,22 @@ impl Work<'_> {
                 }
             }
         };
+        let saved = if self.witnesses {
+            saved_for_good(self.floor)
+        } else {
+            DRAW
+        };
+        // A pawn slice knows from its first pass whether a move leaving
+        // the slice saves the position: then no move within need be read.
+        let out = self.outside.get(side * self.size() + q).map(|o| o.load(Relaxed));
+        if out == Some(OUT_SAVED) {
+            return saved;
+        }
         if !self.all_moves_within::<LIKE>(side, q, s, &mut won) {
             return saver.map_or(DRAW, |i| self.hint(i));
         }
-        if let Some(out) = self.outside.get(side * self.size() + q) {
-            match out.load(Relaxed) {
-                OUT_SAVED => return DRAW,
+        if let Some(out) = out {
+            match out {
                 OUT_BOARD => {}
                 code => {
                     if code != OUT_NONE {
@@ -2047,7 +2085,7 @@ impl Work<'_> {
             _ => false,
         };
         if !b.each_legal_push(&pins, |m| lose(self.outside(&b, &m))) {
-            return DRAW;
+            return saved;
         }
         let converts_lose = b
             .each_conversion(&mut |m| {
@@ -2061,7 +2099,7 @@ impl Work<'_> {
         if converts_lose {
             self.encode(Value::Loss(slowest.div_ceil(2)), &b)
         } else {
-            DRAW
+            saved
         }
     }
 
@@ -2496,7 +2534,14 @@ impl<'a> Engine<'a> {
             },
             window: Window::default(),
             witnesses: false,
-            floor: WIN_CODES_U8 + 1 - self.options.witness_codes.min(WIN_CODES_U8 - 1),
+            // Two codes at least: one for positions saved for good, one
+            // for a witness.
+            floor: WIN_CODES_U8
+                + 1
+                - match self.options.witness_codes {
+                    0 => 0,
+                    c => c.clamp(2, WIN_CODES_U8 - 1),
+                },
             horizon: AtomicU32::new(0),
             late: Mutex::new(Vec::new()),
             error: Mutex::new(None),
@@ -2539,6 +2584,9 @@ impl<'a> Engine<'a> {
                 ply = 0;
                 let t0 = std::time::Instant::now();
                 work.first_pass(&mut cells);
+                // The first pass may have left positions saved for good:
+                // hint codes, dropped like the others.
+                work.witnesses = work.first_saved().is_some();
                 if trace {
                     eprintln!("first pass {:?}", t0.elapsed());
                 }
@@ -2547,6 +2595,7 @@ impl<'a> Engine<'a> {
                 }
                 if let Some((report, c)) = saving {
                     if last_save.elapsed() >= c.every || c.stop_before == Some(0) {
+                        work.drop_witnesses(&mut cells);
                         work.save(c, report, &cells, exact.as_ref(), ply)?;
                         last_save = std::time::Instant::now();
                     }
@@ -2953,7 +3002,8 @@ pub struct Options {
     pub checkpoint: Option<Checkpoint>,
     /// How many of the far win codes undecided positions may use for a hint
     /// of the move that saved them, so that most marks need no check (see
-    /// [`WITNESS`]): 64 by default, at most 124 (tests take many, so that
+    /// [`WITNESS`]): 64 by default, at least 2 (one is [`saved_for_good`]'s)
+    /// and at most 124 (tests take many, so that
     /// the hints make way for the wins early and often); 0 keeps none and
     /// re-checks every position at every ply a move of it is won (the same
     /// bytes, slower; a build takes 0 when `NIMROD_NO_WITNESSES` is set, for
