@@ -50,7 +50,7 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use nimrod_table::shared::{atomic_bytes, huge_zeroed_bytes, prefetch};
+use nimrod_table::shared::{atomic_bytes, byte_masks, huge_zeroed_bytes, prefetch};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -1319,13 +1319,26 @@ impl Work<'_> {
         side: usize,
         i: usize,
         s: &Squares,
+        f: impl FnMut(usize) -> bool,
+    ) -> bool {
+        self.moves_within_but::<LIKE>(side, i, s, usize::MAX, f)
+    }
+
+    /// [`Work::all_moves_within`] but the moves of field `skip`.
+    #[inline]
+    fn moves_within_but<const LIKE: bool>(
+        &self,
+        side: usize,
+        i: usize,
+        s: &Squares,
+        skip: usize,
         mut f: impl FnMut(usize) -> bool,
     ) -> bool {
         let geo = &self.engine.geo;
         let occ = self.occupied(s);
         let empty = !occ;
         for (j, &(color, role)) in geo.fields.iter().enumerate() {
-            if color != SIDES[side] {
+            if color != SIDES[side] || j == skip {
                 continue;
             }
             let (from, shift) = (s.sq[j], geo.shift(j));
@@ -2026,6 +2039,41 @@ impl Work<'_> {
         let mut slowest = 0;
         let window = self.window;
         let mut saver = None;
+        let saved = if self.witnesses {
+            saved_for_good(self.floor)
+        } else {
+            DRAW
+        };
+        // A pawn slice knows from its first pass whether a move leaving
+        // the slice saves the position: then no move within need be read.
+        let out = self.outside.get(side * self.size() + q).map(|o| o.load(Relaxed));
+        if out == Some(OUT_SAVED) {
+            return saved;
+        }
+        // The lowest field's moves reach the 64 bytes of one cache line:
+        // tested at once, when that piece is the side's and has no like
+        // piece (whose moves may reach slots put in order elsewhere).
+        let geo = &e.geo;
+        let low = geo.fields.len().wrapping_sub(1);
+        let mut skip = usize::MAX;
+        if geo.fields.get(low).is_some_and(|f| f.0 == SIDES[side]) && geo.span[low].1 == 1 {
+            skip = low;
+            let from = s.sq[low];
+            let base = q - from as usize;
+            let line: &[u8; 64] = read[base..base + 64].try_into().expect("64 bytes");
+            let moves = piece_attacks(geo.fields[low].1, from, occ) & !occ;
+            // Won by this ply: codes 1..=last (a win in at most ply/2
+            // moves, rounded up), or no position at all.
+            let last = (ply.div_ceil(2)).saturating_sub(window.wins).min(WIN_CODES);
+            let (won_line, illegal) = byte_masks(line, 1, last as u8, ILLEGAL);
+            let open = moves & !(won_line | illegal);
+            if open != 0 {
+                return self.hint(base + open.trailing_zeros() as usize);
+            }
+            for to in squares(moves & won_line) {
+                slowest = slowest.max(2 * (window.wins + u32::from(line[to as usize])) - 1);
+            }
+        }
         // Whether the move to slot `i` (of the opponent) does not save the
         // candidate: it is illegal, or the opponent wins by this ply.
         let mut won = |i: usize| {
@@ -2044,18 +2092,7 @@ impl Work<'_> {
                 }
             }
         };
-        let saved = if self.witnesses {
-            saved_for_good(self.floor)
-        } else {
-            DRAW
-        };
-        // A pawn slice knows from its first pass whether a move leaving
-        // the slice saves the position: then no move within need be read.
-        let out = self.outside.get(side * self.size() + q).map(|o| o.load(Relaxed));
-        if out == Some(OUT_SAVED) {
-            return saved;
-        }
-        if !self.all_moves_within::<LIKE>(side, q, s, &mut won) {
+        if !self.moves_within_but::<LIKE>(side, q, s, skip, &mut won) {
             return saver.map_or(DRAW, |i| self.hint(i));
         }
         if let Some(out) = out {
