@@ -1373,9 +1373,10 @@ impl Work<'_> {
     /// square it could have come from. So a table is probed once per
     /// placement and victim rather than once per capture of every
     /// position. Positions that needed a board already hold their best
-    /// capture, and get nothing better here; captures that draw or lose
-    /// are left to [`Work::verify`], which probes them when every other
-    /// move is won.
+    /// capture, and get nothing better here. A capture that draws gives
+    /// an undecided capturer the [`saved_for_good`] hint (it can never be
+    /// lost, so it is never a candidate); captures that lose are left to
+    /// [`Work::verify`], which probes them when every other move is won.
     fn capture_wins(&self, cells: &mut [u8], quick: [bool; 2]) {
         let (n, geo) = (self.size(), &self.engine.geo);
         let cells = atomic_bytes(cells);
