@@ -112,10 +112,11 @@ fn witness(i: usize, floor: u8) -> u8 {
 /// The hint of a position a move leaving the slice saves (a capture,
 /// push or promotion that draws or wins for the side to move): that move's
 /// value is final, so no newly won slot can make the position lost, and no
-/// mark takes it for a candidate again while hints are kept. (Without the
-/// code, such a position was checked again at every ply one more of its
-/// moves within the slice was won: 13.0 M of KQRvKR's 194.6 M checks, each
-/// with a board and probes, `benches/results/chess/README.md`, 2026-12-01.)
+/// mark takes it for a candidate while hints are kept. The first pass,
+/// which probes every capture anyway, gives it; without it such a position
+/// was checked at every ply a hint-less mark or a matching one reached it
+/// (KQRvKR: 0.94x the CPU with the code, `benches/results/chess/README.md`,
+/// 2026-12-04).
 #[inline]
 fn saved_for_good(floor: u8) -> u8 {
     floor
