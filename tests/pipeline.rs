@@ -817,6 +817,75 @@ fn every_shipped_config_plans_and_the_record_run_is_one_byte_a_heap() {
     assert!(seen.contains(&"record.toml".to_string()), "{seen:?}");
 }
 
+/// `scripts/octal_mex_check.py` (the plain mex over every move of the
+/// code, from the stored values) agrees with sparse-space octal tables at
+/// the heaps their statistics name and at random ones, and names a heap
+/// whose stored value was changed.
+#[test]
+fn the_octal_mex_script_checks_stored_heaps_and_names_a_changed_one() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/octal_mex_check.py");
+    let cfgdir = tempfile::tempdir().unwrap();
+    let cfg = cfgdir.path().join("octal.toml");
+    std::fs::write(
+        &cfg,
+        "[octal]\ngames = [\"0.161\", \"0.4\"]\nbound = 20000\n",
+    )
+    .unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let data = d.path().to_str().unwrap();
+    ok(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        data,
+        "--only",
+        "octal",
+    ]);
+    for code in ["0.161", "0.4"] {
+        let table = d.path().join(format!("octal/{code}.nmt"));
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(&table)
+            .args(["19999", "--named", "--random", "25"])
+            .output()
+            .expect("python3 runs the script");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{code}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let checked = text.matches(": same").count();
+        assert!(checked >= 27, "{code}: {text}");
+        assert!(
+            text.contains(&format!("{checked} heaps checked, 0 differ")),
+            "{code}: {text}"
+        );
+    }
+    // Heap 19998 of 0.161 holds another value: no longer the mex.
+    let table = d.path().join("octal/0.161.nmt");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let payload = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let at = payload + 2 * 19998;
+    bytes[at] ^= 1;
+    let changed = table.with_file_name("changed.nmt");
+    std::fs::write(&changed, &bytes).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(&changed)
+        .args(["19997", "19998"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.lines().next().unwrap().ends_with(": same"), "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().contains("heap 19998: ") && text.contains("DIFFERENT"),
+        "{text}"
+    );
+}
+
 /// `scripts/grundy_mex_check.py` (the plain mex over every split, from
 /// the stored values; no code shared with the solver) agrees with one- and
 /// two-byte tables at the heaps their statistics name and at random ones,
