@@ -102,10 +102,12 @@ const WITNESS: u8 = WIN_CODES_U8 + 1 - 64;
 /// The hint code of a witness move reaching slot `i`: one of the codes
 /// `floor + 1..=WIN_CODES`, by a multiplicative hash of `i`. The lowest
 /// hint code, `floor` itself, is [`saved_for_good`]'s: no slot hashes to it.
+/// With no hints kept (`floor` past [`WIN_CODES`]) the code is never
+/// compared and there are no codes to hash to.
 #[inline]
 fn witness(i: usize, floor: u8) -> u8 {
     let h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    let codes = u64::from(WIN_CODES_U8 - floor);
+    let codes = u64::from(WIN_CODES_U8.saturating_sub(floor));
     floor + 1 + ((h * codes) >> 32) as u8
 }
 
