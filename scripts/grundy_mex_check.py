@@ -78,25 +78,36 @@ class Values:
         return int.from_bytes(self.u16(n, n + 1), "little")
 
 
-def plain_mex(t, n):
-    """The least value not among G(a) xor G(n - a), 1 <= a < n - a; and the
-    number of splits."""
-    seen = set()
-    last = (n - 1) // 2
+def add_split_xors(t, total, last, seen):
+    """Adds G(a) xor G(total - a), 1 <= a <= last, to the set `seen`, a
+    chunk of splits at a time."""
     a = 1
     while a <= last:
         b = min(a + CHUNK, last + 1)
         left = t.u16(a, b)
         right = array("H")
-        right.frombytes(t.u16(n - b + 1, n - a + 1))
+        right.frombytes(t.u16(total - b + 1, total - a + 1))
         right.reverse()
         x = int.from_bytes(left, "little") ^ int.from_bytes(right.tobytes(), "little")
         seen.update(memoryview(x.to_bytes(len(left), "little")).cast("H"))
         a = b
+
+
+def mex(seen):
+    """The least non-negative integer not in `seen`."""
     m = 0
     while m in seen:
         m += 1
-    return m, last
+    return m
+
+
+def plain_mex(t, n):
+    """The least value not among G(a) xor G(n - a), 1 <= a < n - a; and the
+    number of splits."""
+    seen = set()
+    last = (n - 1) // 2
+    add_split_xors(t, n, last, seen)
+    return mex(seen), last
 
 
 def is_rare(v):
@@ -131,11 +142,11 @@ def main():
         if not 0 < n < t.count:
             sys.exit(f"heap {n} is outside the table (1 ..= {t.count - 1})")
         stored = t.value(n)
-        mex, splits = plain_mex(t, n)
-        same = "same" if mex == stored else "DIFFERENT"
-        bad += mex != stored
+        computed, splits = plain_mex(t, n)
+        same = "same" if computed == stored else "DIFFERENT"
+        bad += computed != stored
         rare = " (rare)" if is_rare(stored) else ""
-        print(f"heap {n}: stored {stored}{rare}, plain mex over {splits} splits {mex}: {same}")
+        print(f"heap {n}: stored {stored}{rare}, plain mex over {splits} splits {computed}: {same}")
     print(f"{len(heaps)} heaps checked, {bad} differ")
     return 1 if bad else 0
 
