@@ -4,7 +4,7 @@
 use super::board::{Board, Color, Move};
 use super::index::Layout;
 use super::probe::{after_move, Tablebase};
-use super::value::{Value, Values};
+use super::value::{Value, Values, DRAW};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -188,6 +188,91 @@ impl Tally {
         }
     }
 
+    /// Adds slots given by their one-byte codes ([`Value::decode`]),
+    /// `white[k]` and `black[k]` the two sides of one slot, each legal
+    /// position standing for `weight` boards; code `illegal` marks a side
+    /// that holds no position. The same sums as [`Tally::add`] for such
+    /// slots, counted from histograms of the codes rather than value by
+    /// value: a pawnless table's statistics took 2.6 s of KQRvKR's 39 s
+    /// that way (a weight is the same for every slot of a king pair whose
+    /// kings no symmetry fixes, which is all but a few pairs).
+    pub fn add_codes(&mut self, weight: u64, white: &[u8], black: &[u8], illegal: u8) {
+        assert_eq!(white.len(), black.len(), "one code a side for each slot");
+        const CHUNK: usize = 1 << 16;
+        type Counts = (Box<[[u64; 256]; 2]>, [u64; 3]);
+        let fresh = || -> Counts { (Box::new([[0; 256]; 2]), [0; 3]) };
+        let (hist, zz) = white
+            .par_chunks(CHUNK)
+            .zip(black.par_chunks(CHUNK))
+            .map(|(w, b)| {
+                let (mut hist, mut zz) = fresh();
+                for (side, codes) in [w, b].into_iter().enumerate() {
+                    // Four interleaved histograms: consecutive equal codes
+                    // would otherwise chain each increment to the last.
+                    let mut part = [[0u32; 256]; 4];
+                    let quads = codes.chunks_exact(4);
+                    for &c in quads.remainder() {
+                        part[0][c as usize] += 1;
+                    }
+                    for q in quads {
+                        for (p, &c) in part.iter_mut().zip(q) {
+                            p[c as usize] += 1;
+                        }
+                    }
+                    for p in &part {
+                        for (h, &n) in hist[side].iter_mut().zip(p) {
+                            *h += u64::from(n);
+                        }
+                    }
+                }
+                // Loss codes are 128 and up, a draw is 0; `illegal` is
+                // neither, so both sides hold a position where it counts.
+                for (&x, &y) in w.iter().zip(b) {
+                    let (xl, yl) = (u64::from(x >> 7), u64::from(y >> 7));
+                    let (xd, yd) = (u64::from(x == DRAW), u64::from(y == DRAW));
+                    zz[0] += xl & yl;
+                    zz[1] += xd & yl;
+                    zz[2] += xl & yd;
+                }
+                (hist, zz)
+            })
+            .reduce(fresh, |(mut h, mut z), (h2, z2)| {
+                for (a, b) in h.iter_mut().flatten().zip(h2.iter().flatten()) {
+                    *a += b;
+                }
+                for (a, b) in z.iter_mut().zip(z2) {
+                    *a += b;
+                }
+                (h, z)
+            });
+        debug_assert!(illegal != DRAW && illegal < 128, "the illegal code is a win code");
+        for (side, s) in [&mut self.white, &mut self.black].into_iter().enumerate() {
+            let mut add = SideStats::default();
+            for (code, &n) in hist[side].iter().enumerate() {
+                if code == illegal as usize || n == 0 {
+                    continue;
+                }
+                add.stored += n;
+                add.legal += n * weight;
+                match Value::decode(code as u8) {
+                    Value::Win(m) => {
+                        add.wins += n * weight;
+                        note_longest(&mut add.longest_win, &mut add.longest_win_positions, m, n * weight);
+                    }
+                    Value::Loss(m) => {
+                        add.losses += n * weight;
+                        note_longest(&mut add.longest_loss, &mut add.longest_loss_positions, m, n * weight);
+                    }
+                    Value::Draw => add.draws += n * weight,
+                }
+            }
+            *s = merge(std::mem::take(s), add);
+        }
+        for (t, z) in self.zugzwangs.iter_mut().zip(zz) {
+            *t += z * weight;
+        }
+    }
+
     /// The statistics of every slot added, for a solve of `plies` plies.
     pub fn stats(self, plies: u32) -> TableStats {
         TableStats {
@@ -349,4 +434,61 @@ fn check_slot(
         stored,
         expected: expect,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess::material::Material;
+
+    /// The histogram tally gives the slot-by-slot tally's sums for slots
+    /// of one weight, on codes of every kind (wins, losses, mates, draws,
+    /// the illegal code) spread over both sides, and tells a change apart.
+    #[test]
+    fn counting_codes_by_histogram_equals_counting_slot_by_slot() {
+        let layout = Layout::new(Material::parse("KRvK").unwrap().canonical());
+        let n = layout.positions as usize;
+        const ILLEGAL: u8 = 127;
+        // Pairs whose kings a symmetry fixes weigh less than 8: left out.
+        let plain: Vec<usize> = (0..n).filter(|&i| !layout.kings_have_a_second_canonical_image(i as u64)).collect();
+        assert!(plain.len() > n / 2);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let codes = [0u8, 1, 2, 5, 30, 126, ILLEGAL, 128, 129, 140, 200, 255];
+        let white: Vec<u8> = plain.iter().map(|_| codes[next() as usize % codes.len()]).collect();
+        let mut black: Vec<u8> = plain.iter().map(|_| codes[next() as usize % codes.len()]).collect();
+        let by_slot = |white: &[u8], black: &[u8]| {
+            let mut t = Tally::default();
+            for (k, &i) in plain.iter().enumerate() {
+                t.add(
+                    &layout,
+                    i,
+                    1,
+                    |side, _| Value::decode([white, black][side][k]),
+                    |side, _| [white, black][side][k] != ILLEGAL,
+                );
+            }
+            t.stats(9)
+        };
+        let by_codes = |white: &[u8], black: &[u8]| {
+            let mut t = Tally::default();
+            t.add_codes(8, white, black, ILLEGAL);
+            t.stats(9)
+        };
+        let want = by_slot(&white, &black);
+        assert!(want.mutual_zugzwang_both_lose > 0 && want.mutual_zugzwang_white_draws > 0);
+        assert_eq!(want.white_to_move.longest_loss, 127);
+        assert_eq!(by_codes(&white, &black), want);
+        // One mate turned into a draw moves the counts.
+        let k = black.iter().position(|&c| c == 128).unwrap();
+        black[k] = 0;
+        let changed = by_codes(&white, &black);
+        assert_ne!(changed, want);
+        assert_eq!(changed, by_slot(&white, &black));
+    }
 }
