@@ -548,6 +548,30 @@ impl Geometry {
         first
     }
 
+    /// For slot `i` of a pawnless pair whose kings a diagonal mirror fixes
+    /// (two images a placement): None when it stores no position the
+    /// layout keeps (pieces overlap, like pieces out of order, or its
+    /// twin's slot is the lower, which `Layout::index` takes), else whether
+    /// the mirror maps the placement onto itself (a board that stands for
+    /// 4 boards rather than 8).
+    fn twin_class(&self, i: usize) -> Option<bool> {
+        let s = self.decode(i);
+        let mut occ = bit(s.wk) | bit(s.bk);
+        for &q in &s.sq[..self.fields.len()] {
+            if occ & bit(q) != 0 {
+                return None;
+            }
+            occ |= bit(q);
+        }
+        let (mut images, mut count) = ([usize::MAX; 2], 0);
+        self.images(&s, |x| {
+            images[count.min(1)] = x;
+            count += 1;
+        });
+        debug_assert_eq!(count, 2, "a pair the mirror fixes has two images");
+        (images[0].min(images[1]) == i).then_some(images[0] == images[1])
+    }
+
     /// The steps of side `side`'s king from the pair of slot `i`.
     #[inline]
     fn king_steps(&self, i: usize, side: usize) -> &[KingStep] {
@@ -3520,39 +3544,49 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
         mut cells, plies, ..
     } = plied;
     let (layout, n) = (engine.layout, engine.geo.size);
-    let per_pair = n / engine.geo.pairs;
-    cells.par_chunks_mut(per_pair).enumerate().for_each(|(k, block)| {
-        let (side, pair) = (k / engine.geo.pairs, k % engine.geo.pairs);
-        let first = pair * per_pair;
-        if !layout.kings_have_a_second_canonical_image(first as u64) {
-            return;
-        }
-        for (j, b) in block.iter_mut().enumerate() {
-            if *b != ILLEGAL && layout.board((first + j) as u64, SIDES[side]).is_none() {
-                *b = ILLEGAL;
-            }
-        }
-    });
+    let (geo, pairs) = (&engine.geo, engine.geo.pairs);
+    let per_pair = n / pairs;
     // Runs of king pairs whose kings no symmetry fixes are counted from
     // their codes' histograms, every position weighing the group's 8
-    // boards; the few others slot by slot.
+    // boards. A pair whose kings the diagonal mirror fixes stores each
+    // placement twice: the higher twin is made ILLEGAL (the layout keeps
+    // the lower), and a placement the mirror maps onto itself weighs 4.
     let mut tally = Tally::default();
     let fixed = |pair: usize| layout.kings_have_a_second_canonical_image((pair * per_pair) as u64);
-    let (white, black) = cells.split_at(n);
     let mut pair = 0;
-    while pair < engine.geo.pairs {
-        let end = (pair..engine.geo.pairs).find(|&p| fixed(p) != fixed(pair)).unwrap_or(engine.geo.pairs);
+    while pair < pairs {
+        let end = (pair..pairs).find(|&p| fixed(p) != fixed(pair)).unwrap_or(pairs);
         let (from, to) = (pair * per_pair, end * per_pair);
-        if fixed(pair) {
-            tally.add(
-                layout,
-                from,
-                to - from,
-                |side, k| Value::decode(cells[side * n + from + k]),
-                |side, k| cells[side * n + from + k] != ILLEGAL,
-            );
-        } else {
-            tally.add_codes(8, &white[from..to], &black[from..to], ILLEGAL);
+        if !fixed(pair) {
+            tally.add_codes(8, &cells[from..to], &cells[n + from..n + to], ILLEGAL);
+            pair = end;
+            continue;
+        }
+        for p in pair..end {
+            let from = p * per_pair;
+            let class: Vec<u8> = (from..from + per_pair)
+                .into_par_iter()
+                .map(|i| match geo.twin_class(i) {
+                    None => 0,
+                    Some(false) => 8,
+                    Some(true) => 4,
+                })
+                .collect();
+            for side in 0..2 {
+                let block = &mut cells[side * n + from..side * n + from + per_pair];
+                for (b, &c) in block.iter_mut().zip(&class) {
+                    if c == 0 {
+                        *b = ILLEGAL;
+                    }
+                }
+            }
+            for weight in [8, 4] {
+                let only = |side: usize| -> Vec<u8> {
+                    let block = &cells[side * n + from..side * n + from + per_pair];
+                    block.iter().zip(&class).map(|(&b, &c)| if c == weight { b } else { ILLEGAL }).collect()
+                };
+                tally.add_codes(u64::from(weight), &only(0), &only(1), ILLEGAL);
+            }
         }
         pair = end;
     }
