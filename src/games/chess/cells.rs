@@ -127,6 +127,21 @@ pub enum Bytes {
     },
     /// A vector of bytes.
     Plain(Vec<u8>),
+    /// Zeroed pages of their own (page-aligned, untouched until written):
+    /// a solve whose first pass leaves whole pages unwritten.
+    Pages(memmap2::MmapMut),
+}
+
+impl Bytes {
+    /// `len` zeroed bytes on pages of their own: a page never written is
+    /// never brought into memory (an allocator's block starts a few bytes
+    /// into its first page, so its pages straddle any aligned stretch).
+    pub fn zeroed_pages(len: usize) -> std::io::Result<Bytes> {
+        if len == 0 {
+            return Ok(Bytes::Plain(Vec::new()));
+        }
+        Ok(Bytes::Pages(memmap2::MmapMut::map_anon(len)?))
+    }
 }
 
 impl From<Vec<u8>> for Bytes {
@@ -141,6 +156,7 @@ impl Deref for Bytes {
         match self {
             Bytes::Words { words, len } => &bytemuck::cast_slice(words)[..*len],
             Bytes::Plain(v) => v,
+            Bytes::Pages(m) => &m[..],
         }
     }
 }
@@ -150,6 +166,7 @@ impl std::ops::DerefMut for Bytes {
         match self {
             Bytes::Words { words, len } => &mut bytemuck::cast_slice_mut(words)[..*len],
             Bytes::Plain(v) => v,
+            Bytes::Pages(m) => &mut m[..],
         }
     }
 }

@@ -38,7 +38,7 @@
 use super::bitboard::{bit, file_of, rank_of, squares, transform, transform_bb, Bitboard};
 use super::bitboard::{between, bishop_steps, knight_steps, line, rook_steps, KING, PAWN_ATTACKS};
 use super::board::{piece_attacks, Board, Color, Move, Role};
-use super::cells::{matches, Cells};
+use super::cells::{matches, Bytes, Cells};
 use super::checkpoint::{self, Exact, Snapshot};
 use crate::pipeline::checkpoint as pipeline_checkpoint;
 pub use super::checkpoint::Checkpoint;
@@ -548,6 +548,28 @@ impl Geometry {
         first
     }
 
+    /// The shift of the blocks no position can fill: without pawns and with
+    /// two or more fields, the slots whose highest field's piece stands on
+    /// a king's square form whole blocks of `1 << shift` slots (4 KiB pages
+    /// from three fields on). The first pass leaves them unwritten (DRAW,
+    /// their pages never touched), and whatever reads a slot as a position
+    /// skips them: no move, unmove or capture reaches them, as no piece
+    /// moves onto a king.
+    fn unwritten_shift(&self) -> Option<u32> {
+        (!self.pawns && self.fields.len() >= 2).then(|| self.shift(0))
+    }
+
+    /// Whether slot `i` lies in a block [`Geometry::unwritten_shift`] names.
+    #[inline]
+    fn unwritten(&self, i: usize) -> bool {
+        let Some(shift) = self.unwritten_shift() else {
+            return false;
+        };
+        let (wk, bk) = self.kings.pairs[i >> (6 * self.fields.len())];
+        let top = ((i >> shift) & 63) as u8;
+        top == wk || top == bk
+    }
+
     /// For slot `i` of a pawnless pair whose kings a diagonal mirror fixes
     /// (two images a placement): None when it stores no position the
     /// layout keeps (pieces overlap, like pieces out of order, or its
@@ -832,6 +854,10 @@ const OUT_SAVED: u8 = 255;
 
 /// How many positions' predecessors are in flight in [`Work::retro`].
 const PIPELINE: usize = 3;
+
+/// King pairs a pawnless solve's probes of the smaller tables run through
+/// before it lets their mapped pages go ([`Tablebase::release_resident_pages`]).
+const RELEASE_PAIRS: usize = 8;
 
 impl Work<'_> {
     fn fail(&self, msg: String) {
@@ -1162,6 +1188,9 @@ impl Work<'_> {
                 let word = from / 64 + word;
                 // A side's slots are a multiple of 64, so a chunk is of one side.
                 let (side, first) = (word * 64 / n, word * 64 % n);
+                if e.geo.unwritten(first) {
+                    return;
+                }
                 let quick = quick[side];
                 if quick && !e.geo.fields.is_empty() {
                     // The 64 slots differ only in the last piece's square.
@@ -1272,6 +1301,9 @@ impl Work<'_> {
     /// get their value from a board, as [`Work::initial`] gives it.
     fn settle_pending(&self, cells: &mut [u8]) {
         let (n, e) = (self.size(), self.engine);
+        // Settling a position probes its captures: the smaller tables'
+        // pages are let go as the pairs go by.
+        let release_every = self.release_every();
         for (side, &turn) in SIDES.iter().enumerate() {
             let (white, black) = cells.split_at_mut(n);
             let (mine, theirs) = if side == 0 {
@@ -1282,6 +1314,9 @@ impl Work<'_> {
             mine.par_chunks_mut(CHUNK)
                 .enumerate()
                 .for_each(|(chunk, bytes)| {
+                    if (chunk + 1) % release_every == 0 {
+                        e.probe.release_resident_pages();
+                    }
                     let base = chunk * CHUNK;
                     let mut pending = Vec::new();
                     each_match(bytes, PENDING, |k| pending.push(k));
@@ -1300,6 +1335,17 @@ impl Work<'_> {
                     }
                 });
         }
+    }
+
+    /// Every how many CHUNKs of one side a pawnless solve lets the smaller
+    /// tables' pages go (every [`RELEASE_PAIRS`] king pairs; never with
+    /// pawns, whose slices release theirs as they go).
+    fn release_every(&self) -> usize {
+        let geo = &self.engine.geo;
+        if geo.pawns {
+            return usize::MAX;
+        }
+        (self.size() / geo.pairs * RELEASE_PAIRS).div_ceil(CHUNK)
     }
 
     /// Whether side `side`'s king (squares `s`, a legal position) can step
@@ -1419,13 +1465,22 @@ impl Work<'_> {
                     continue;
                 }
                 let low = geo.shift(victim);
-                (0..n >> 6)
-                    .into_par_iter()
-                    .with_min_len(1 << 10)
-                    .for_each(|t| {
-                        let slot = with_field(t, low, 0);
-                        self.capture_into(side, victim, slot, bytes);
-                    });
+                // A capture by a piece keeps the king pair, so the smaller
+                // table is probed a pair at a time: its pages are let go
+                // every RELEASE_PAIRS pairs (it would otherwise stay
+                // resident beside the whole table, 5.7 MiB of KQRvKR's peak).
+                let per_pair = (n >> 6) / geo.pairs;
+                for first in (0..geo.pairs).step_by(RELEASE_PAIRS) {
+                    let end = (first + RELEASE_PAIRS).min(geo.pairs);
+                    (first * per_pair..end * per_pair)
+                        .into_par_iter()
+                        .with_min_len(1 << 10)
+                        .for_each(|t| {
+                            let slot = with_field(t, low, 0);
+                            self.capture_into(side, victim, slot, bytes);
+                        });
+                    self.engine.probe.release_resident_pages();
+                }
             }
         }
     }
@@ -2175,13 +2230,9 @@ impl Work<'_> {
             return;
         }
         let floor = self.floor;
-        cells.par_chunks_mut(CHUNK).for_each(|codes| {
-            for c in codes {
-                if is_hint(*c, floor) {
-                    *c = DRAW;
-                }
-            }
-        });
+        cells
+            .par_chunks_mut(CHUNK)
+            .for_each(|codes| replace_where(codes, |c| is_hint(c, floor), DRAW));
     }
 
     /// The undecided code of a position saved (for now) by its move to the
@@ -2311,11 +2362,18 @@ impl Work<'_> {
                     }
                 }
             });
+            // A check that reaches a capture probes a smaller table near
+            // the candidate's own king pair: without pawns, those pages are
+            // let go every RELEASE_PAIRS pairs' chunks.
+            let release_every = self.release_every();
             written
                 .par_chunks_mut(CHUNK)
                 .zip(&self.dirty)
                 .enumerate()
                 .for_each(|(chunk, (bytes, dirty))| {
+                    if (chunk + 1) % release_every == 0 {
+                        self.engine.probe.release_resident_pages();
+                    }
                     if !dirty.swap(false, Relaxed) {
                         return;
                     }
@@ -2379,6 +2437,20 @@ fn offer_win(write: &[AtomicU8], q: usize, win: u8) {
     // and CANDIDATE (none in this phase) are above them.
     if cur == DRAW || (win < cur && cur <= WIN_CODES as u8) {
         write[q].store(win, Relaxed);
+    }
+}
+
+/// Sets every byte of `codes` for which `is` holds to `to`, writing only
+/// the 64-byte blocks that hold one: the plain loop compiles to a vector
+/// store of every block, which would bring into memory the pages no
+/// position fills ([`Geometry::unwritten_shift`]).
+fn replace_where(codes: &mut [u8], is: impl Fn(u8) -> bool, to: u8) {
+    for block in codes.chunks_mut(64) {
+        if block.iter().fold(false, |any, &c| any | is(c)) {
+            for c in block.iter_mut().filter(|c| is(**c)) {
+                *c = to;
+            }
+        }
     }
 }
 
@@ -2449,7 +2521,7 @@ struct Done {
 /// A slice after its plies: ILLEGAL still marks the slots that hold no
 /// position; `exact` holds the values decided before `window` if it moved.
 struct Plied {
-    cells: Vec<u8>,
+    cells: Bytes,
     exact: Option<Exact>,
     window: Window,
     plies: u32,
@@ -2468,7 +2540,7 @@ impl Plied {
         } = self;
         let legal = take_illegal(&mut cells);
         let values = match exact {
-            None => Values::Narrow(cells.into()),
+            None => Values::Narrow(cells),
             Some(exact) => exact_values(cells, exact.into_vec()?, window, narrow),
         };
         Ok(SolvedSlice {
@@ -2554,7 +2626,7 @@ fn take_illegal(cells: &mut [u8]) -> Vec<u64> {
 
 /// The exact values of a solve whose window moved: the kept ones where the
 /// byte says "decided before", the byte's own elsewhere.
-fn exact_values(cells: Vec<u8>, mut exact: Vec<u16>, window: Window, narrow: bool) -> Values {
+fn exact_values(cells: Bytes, mut exact: Vec<u16>, window: Window, narrow: bool) -> Values {
     cells
         .par_chunks(CHUNK)
         .zip(exact.par_chunks_mut(CHUNK))
@@ -2628,7 +2700,7 @@ impl<'a> Engine<'a> {
         let mut last_save = std::time::Instant::now();
         match resumed {
             Some(state) => {
-                cells = state.cells;
+                cells = state.cells.into();
                 exact = state.exact;
                 ply = state.ply;
                 work.window = Window {
@@ -2644,11 +2716,23 @@ impl<'a> Engine<'a> {
             None => {
                 // Zeroed pages are DRAW and untouched until written.
                 const _: () = assert!(DRAW == 0);
-                cells = huge_zeroed_bytes(2 * n);
+                // Blocks of a page or more that no position fills stay
+                // untouched only with small pages (a huge page would back
+                // them as soon as a neighbour is written): 3 % of a
+                // five-piece pawnless table's memory.
+                cells = match self.geo.unwritten_shift() {
+                    Some(shift) if shift >= 12 => Bytes::zeroed_pages(2 * n)?,
+                    _ => huge_zeroed_bytes(2 * n).into(),
+                };
                 exact = None;
                 ply = 0;
                 let t0 = std::time::Instant::now();
+                // The smaller tables were read whole when opened (their
+                // checksums): let those pages go before the first pass
+                // fills this table, and again after it.
+                self.probe.release_resident_pages();
                 work.first_pass(&mut cells);
+                self.probe.release_resident_pages();
                 // The first pass may have left positions saved for good:
                 // hint codes, dropped like the others.
                 work.witnesses = work.first_saved().is_some();
@@ -3192,7 +3276,11 @@ fn write_plied(engine: &Engine, plied: Plied, sink: &mut dyn Sink) -> Result<Tab
     } = plied;
     // The bytes as the plies left them, ILLEGAL still in them: no legal
     // bits beside the slice (2n/8 bytes, 1.8 GiB at six pieces).
+    let n = engine.geo.size;
     let legal = |w: usize| -> u64 {
+        if engine.geo.unwritten(w * 64 % n) {
+            return 0;
+        }
         let bytes = &cells[w * 64..(w + 1) * 64];
         (0..64).fold(0, |bits, k| bits | ((bytes[k] != ILLEGAL) as u64) << k)
     };
@@ -3558,7 +3646,27 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
         let end = (pair..pairs).find(|&p| fixed(p) != fixed(pair)).unwrap_or(pairs);
         let (from, to) = (pair * per_pair, end * per_pair);
         if !fixed(pair) {
-            tally.add_codes(8, &cells[from..to], &cells[n + from..n + to], ILLEGAL);
+            // Each pair's blocks no position fills are left out, unread.
+            let mut segments = Vec::new();
+            match geo.unwritten_shift() {
+                None => segments.push((from, to)),
+                Some(shift) => {
+                    for p in pair..end {
+                        let base = p * per_pair;
+                        let (wk, bk) = geo.kings.pairs[p];
+                        let (a, b) = (wk.min(bk) as usize, wk.max(bk) as usize);
+                        let block = |sq: usize| base + (sq << shift);
+                        for (lo, hi) in [(base, block(a)), (block(a + 1), block(b)), (block(b + 1), base + per_pair)] {
+                            if lo < hi {
+                                segments.push((lo, hi));
+                            }
+                        }
+                    }
+                }
+            }
+            for (lo, hi) in segments {
+                tally.add_codes(8, &cells[lo..hi], &cells[n + lo..n + hi], ILLEGAL);
+            }
             pair = end;
             continue;
         }
@@ -3572,10 +3680,13 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
                     Some(true) => 4,
                 })
                 .collect();
+            // A slot holding no kept position reads as a draw in the file;
+            // one already DRAW is not written (an unwritten block stays
+            // untouched).
             for side in 0..2 {
                 let block = &mut cells[side * n + from..side * n + from + per_pair];
                 for (b, &c) in block.iter_mut().zip(&class) {
-                    if c == 0 {
+                    if c == 0 && *b != DRAW {
                         *b = ILLEGAL;
                     }
                 }
@@ -3591,15 +3702,11 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
         pair = end;
     }
     cells.par_chunks_mut(1 << 16).for_each(|chunk| {
-        for b in chunk {
-            debug_assert_ne!(*b, CANDIDATE, "no candidate outlives its ply");
-            if *b == ILLEGAL {
-                *b = DRAW;
-            }
-        }
+        debug_assert!(!chunk.contains(&CANDIDATE), "no candidate outlives its ply");
+        replace_where(chunk, |b| b == ILLEGAL, DRAW);
     });
     Ok(Solved {
-        values: Values::Narrow(cells.into()),
+        values: Values::Narrow(cells),
         stats: tally.stats(plies),
     })
 }
