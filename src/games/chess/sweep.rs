@@ -857,7 +857,13 @@ const PIPELINE: usize = 3;
 
 /// King pairs a pawnless solve's probes of the smaller tables run through
 /// before it lets their mapped pages go ([`Tablebase::release_resident_pages`]).
-const RELEASE_PAIRS: usize = 8;
+const RELEASE_PAIRS: usize = 1;
+
+/// CHUNKs of one side a pawnless solve's settling and candidate checks run
+/// through before they let the smaller tables' pages go: their probes
+/// scatter over those tables, so a king pair's worth of chunks (64 at five
+/// pieces) already brought a megabyte of them in.
+const RELEASE_CHUNKS: usize = 16;
 
 impl Work<'_> {
     fn fail(&self, msg: String) {
@@ -1153,9 +1159,7 @@ impl Work<'_> {
         };
         for (b, cells) in cells.chunks_mut(batch).enumerate() {
             self.first_look_all(cells, b * batch, quick);
-            if slow {
-                e.probe.release_resident_pages();
-            }
+            e.probe.release_resident_pages();
         }
         lap("look");
         if quick != [false, false] {
@@ -1338,14 +1342,14 @@ impl Work<'_> {
     }
 
     /// Every how many CHUNKs of one side a pawnless solve lets the smaller
-    /// tables' pages go (every [`RELEASE_PAIRS`] king pairs; never with
-    /// pawns, whose slices release theirs as they go).
+    /// tables' pages go (every [`RELEASE_CHUNKS`]; never with pawns, whose
+    /// slices release theirs as they go).
     fn release_every(&self) -> usize {
         let geo = &self.engine.geo;
         if geo.pawns {
             return usize::MAX;
         }
-        (self.size() / geo.pairs * RELEASE_PAIRS).div_ceil(CHUNK)
+        RELEASE_CHUNKS
     }
 
     /// Whether side `side`'s king (squares `s`, a legal position) can step
@@ -2362,9 +2366,8 @@ impl Work<'_> {
                     }
                 }
             });
-            // A check that reaches a capture probes a smaller table near
-            // the candidate's own king pair: without pawns, those pages are
-            // let go every RELEASE_PAIRS pairs' chunks.
+            // A check that reaches a capture probes a smaller table:
+            // without pawns, those pages are let go every RELEASE_CHUNKS.
             let release_every = self.release_every();
             written
                 .par_chunks_mut(CHUNK)
@@ -3670,33 +3673,44 @@ fn finish_in_place(engine: &Engine, plied: Plied) -> Result<Solved> {
             pair = end;
             continue;
         }
+        // A few pages at a time, in buffers reused throughout: a pair's
+        // worth of classes and of each side's kept codes (768 KiB at five
+        // pieces) was the solve's last rise of its peak memory.
+        const PIECE: usize = 1 << 12;
+        let mut class = vec![0u8; PIECE];
+        let mut only = [vec![0u8; PIECE], vec![0u8; PIECE]];
         for p in pair..end {
-            let from = p * per_pair;
-            let class: Vec<u8> = (from..from + per_pair)
-                .into_par_iter()
-                .map(|i| match geo.twin_class(i) {
-                    None => 0,
-                    Some(false) => 8,
-                    Some(true) => 4,
-                })
-                .collect();
-            // A slot holding no kept position reads as a draw in the file;
-            // one already DRAW is not written (an unwritten block stays
-            // untouched).
-            for side in 0..2 {
-                let block = &mut cells[side * n + from..side * n + from + per_pair];
-                for (b, &c) in block.iter_mut().zip(&class) {
-                    if c == 0 && *b != DRAW {
-                        *b = ILLEGAL;
+            let (from, to) = (p * per_pair, (p + 1) * per_pair);
+            for start in (from..to).step_by(PIECE) {
+                let len = PIECE.min(to - start);
+                let class = &mut class[..len];
+                for (k, c) in class.iter_mut().enumerate() {
+                    *c = match geo.twin_class(start + k) {
+                        None => 0,
+                        Some(false) => 8,
+                        Some(true) => 4,
+                    };
+                }
+                // A slot holding no kept position reads as a draw in the
+                // file; one already DRAW is not written (an unwritten block
+                // stays untouched).
+                for side in 0..2 {
+                    let block = &mut cells[side * n + start..side * n + start + len];
+                    for (b, &c) in block.iter_mut().zip(&*class) {
+                        if c == 0 && *b != DRAW {
+                            *b = ILLEGAL;
+                        }
                     }
                 }
-            }
-            for weight in [8, 4] {
-                let only = |side: usize| -> Vec<u8> {
-                    let block = &cells[side * n + from..side * n + from + per_pair];
-                    block.iter().zip(&class).map(|(&b, &c)| if c == weight { b } else { ILLEGAL }).collect()
-                };
-                tally.add_codes(u64::from(weight), &only(0), &only(1), ILLEGAL);
+                for weight in [8, 4] {
+                    for (side, only) in only.iter_mut().enumerate() {
+                        let block = &cells[side * n + start..side * n + start + len];
+                        for ((o, &b), &c) in only.iter_mut().zip(block).zip(&*class) {
+                            *o = if c == weight { b } else { ILLEGAL };
+                        }
+                    }
+                    tally.add_codes(u64::from(weight), &only[0][..len], &only[1][..len], ILLEGAL);
+                }
             }
         }
         pair = end;
