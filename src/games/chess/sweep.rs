@@ -860,10 +860,10 @@ const PIPELINE: usize = 3;
 const RELEASE_PAIRS: usize = 1;
 
 /// CHUNKs of one side a pawnless solve's settling and candidate checks run
-/// through before they let the smaller tables' pages go: their probes
-/// scatter over those tables, so a king pair's worth of chunks (64 at five
-/// pieces) already brought a megabyte of them in.
-const RELEASE_CHUNKS: usize = 16;
+/// through before they let the smaller tables' pages go (two king pairs at
+/// five pieces): every 16 held KQRvKR's peak no lower and cost a second of
+/// system time re-mapping the pages.
+const RELEASE_CHUNKS: usize = 128;
 
 impl Work<'_> {
     fn fail(&self, msg: String) {
@@ -1159,7 +1159,11 @@ impl Work<'_> {
         };
         for (b, cells) in cells.chunks_mut(batch).enumerate() {
             self.first_look_all(cells, b * batch, quick);
-            e.probe.release_resident_pages();
+            // A pawn slice's probes are let go by its caller, slice by
+            // slice; a pawnless table's look leaves a megabyte of them.
+            if slow || !e.geo.pawns {
+                e.probe.release_resident_pages();
+            }
         }
         lap("look");
         if quick != [false, false] {
@@ -1474,8 +1478,11 @@ impl Work<'_> {
                 // every RELEASE_PAIRS pairs (it would otherwise stay
                 // resident beside the whole table, 5.7 MiB of KQRvKR's peak).
                 let per_pair = (n >> 6) / geo.pairs;
-                for first in (0..geo.pairs).step_by(RELEASE_PAIRS) {
-                    let end = (first + RELEASE_PAIRS).min(geo.pairs);
+                // A pawn slice lets its probes go as a whole (a release a
+                // pair tripled KRPvKR's system time).
+                let step = if geo.pawns { geo.pairs } else { RELEASE_PAIRS };
+                for first in (0..geo.pairs).step_by(step) {
+                    let end = (first + step).min(geo.pairs);
                     (first * per_pair..end * per_pair)
                         .into_par_iter()
                         .with_min_len(1 << 10)
