@@ -43,7 +43,7 @@ use super::checkpoint::{self, Exact, Snapshot};
 use crate::pipeline::checkpoint as pipeline_checkpoint;
 pub use super::checkpoint::Checkpoint;
 use super::index::{KingPairs, Layout};
-use super::probe::{after_move, Tablebase};
+use super::probe::{after_move, Loaded, Tablebase};
 use super::solve::{Solved, TableStats, Tally};
 use super::value::{Value, Values, DRAW};
 use anyhow::{bail, Result};
@@ -724,6 +724,19 @@ fn slices_of(layout: &Layout) -> Vec<Slice> {
     out
 }
 
+/// Where a capture of one field's piece leads, found once rather than
+/// per probe (a board's material counted, its colours compared and the
+/// tables searched made a third of a pawnless candidate's capture check).
+#[derive(Clone, Copy)]
+enum Captured<'a> {
+    /// Bare kings: a draw.
+    Draw,
+    /// This table, the position colour-flipped first when `true`.
+    In(&'a Loaded, bool),
+    /// No such table is loaded: the probe says so when it is asked.
+    Unknown,
+}
+
 /// The table being built and what its slices share.
 struct Engine<'a> {
     layout: &'a Layout,
@@ -732,6 +745,9 @@ struct Engine<'a> {
     slices: Vec<Slice>,
     by_pawns: HashMap<(Bitboard, Bitboard), usize>,
     options: Options,
+    /// For each field, where a capture of its piece leads (see
+    /// [`Captured`]).
+    captured: Vec<Captured<'a>>,
     /// `NIMROD_SWEEP_TRACE` is set: each slice's first-pass parts and each
     /// ply's count and time go to standard error (for
     /// `benches/chess_side_by_side.sh`). Read once, at the start.
@@ -747,6 +763,22 @@ impl<'a> Engine<'a> {
             .enumerate()
             .map(|(i, s)| ((s.white_pawns, s.black_pawns), i))
             .collect();
+        let captured = geo
+            .fields
+            .iter()
+            .map(|&(color, role)| {
+                let mut m = layout.material;
+                m.counts[color.index()][role as usize] -= 1;
+                if m.pieces() == 2 {
+                    return Captured::Draw;
+                }
+                let flip = m.white_is_weaker();
+                match probe.get(&if flip { m.flipped() } else { m }) {
+                    Some(table) => Captured::In(table, flip),
+                    None => Captured::Unknown,
+                }
+            })
+            .collect();
         Ok(Engine {
             layout,
             geo,
@@ -754,6 +786,7 @@ impl<'a> Engine<'a> {
             slices,
             by_pawns,
             options,
+            captured,
             trace: std::env::var_os("NIMROD_SWEEP_TRACE").is_some(),
         })
     }
@@ -2308,7 +2341,19 @@ impl Work<'_> {
             let Some((board, _)) = self.after_capture(side, after, Some(victim), 0, 0) else {
                 return true;
             };
-            match self.table_value(&board) {
+            let value = match self.engine.captured[victim] {
+                Captured::Draw => Value::Draw,
+                Captured::In(table, flip) => {
+                    let board = if flip { board.color_flipped() } else { board };
+                    let probe = self.engine.probe;
+                    probe.value_in(table, &board).unwrap_or_else(|e| {
+                        self.fail(format!("{}: {e}", self.engine.layout.material));
+                        Value::Draw
+                    })
+                }
+                Captured::Unknown => self.table_value(&board),
+            };
+            match value {
                 Value::Win(w) => {
                     *slowest = (*slowest).max(2 * w - 1);
                     true
