@@ -50,7 +50,7 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use nimrod_table::shared::{atomic_bytes, byte_masks, prefetch};
+use nimrod_table::shared::{atomic_bytes, byte_masks, huge_zeroed_bytes, prefetch};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -2820,14 +2820,14 @@ impl<'a> Engine<'a> {
             None => {
                 // Zeroed pages are DRAW and untouched until written.
                 const _: () = assert!(DRAW == 0);
-                // Small pages, never advised huge: a slot left undecided
-                // and never written keeps its page untouched (and, in a
-                // pawnless table, so do the blocks no position fills: 3 %
-                // of a five-piece table's memory), where `khugepaged` may
-                // fill a huge-page-advised range in the background (up to
-                // 511 of its 512 pages untouched): KRPvKR's peak RSS
-                // 180 MB, or 209 MB when it got there in time.
-                cells = Bytes::zeroed_pages(2 * n)?;
+                // Blocks of a page or more that no position fills stay
+                // untouched only with small pages (a huge page would back
+                // them as soon as a neighbour is written): 3 % of a
+                // five-piece pawnless table's memory.
+                cells = match self.geo.unwritten_shift() {
+                    Some(shift) if shift >= 12 => Bytes::zeroed_pages(2 * n)?,
+                    _ => huge_zeroed_bytes(2 * n).into(),
+                };
                 exact = None;
                 ply = 0;
                 let t0 = std::time::Instant::now();
@@ -3448,7 +3448,7 @@ struct InMemory {
 impl InMemory {
     fn new(slots: u64) -> InMemory {
         InMemory {
-            values: Values::Narrow(nimrod_table::shared::huge_zeroed_bytes(slots as usize).into()),
+            values: Values::Narrow(huge_zeroed_bytes(slots as usize).into()),
         }
     }
 }
