@@ -9,6 +9,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    nimrod_table::shared::return_freed_memory();
     // Whether the caller asked for JSON, known before parsing so that even a
     // usage error comes back as JSON.
     let json = std::env::args().skip(1).any(|a| a == "--json");
