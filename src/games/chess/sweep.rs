@@ -752,6 +752,10 @@ struct Engine<'a> {
     /// ply's count and time go to standard error (for
     /// `benches/chess_side_by_side.sh`). Read once, at the start.
     trace: bool,
+    /// Whether the sweeps take a line of 64 positions together where they
+    /// can ([`Work::line_predecessors`], [`Work::verify_line`]); off with
+    /// `NIMROD_SWEEP_LINES=0`, to compare the two (same bytes either way).
+    lines: bool,
 }
 
 impl<'a> Engine<'a> {
@@ -788,6 +792,7 @@ impl<'a> Engine<'a> {
             options,
             captured,
             trace: std::env::var_os("NIMROD_SWEEP_TRACE").is_some(),
+            lines: std::env::var_os("NIMROD_SWEEP_LINES").is_none_or(|v| v != "0"),
         })
     }
 }
@@ -2093,13 +2098,16 @@ impl Work<'_> {
     /// `target`, a value's code (so a legal position), calls `act(q, h)`
     /// for each slot `q` of the other side's bytes `write` before it (see
     /// [`Work::predecessors`]), `h` the position's [`witness`] code;
-    /// returns how many positions. The bytes are scanned 64 at a time
-    /// ([`each_match`]). A piece's unmove stays in the position's pair
-    /// block, most likely in cache, and is acted on at once; a king's
-    /// reaches another block, so those are prefetched when the position is
-    /// found and acted on [`PIPELINE`] positions later: the cache misses of
-    /// several positions are in flight together while the next ones are
-    /// computed.
+    /// returns how many positions. The bytes are scanned a line of 64 at
+    /// a time, and a line's positions are taken together
+    /// ([`Work::line_predecessors`]) where its slots have one image each
+    /// and its lowest field no like piece (KQRvKR: 0.89x the CPU of one
+    /// position at a time, same bytes). Otherwise one at a time: a piece's
+    /// unmove stays in the position's pair block, most likely in cache, and
+    /// is acted on at once; a king's reaches another block, so those are
+    /// prefetched when the position is found and acted on [`PIPELINE`]
+    /// positions later: the cache misses of several positions are in
+    /// flight together while the next ones are computed.
     fn retro<const LIKE: bool>(
         &self,
         side: usize,
@@ -2109,25 +2117,35 @@ impl Work<'_> {
         act: impl Fn(usize, u8) + Sync,
     ) -> u64 {
         let e = self.engine;
+        let geo = &e.geo;
+        // Pawn slices stay one position at a time: by lines, KRPvKR's
+        // even plies took 1.3x as long (9.6 against 7.3 s, paired runs,
+        // benches/results/chess/README.md), for a reason not found yet.
+        let by_lines = !geo.pawns
+            && geo.fields.last().is_some()
+            && geo.span[geo.fields.len() - 1].1 == 1
+            && e.lines;
         read.par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, bytes)| {
                 let mut ring: [Slots; PIPELINE] = std::array::from_fn(|_| Slots::new());
                 let mut found = 0;
+                let mut total = 0;
+                let mut far_ring = [FarLines::new(), FarLines::new()];
+                let mut lines = 0;
                 let base = chunk * CHUNK;
-                each_match(bytes, target, |k| {
+                let mut one = |i: usize| {
                     let slots = &mut ring[found % PIPELINE];
                     if found >= PIPELINE {
                         slots.as_slice().iter().for_each(|&q| act(q, slots.witness));
                     }
-                    let i = base + k;
                     slots.witness = witness(i, self.floor);
                     // The count in a local, not the ring's field: a push
                     // through memory chained each store to the last.
                     let mut len = 0;
                     let buf = &mut slots.slots;
                     let hint = slots.witness;
-                    self.predecessors::<LIKE>(side, i, &e.geo.decode(i), |q, near| {
+                    self.predecessors::<LIKE>(side, i, &geo.decode(i), |q, near| {
                         // A slot in this pair's block is most likely in
                         // cache: acting at once cut the even plies' offers
                         // by about 15 % against the ring's prefetch and
@@ -2143,14 +2161,146 @@ impl Work<'_> {
                     });
                     slots.len = len;
                     found += 1;
-                });
+                };
+                debug_assert_eq!(bytes.len() % 64, 0, "a side's slots are whole lines");
+                for (b, block) in bytes.chunks_exact(64).enumerate() {
+                    let block: &[u8; 64] = block.try_into().expect("64 bytes");
+                    let mask = byte_masks(block, 1, 0, target).1;
+                    if mask == 0 {
+                        continue;
+                    }
+                    total += u64::from(mask.count_ones());
+                    let line = base + 64 * b;
+                    if by_lines && self.line_alone(line) {
+                        let far = &mut far_ring[lines % 2];
+                        far.act(self.floor, &act);
+                        self.line_predecessors::<LIKE>(side, line, mask, write, &act, far);
+                        lines += 1;
+                    } else {
+                        for k in squares(mask) {
+                            one(line + k as usize);
+                        }
+                    }
+                }
                 for k in found.saturating_sub(PIPELINE)..found {
                     let slots = &ring[k % PIPELINE];
                     slots.as_slice().iter().for_each(|&q| act(q, slots.witness));
                 }
-                found as u64
+                for far in &mut far_ring {
+                    far.act(self.floor, &act);
+                }
+                total
             })
             .sum()
+    }
+
+    /// Whether the 64 slots from `line` (one placement but for the lowest
+    /// field's square) have one image each: every pawn slice, and a
+    /// pawnless pair whose kings no diagonal mirror fixes.
+    #[inline]
+    fn line_alone(&self, line: usize) -> bool {
+        let geo = &self.engine.geo;
+        if geo.pawns {
+            return true;
+        }
+        let (wk, bk) = geo.kings.pairs[line >> (6 * geo.fields.len())];
+        !geo.has_twin(wk, bk)
+    }
+
+    /// [`Work::retro`]'s acts for the positions `mask` names among the 64
+    /// slots from `line` (bit `x`: the lowest field's piece on `x`), all
+    /// at once: the positions differ only in that piece's square, so each
+    /// unmove of another piece or of the king reaches one line of 64 slots
+    /// for them all, the lowest piece's square seen only in whether it
+    /// blocks the unmove or stands where the piece or king comes from. The
+    /// attacks are computed once a line, not once a position (a ply's
+    /// positions come about nine to a line: KQRvKR's even plies). The
+    /// lowest field's own unmoves stay in the line, one position at a time.
+    /// A line has one image a slot ([`Work::line_alone`]) and its lowest
+    /// field no like piece.
+    #[inline]
+    fn line_predecessors<const LIKE: bool>(
+        &self,
+        side: usize,
+        line: usize,
+        mask: Bitboard,
+        write: &[AtomicU8],
+        act: &impl Fn(usize, u8),
+        far: &mut FarLines,
+    ) {
+        let geo = &self.engine.geo;
+        let mover = SIDES[1 - side];
+        let s = geo.decode(line);
+        let k = geo.fields.len();
+        let low = k - 1;
+        let mut occ = bit(s.wk) | bit(s.bk);
+        for &q in &s.sq[..low] {
+            occ |= bit(q);
+        }
+        let empty = !occ;
+        let floor = self.floor;
+        let hint = |x: u8| witness(line + x as usize, floor);
+        // The king's unmoves reach other pairs' lines: fetched now, acted
+        // on by the caller a line later.
+        far.from = line;
+        far.len = 0;
+        for step in geo.king_steps(line, 1 - side) {
+            if occ & bit(step.to) != 0 {
+                continue;
+            }
+            let valid = mask & !bit(step.to);
+            if valid == 0 {
+                continue;
+            }
+            for &sym in &step.syms[..step.count as usize] {
+                let to_line = if sym == 0 {
+                    (step.pair as usize) << (6 * k) | (line & ((1 << (6 * k)) - 1))
+                } else {
+                    let mut x = step.pair as usize;
+                    for &q in &s.sq[..low] {
+                        x = x << 6 | transform(sym, q) as usize;
+                    }
+                    x <<= 6;
+                    if LIKE {
+                        geo.canon(x)
+                    } else {
+                        x
+                    }
+                };
+                prefetch(&write[to_line]);
+                far.lines[far.len] = (to_line, sym, valid);
+                far.len += 1;
+            }
+        }
+        for (j, &(color, role)) in geo.fields.iter().enumerate() {
+            if color != mover {
+                continue;
+            }
+            if j == low {
+                for x in squares(mask) {
+                    let h = hint(x);
+                    for from in squares(piece_attacks(role, x, occ) & empty) {
+                        act(line + from as usize, h);
+                    }
+                }
+                continue;
+            }
+            let (to, shift) = (s.sq[j], geo.shift(j));
+            let rest = line - ((to as usize) << shift);
+            let like = LIKE && geo.span[j].1 > 1;
+            for from in squares(piece_attacks(role, to, occ) & empty) {
+                // The lowest piece may stand between, or on `from`.
+                let valid = mask & !(between(to, from) | bit(from));
+                if valid == 0 {
+                    continue;
+                }
+                let to_line = rest + ((from as usize) << shift);
+                let to_line = if like { geo.sort_group(j, to_line) } else { to_line };
+                for x in squares(valid) {
+                    act(to_line + x as usize, hint(x));
+                }
+            }
+        }
     }
 
     /// The byte of candidate `q` (side `side`, squares `s`, undecided):
@@ -2275,6 +2425,163 @@ impl Work<'_> {
             self.encode(Value::Loss(slowest.div_ceil(2)), &b)
         } else {
             saved
+        }
+    }
+
+    /// [`Work::verify`] for the candidates `mask` names among the 64 slots
+    /// from `line` of side `side` (a pawnless table whose lowest field is
+    /// that side's, with no like piece; one image a slot), their bytes
+    /// written to `out`. The candidates differ only in the lowest piece's
+    /// square, so each move of another piece or of the king reaches one
+    /// line of the opponent's bytes for them all: its won and illegal
+    /// bytes are found once a line, and each candidate needs only a bit of
+    /// them, the lowest piece's square seen in whether it blocks the move
+    /// or stands on the square moved to. A candidate no move saves goes on
+    /// to its captures as in [`Work::verify`].
+    fn verify_line<const LIKE: bool>(
+        &self,
+        side: usize,
+        read: &[u8],
+        line: usize,
+        mask: Bitboard,
+        ply: u32,
+        out: &mut [u8; 64],
+    ) {
+        let geo = &self.engine.geo;
+        let us = SIDES[side];
+        let s = geo.decode(line);
+        let k = geo.fields.len();
+        let low = k - 1;
+        let mut occ = bit(s.wk) | bit(s.bk);
+        for &q in &s.sq[..low] {
+            occ |= bit(q);
+        }
+        let empty = !occ;
+        let wins = self.window.wins;
+        // Won by this ply: codes 1..=last, as in `verify`.
+        let last = (ply.div_ceil(2)).saturating_sub(wins).min(WIN_CODES) as u8;
+        let mut slowest = [0u32; 64];
+        let mut rest = mask;
+        // The lowest piece's moves stay in this line.
+        let own: &[u8; 64] = read[line..line + 64].try_into().expect("64 bytes");
+        let (won, illegal) = byte_masks(own, 1, last, ILLEGAL);
+        let low_role = geo.fields[low].1;
+        for x in squares(mask) {
+            let moves = piece_attacks(low_role, x, occ) & empty;
+            let open = moves & !(won | illegal);
+            if open != 0 {
+                out[x as usize] = self.hint(line + open.trailing_zeros() as usize);
+                rest &= !bit(x);
+                continue;
+            }
+            for to in squares(moves & won) {
+                slowest[x as usize] = slowest[x as usize].max(2 * (wins + u32::from(own[to as usize])) - 1);
+            }
+        }
+        if rest == 0 {
+            return;
+        }
+        // Each line reached: its first slot, the symmetry that maps the
+        // lowest piece's square into it, and the candidates whose move
+        // it is (`valid`).
+        let each_line = |to_line: usize,
+                         sym: u8,
+                         valid: Bitboard,
+                         rest: &mut Bitboard,
+                         out: &mut [u8; 64],
+                         slowest: &mut [u32; 64]| {
+            let valid = valid & *rest;
+            if valid == 0 {
+                return;
+            }
+            let bytes: &[u8; 64] = read[to_line..to_line + 64].try_into().expect("64 bytes");
+            let (won, illegal) = byte_masks(bytes, 1, last, ILLEGAL);
+            for x in squares(valid) {
+                let y = if sym == 0 { x } else { transform(sym, x) };
+                if (won | illegal) & bit(y) == 0 {
+                    out[x as usize] = self.hint(to_line + y as usize);
+                    *rest &= !bit(x);
+                } else if won & bit(y) != 0 {
+                    let w = 2 * (wins + u32::from(bytes[y as usize])) - 1;
+                    slowest[x as usize] = slowest[x as usize].max(w);
+                }
+            }
+        };
+        for (j, &(color, role)) in geo.fields[..low].iter().enumerate() {
+            if color != us {
+                continue;
+            }
+            let (from, shift) = (s.sq[j], geo.shift(j));
+            let base = line - ((from as usize) << shift);
+            let like = LIKE && geo.span[j].1 > 1;
+            for to in squares(piece_attacks(role, from, occ) & empty) {
+                let to_line = base + ((to as usize) << shift);
+                let to_line = if like { geo.sort_group(j, to_line) } else { to_line };
+                // The lowest piece may stand between, or on `to`.
+                let valid = !(between(from, to) | bit(to));
+                each_line(to_line, 0, valid, &mut rest, out, &mut slowest);
+            }
+        }
+        for step in geo.king_steps(line, side) {
+            if rest == 0 {
+                return;
+            }
+            if occ & bit(step.to) != 0 {
+                continue;
+            }
+            if step.count > 1 {
+                // A pair with two images: each candidate reads the lower
+                // of its two slots, as `verify` does.
+                for x in squares(rest & !bit(step.to)) {
+                    let mut sx = s;
+                    sx.sq[low] = x;
+                    let mut first = usize::MAX;
+                    geo.step_images::<LIKE>(step, line + x as usize, &sx, |q| first = first.min(q));
+                    let code = read[first];
+                    if code == ILLEGAL {
+                        continue;
+                    }
+                    if (1..=last).contains(&code) {
+                        let w = 2 * (wins + u32::from(code)) - 1;
+                        slowest[x as usize] = slowest[x as usize].max(w);
+                    } else {
+                        out[x as usize] = self.hint(first);
+                        rest &= !bit(x);
+                    }
+                }
+                continue;
+            }
+            let sym = step.syms[0];
+            let to_line = if sym == 0 {
+                (step.pair as usize) << (6 * k) | (line & ((1 << (6 * k)) - 1))
+            } else {
+                let mut x = step.pair as usize;
+                for &q in &s.sq[..low] {
+                    x = x << 6 | transform(sym, q) as usize;
+                }
+                x <<= 6;
+                if LIKE {
+                    geo.canon(x)
+                } else {
+                    x
+                }
+            };
+            each_line(to_line, sym, !bit(step.to), &mut rest, out, &mut slowest);
+        }
+        let saved = if self.witnesses {
+            saved_for_good(self.floor)
+        } else {
+            DRAW
+        };
+        for x in squares(rest) {
+            let mut sx = s;
+            sx.sq[low] = x;
+            let mut slow = slowest[x as usize];
+            out[x as usize] = if self.captures_lose(&sx, side, occ | bit(x), &mut slow) {
+                self.lost_by(slow, line + x as usize)
+            } else {
+                saved
+            };
         }
     }
 
@@ -2467,6 +2774,14 @@ impl Work<'_> {
                     }
                 }
             });
+            // A pawnless table whose candidates' side owns the lowest
+            // field verifies a line's candidates together.
+            let geo = &self.engine.geo;
+            let low = geo.fields.len().wrapping_sub(1);
+            let by_lines = !geo.pawns
+                && geo.fields.get(low).is_some_and(|f| f.0 == SIDES[other])
+                && geo.span[low].1 == 1
+                && self.engine.lines;
             // A check that reaches a capture probes a smaller table:
             // without pawns, those pages are let go every RELEASE_CHUNKS.
             let release_every = self.release_every();
@@ -2482,16 +2797,30 @@ impl Work<'_> {
                         return;
                     }
                     let base = chunk * CHUNK;
-                    let mut marked = Vec::new();
-                    each_match(bytes, CANDIDATE, |k| marked.push(k));
-                    let (e, count) = (self.engine, marked.len());
+                    let e = self.engine;
                     if verify_at_once {
-                        for &k in &marked {
-                            let s = e.geo.decode(base + k);
-                            bytes[k] = self.verify::<LIKE>(other, read, base + k, &s, ply);
+                        for (b, block) in bytes.chunks_exact_mut(64).enumerate() {
+                            let block: &mut [u8; 64] = block.try_into().expect("64 bytes");
+                            let mask = byte_masks(block, 1, 0, CANDIDATE).1;
+                            if mask == 0 {
+                                continue;
+                            }
+                            let line = base + 64 * b;
+                            if by_lines && self.line_alone(line) {
+                                self.verify_line::<LIKE>(other, read, line, mask, ply, block);
+                                continue;
+                            }
+                            for k in squares(mask) {
+                                let q = line + k as usize;
+                                let s = e.geo.decode(q);
+                                block[k as usize] = self.verify::<LIKE>(other, read, q, &s, ply);
+                            }
                         }
                         return;
                     }
+                    let mut marked = Vec::new();
+                    each_match(bytes, CANDIDATE, |k| marked.push(k));
+                    let count = marked.len();
                     // Each candidate's first move's byte is prefetched
                     // when it is reached, and it is verified PIPELINE
                     // candidates later: most candidates are saved by their
@@ -2612,6 +2941,38 @@ impl Slots {
     #[inline]
     fn as_slice(&self) -> &[usize] {
         &self.slots[..self.len]
+    }
+}
+
+/// The lines a line of positions reaches by its king's unmoves (see
+/// [`Work::line_predecessors`]): each line's first slot, the symmetry
+/// that maps the lowest piece's square into it, and the positions (bits
+/// of the line `from`) that reach it.
+struct FarLines {
+    from: usize,
+    len: usize,
+    lines: [(usize, u8, Bitboard); 16],
+}
+
+impl FarLines {
+    fn new() -> FarLines {
+        FarLines {
+            from: 0,
+            len: 0,
+            lines: [(0, 0, 0); 16],
+        }
+    }
+
+    /// Acts on every slot, and empties the list.
+    #[inline]
+    fn act(&mut self, floor: u8, act: &impl Fn(usize, u8)) {
+        for &(to_line, sym, valid) in &self.lines[..self.len] {
+            for x in squares(valid) {
+                let y = if sym == 0 { x } else { transform(sym, x) };
+                act(to_line + y as usize, witness(self.from + x as usize, floor));
+            }
+        }
+        self.len = 0;
     }
 }
 
