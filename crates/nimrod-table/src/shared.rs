@@ -84,11 +84,30 @@ pub fn byte_masks(line: &[u8; 64], lo: u8, hi: u8, eq: u8) -> (u64, u64) {
 }
 
 fn equal_mask(line: &[u8; 64], eq: u8) -> u64 {
-    let mut same = 0u64;
-    for (k, &c) in line.iter().enumerate() {
-        same |= u64::from(c == eq) << k;
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 is enabled for the whole build (the cfg above), so
+        // the instructions exist on every processor this code runs on; the
+        // two unaligned 32-byte loads read `line[0..32]` and `line[32..64]`,
+        // inside the borrowed array.
+        unsafe {
+            let eq = _mm256_set1_epi8(eq as i8);
+            let half = |at: usize| {
+                let v = _mm256_loadu_si256(line.as_ptr().add(at) as *const __m256i);
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, eq)) as u32 as u64
+            };
+            half(0) | half(32) << 32
+        }
     }
-    same
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        let mut same = 0u64;
+        for (k, &c) in line.iter().enumerate() {
+            same |= u64::from(c == eq) << k;
+        }
+        same
+    }
 }
 
 /// `len` zeroed atomic bytes owned by the caller. The zeroed allocation

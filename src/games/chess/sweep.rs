@@ -2101,8 +2101,7 @@ impl Work<'_> {
     /// returns how many positions. The bytes are scanned a line of 64 at
     /// a time, and a line's positions are taken together
     /// ([`Work::line_predecessors`]) where its slots have one image each
-    /// and its lowest field no like piece (KQRvKR: 0.89x the CPU of one
-    /// position at a time, same bytes). Otherwise one at a time: a piece's
+    /// and its lowest field no like piece. Otherwise one at a time: a piece's
     /// unmove stays in the position's pair block, most likely in cache, and
     /// is acted on at once; a king's reaches another block, so those are
     /// prefetched when the position is found and acted on [`PIPELINE`]
@@ -2118,11 +2117,7 @@ impl Work<'_> {
     ) -> u64 {
         let e = self.engine;
         let geo = &e.geo;
-        // Pawn slices stay one position at a time: by lines, KRPvKR's
-        // even plies took 1.3x as long (9.6 against 7.3 s, paired runs,
-        // benches/results/chess/README.md), for a reason not found yet.
-        let by_lines = !geo.pawns
-            && geo.fields.last().is_some()
+        let by_lines = geo.fields.last().is_some()
             && geo.span[geo.fields.len() - 1].1 == 1
             && e.lines;
         read.par_chunks(CHUNK)
@@ -2233,7 +2228,7 @@ impl Work<'_> {
         let s = geo.decode(line);
         let k = geo.fields.len();
         let low = k - 1;
-        let mut occ = bit(s.wk) | bit(s.bk);
+        let mut occ = bit(s.wk) | bit(s.bk) | self.pawns();
         for &q in &s.sq[..low] {
             occ |= bit(q);
         }
@@ -2429,15 +2424,17 @@ impl Work<'_> {
     }
 
     /// [`Work::verify`] for the candidates `mask` names among the 64 slots
-    /// from `line` of side `side` (a pawnless table whose lowest field is
-    /// that side's, with no like piece; one image a slot), their bytes
+    /// from `line` of side `side` (a table whose lowest field is that
+    /// side's, with no like piece; one image a slot), their bytes
     /// written to `out`. The candidates differ only in the lowest piece's
     /// square, so each move of another piece or of the king reaches one
     /// line of the opponent's bytes for them all: its won and illegal
     /// bytes are found once a line, and each candidate needs only a bit of
     /// them, the lowest piece's square seen in whether it blocks the move
-    /// or stands on the square moved to. A candidate no move saves goes on
-    /// to its captures as in [`Work::verify`].
+    /// or stands on the square moved to. A candidate no move within the
+    /// slice saves goes on to its captures as in [`Work::verify`] (in a
+    /// pawn slice, to the whole of `verify`: pushes, promotions and
+    /// captures leave the slice).
     fn verify_line<const LIKE: bool>(
         &self,
         side: usize,
@@ -2452,7 +2449,7 @@ impl Work<'_> {
         let s = geo.decode(line);
         let k = geo.fields.len();
         let low = k - 1;
-        let mut occ = bit(s.wk) | bit(s.bk);
+        let mut occ = bit(s.wk) | bit(s.bk) | self.pawns();
         for &q in &s.sq[..low] {
             occ |= bit(q);
         }
@@ -2461,6 +2458,23 @@ impl Work<'_> {
         // Won by this ply: codes 1..=last, as in `verify`.
         let last = (ply.div_ceil(2)).saturating_sub(wins).min(WIN_CODES) as u8;
         let mut slowest = [0u32; 64];
+        let saved = if self.witnesses {
+            saved_for_good(self.floor)
+        } else {
+            DRAW
+        };
+        // A pawn slice knows from its first pass which positions a move
+        // leaving the slice saves.
+        let mut mask = mask;
+        if !self.outside.is_empty() {
+            let at = side * self.size() + line;
+            for x in squares(mask) {
+                if self.outside[at + x as usize].load(Relaxed) == OUT_SAVED {
+                    out[x as usize] = saved;
+                    mask &= !bit(x);
+                }
+            }
+        }
         let mut rest = mask;
         // The lowest piece's moves stay in this line.
         let own: &[u8; 64] = read[line..line + 64].try_into().expect("64 bytes");
@@ -2568,14 +2582,15 @@ impl Work<'_> {
             };
             each_line(to_line, sym, !bit(step.to), &mut rest, out, &mut slowest);
         }
-        let saved = if self.witnesses {
-            saved_for_good(self.floor)
-        } else {
-            DRAW
-        };
         for x in squares(rest) {
             let mut sx = s;
             sx.sq[low] = x;
+            if self.pawns() != 0 {
+                // Pushes, promotions and captures leave the slice: the
+                // whole check, its moves within now in cache.
+                out[x as usize] = self.verify::<LIKE>(side, read, line + x as usize, &sx, ply);
+                continue;
+            }
             let mut slow = slowest[x as usize];
             out[x as usize] = if self.captures_lose(&sx, side, occ | bit(x), &mut slow) {
                 self.lost_by(slow, line + x as usize)
@@ -2774,12 +2789,11 @@ impl Work<'_> {
                     }
                 }
             });
-            // A pawnless table whose candidates' side owns the lowest
-            // field verifies a line's candidates together.
+            // A table whose candidates' side owns the lowest field
+            // verifies a line's candidates together.
             let geo = &self.engine.geo;
             let low = geo.fields.len().wrapping_sub(1);
-            let by_lines = !geo.pawns
-                && geo.fields.get(low).is_some_and(|f| f.0 == SIDES[other])
+            let by_lines = geo.fields.get(low).is_some_and(|f| f.0 == SIDES[other])
                 && geo.span[low].1 == 1
                 && self.engine.lines;
             // A check that reaches a capture probes a smaller table:
