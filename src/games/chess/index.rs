@@ -302,6 +302,11 @@ impl Layout {
         r
     }
 
+    /// The king pairs in the order of their ranks.
+    pub fn king_pairs(&self) -> &[(u8, u8)] {
+        &self.kings.pairs
+    }
+
     /// Whether every group of pieces besides the pawns is a lone piece
     /// (no two alike): then a piece's digit is its square.
     pub fn pieces_are_lone(&self) -> bool {
