@@ -221,6 +221,22 @@ fn div_rem(x: u64, d: u64) -> (u64, u64) {
     }
 }
 
+/// See [`Layout::lone_line`].
+#[derive(Clone, Copy, Debug)]
+pub struct LoneLine {
+    base: u64,
+    weight: u64,
+    sym: u8,
+}
+
+impl LoneLine {
+    /// The index with the lone piece on `sq`.
+    #[inline]
+    pub fn index(&self, sq: u8) -> u64 {
+        self.base + transform(self.sym, sq) as u64 * self.weight
+    }
+}
+
 /// The ranking of one material signature (white = the stronger side).
 #[derive(Clone)]
 pub struct Layout {
@@ -404,6 +420,37 @@ impl Layout {
             r = r * self.kings.pairs.len() as u64 + pair;
         }
         r
+    }
+
+    /// The index of a placement as a function of one lone piece's square:
+    /// for kings `kings` with a single symmetry and groups
+    /// `pieces(color, role)`, of which `group` is one piece, the index is
+    /// [`LoneLine::index`] of that piece's square, the others staying.
+    /// None when the kings have two canonical images (the pieces then
+    /// choose the frame) or the group is not a lone piece.
+    pub fn lone_line(
+        &self,
+        kings: (u8, u8),
+        pieces: impl Fn(Color, Role) -> Bitboard,
+        (color, role): (Color, Role),
+    ) -> Option<LoneLine> {
+        let &[sym] = self.kings.symmetries(kings.0, kings.1) else {
+            return None;
+        };
+        let g = self.groups.iter().position(|g| g.color == color && g.role == role)?;
+        if g < self.pawn_groups || self.groups[g].count != 1 {
+            return None;
+        }
+        // Piece groups are ranked after the king pair: only later groups'
+        // sizes weigh on this one's digit.
+        let weight: u64 = self.groups[g + 1..].iter().map(|h| h.size).product();
+        let at = pieces(color, role).trailing_zeros() as u8;
+        let index = self.index_of_parts(kings, &pieces, sym);
+        Some(LoneLine {
+            base: index - transform(sym, at) as u64 * weight,
+            weight,
+            sym,
+        })
     }
 
     /// Index of a legal board of this material, in the table's colours.
@@ -669,6 +716,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_lone_line_ranks_each_square_of_its_piece_as_the_whole_index_does() {
+        // Every placement of a stretch of slots: each lone piece in turn
+        // moved over every empty square, the line's index against the
+        // whole ranking (which takes the least image over symmetries).
+        let mut lines = 0;
+        for name in ["KQRvKR", "KRBvKN", "KRPvKR", "KQvKP", "KRRvKR"] {
+            let layout = Layout::new(Material::parse(name).unwrap());
+            let step = (layout.positions / 5_000).max(1);
+            for index in (0..layout.positions).step_by(step as usize) {
+                let Some(b) = layout.board(index, Color::White) else {
+                    continue;
+                };
+                let kings = (b.king(Color::White), b.king(Color::Black));
+                for color in [Color::White, Color::Black] {
+                    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                        let at = b.pieces(color, role);
+                        let line = layout.lone_line(kings, |c, r| b.pieces(c, r), (color, role));
+                        let lone = at.count_ones() == 1;
+                        let single = layout.kings.symmetries(kings.0, kings.1).len() == 1;
+                        assert_eq!(line.is_some(), lone && single, "{name} slot {index} {color:?} {role:?}");
+                        let Some(line) = line else { continue };
+                        lines += 1;
+                        for sq in squares(!(b.occupied() & !at)) {
+                            let mut moved = b;
+                            moved.by_color[color.index()] = moved.by_color[color.index()] & !at | bit(sq);
+                            moved.by_role[role as usize] = moved.by_role[role as usize] & !at | bit(sq);
+                            assert_eq!(line.index(sq), layout.index(&moved), "{name} slot {index} to {sq}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(lines > 10_000, "{lines} lines");
     }
 
     #[test]
