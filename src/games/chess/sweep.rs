@@ -4338,7 +4338,7 @@ impl Engine<'_> {
         let inner = block / pairs.len();
         let fields = self.geo.fields.len();
         assert!(
-            self.geo.pawns && inner == 1 << (6 * fields) && n == 64 * 64 * inner && inner % 64 == 0,
+            self.geo.pawns && inner == 1 << (6 * fields) && n == 64 * 64 * inner && inner.is_multiple_of(64),
             "a lone-piece slice is a king pair's run of the layout's positions"
         );
         let count = ids.len();
