@@ -22,8 +22,10 @@ pub use query::OctalQuery;
 pub use solve::values;
 
 /// 2: the sparse-space method (`sparse`), stopping at a power of two past
-/// 2^20 once a period is proved or the values are not sparse.
-const SOLVER_VERSION: u32 = 2;
+/// 2^20 once a period is proved or the values are not sparse. 3: step 2
+/// scans parts in a diverse order, a chunk at a time (the values are the
+/// same; the scan statistics are not).
+const SOLVER_VERSION: u32 = 3;
 /// Values are held in memory while they are computed: 2 bytes a heap.
 const MAX_BOUND: u64 = 1 << 32;
 
