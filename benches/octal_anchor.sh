@@ -5,6 +5,8 @@
 #     at which its 2^K line appears (it runs alone on its core, so wall is CPU); nimrod's is user+sys of a build to 2^K;
 #   - statistics, compared field by field: the largest value and its first heap, the mask, the rare heaps (heap 0
 #     counted, as `analyze` counts it) and the last rare heap. The two share no code.
+# CODE may be `grundy` (Grundy's game, whose rare values are fixed: the bits above the lowest, mask fe while the values
+# stay below 256; nimrod's `grundy/values`, whose rare count includes heap 0).
 # Usage: benches/octal_anchor.sh ANCHOR_SRC NIMROD K CODE...
 #   ANCHOR_SRC: a checkout of tczajka/octal-games; its old/ is built here with the flags of its old/Makefile
 #   (g++ -O2 -std=c++11), into a directory of its own. K: 12..=28.
@@ -28,6 +30,7 @@ echo "# anchor: tczajka/octal-games $(git -C "$src" rev-parse --short HEAD 2>/de
 for code in "$@"; do
   # `analyze` writes codes without the leading 0 (".6").
   acode=${code#0}
+  [[ $code == grundy || $code =~ ^0\.[0-7]+$ ]] || { echo "$0: '$code' is not a code 0.DIGITS nor grundy" >&2; exit 2; }
   start=$(date +%s.%N)
   line=""
   while IFS= read -r l; do
@@ -38,11 +41,16 @@ for code in "$@"; do
   pkill -f "$anchor_dir/analyze" 2>/dev/null || true
   [ -n "$line" ] || { echo "$code: no 2^$k line from the anchor"; continue; }
   anchor_s=$(echo "$end - $start" | bc)
-  printf '[octal]\ngames = ["%s"]\nbound = %s\n' "$code" "$bound" > "$work/c.toml"
+  if [ "$code" = grundy ]; then
+    printf '[grundy]\nbound = %s\n' "$bound" > "$work/c.toml"; only=grundy/values; table=grundy/values.nmt
+  else
+    printf '[octal]\ngames = ["%s"]\nbound = %s\n' "$code" "$bound" > "$work/c.toml"; only=octal/$code; table=octal/$code.nmt
+  fi
   rm -rf "$work/data"
-  /usr/bin/time -f '%U %S' -o "$work/time" "$nimrod" build --config "$work/c.toml" --data "$work/data" --threads 1 > /dev/null 2>&1
+  /usr/bin/time -f '%U %S' -o "$work/time" "$nimrod" build --config "$work/c.toml" --data "$work/data" --only "$only" \
+    --threads 1 > /dev/null 2>&1
   read -r user sys < "$work/time"
-  "$nimrod" info --json "$work/data/octal/$code.nmt" > "$work/info.json"
+  "$nimrod" info --json "$work/data/$table" > "$work/info.json"
   python3 - "$code" "$line" "$anchor_s" "$(echo "$user + $sys" | bc)" "$work/info.json" "$bound" <<'PY'
 import json, re, sys
 code, line, anchor_s, ours_s, path, bound = sys.argv[1:]
@@ -51,18 +59,24 @@ if not m:
     sys.exit(f"{code}: cannot read the anchor's line: {line}")
 info = json.load(open(path))
 st = info["meta"]["stats"] if "meta" in info else info["stats"]
-sp = st["sparse"]
 # The statistics cover heaps 0..=bound; `analyze` prints them before computing heap `bound` (heaps 0..bound-1): the
 # first heap of the largest value and the rare heaps agree unless heap `bound` itself is one, which the check names.
 theirs = {"largest value": int(m[2]), "its first heap": int(m[1]), "mask": int(m[3], 16),
           "domain kind": m[4] is not None, "rare heaps (heap 0 counted)": int(m[5]), "last rare heap": int(m[6])}
-# nimrod counts rare heaps from 1; heap 0 (value 0) is rare in the range kind, and in the domain kind when the
-# first split removal t is even (parity 0 against the parity of 0 - t).
-t = next(i + 1 for i, d in enumerate(code.split(".")[1]) if int(d) & 4)
-heap0_rare = (not sp["domain"]) or t % 2 == 0
-ours = {"largest value": st["max_value"], "its first heap": sp["max_value_first_heap"], "mask": sp["mask"],
-        "domain kind": sp["domain"], "rare heaps (heap 0 counted)": sp["rare_heaps"] + int(heap0_rare),
-        "last rare heap": sp["last_rare_heap"]}
+if code == "grundy":
+    # The rare values are fixed (the bits above the lowest): the anchor's mask is not compared.
+    del theirs["mask"], theirs["domain kind"]
+    ours = {"largest value": st["max_value"], "its first heap": st["max_value_first_heap"],
+            "rare heaps (heap 0 counted)": st["rare_count"], "last rare heap": st["last_rare_heap"]}
+else:
+    sp = st["sparse"]
+    # nimrod counts rare heaps from 1; heap 0 (value 0) is rare in the range kind, and in the domain kind when the
+    # first split removal t is even (parity 0 against the parity of 0 - t).
+    t = next(i + 1 for i, d in enumerate(code.split(".")[1]) if int(d) & 4)
+    heap0_rare = (not sp["domain"]) or t % 2 == 0
+    ours = {"largest value": st["max_value"], "its first heap": sp["max_value_first_heap"], "mask": sp["mask"],
+            "domain kind": sp["domain"], "rare heaps (heap 0 counted)": sp["rare_heaps"] + int(heap0_rare),
+            "last rare heap": sp["last_rare_heap"]}
 differ = [k for k in theirs if theirs[k] != ours[k]]
 print(f"{code}: anchor {float(anchor_s):.2f} s, nimrod {float(ours_s):.2f} CPU-s, ratio {float(ours_s) / float(anchor_s):.2f}x")
 print(f"{code}: " + ", ".join(f"{k} {ours[k]}" for k in ours) +
