@@ -15,6 +15,10 @@ use std::time::Duration;
 const PIECE_BITS: u32 = 8;
 /// Spins before the idle helper starts napping.
 const SPINS_BEFORE_NAP: u32 = 1 << 16;
+/// A spinning thread yields its core this often: on a machine with more
+/// runnable threads than cores, the thread it waits for may be the one
+/// kept off the core by its spinning.
+const SPINS_BEFORE_YIELD: u32 = 1 << 10;
 const NAP: Duration = Duration::from_micros(50);
 
 /// Keeps what the helper spins on apart from everything the solving thread
@@ -42,6 +46,17 @@ pub struct Crew<J> {
     /// Set if the helper panicked: its piece will never be done, and the
     /// marks it left are incomplete.
     failed: AtomicBool,
+}
+
+/// One spin of a wait, every `SPINS_BEFORE_YIELD`th a yield of the core.
+#[inline]
+fn spin_or_yield(spins: &mut u32) {
+    *spins += 1;
+    if (*spins).is_multiple_of(SPINS_BEFORE_YIELD) {
+        std::thread::yield_now();
+    } else {
+        std::hint::spin_loop();
+    }
 }
 
 /// Raises `failed` if the helper unwinds.
@@ -106,12 +121,13 @@ impl<J> Crew<J> {
 
     /// Waits until every piece of the current job is done.
     pub fn wait(&self) {
+        let mut spins = 0u32;
         while self.done.load(Ordering::Acquire) < self.pieces {
             assert!(
                 !self.failed.load(Ordering::Acquire),
                 "the marking helper thread panicked"
             );
-            std::hint::spin_loop();
+            spin_or_yield(&mut spins);
         }
     }
 
@@ -125,8 +141,7 @@ impl<J> Crew<J> {
                 self.take_pieces(work);
                 idle = 0;
             } else if idle < SPINS_BEFORE_NAP {
-                idle += 1;
-                std::hint::spin_loop();
+                spin_or_yield(&mut idle);
             } else {
                 std::thread::sleep(NAP);
             }
