@@ -35,11 +35,11 @@ for code in "$@"; do
   line=""
   while IFS= read -r l; do
     if [[ $l == "n=2^$k "* ]]; then line=$l; break; fi
-    [[ $l == Found* ]] && { echo "$code: the anchor found a period before 2^$k: $l"; break; }
+    [[ $l == Found* ]] && { echo "$0: $code: the anchor found a period before 2^$k ($l): nothing to compare at 2^$k" >&2; exit 1; }
   done < <(timeout 3600 "$anchor_dir/analyze" "$acode")
   end=$(date +%s.%N)
   pkill -f "$anchor_dir/analyze" 2>/dev/null || true
-  [ -n "$line" ] || { echo "$code: no 2^$k line from the anchor"; continue; }
+  [ -n "$line" ] || { echo "$0: $code: the anchor printed no 2^$k line (stopped or timed out)" >&2; exit 1; }
   anchor_s=$(echo "$end - $start" | bc)
   if [ "$code" = grundy ]; then
     printf '[grundy]\nbound = %s\n' "$bound" > "$work/c.toml"; only=grundy/values; table=grundy/values.nmt

@@ -34,7 +34,7 @@ for code in "$@"; do
     done
     # Values: the payload starts at 4096 (nimrod info: "payload N bytes at 4096").
     for which in old new; do
-      "$bin" info "$work/$which/octal/$code.nmt" | grep -q "payload    $payload_bytes bytes at 4096" || {
+      "$new" info "$work/$which/octal/$code.nmt" | grep -q "payload    $payload_bytes bytes at 4096" || {
         echo "$0: $code ($which): not a full table of $payload_bytes bytes at 4096 (a period ended it early?)" >&2; exit 1; }
     done
     if cmp -s -n "$payload_bytes" -i 4096:4096 "$work/old/octal/$code.nmt" "$work/new/octal/$code.nmt"; then

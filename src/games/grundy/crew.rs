@@ -51,7 +51,9 @@ pub struct Crew<J> {
 /// One spin of a wait, every `SPINS_BEFORE_YIELD`th a yield of the core.
 #[inline]
 fn spin_or_yield(spins: &mut u32) {
-    *spins += 1;
+    // Wrapping: a wait on a helper kept off its core for long must not
+    // overflow the count.
+    *spins = spins.wrapping_add(1);
     if (*spins).is_multiple_of(SPINS_BEFORE_YIELD) {
         std::thread::yield_now();
     } else {

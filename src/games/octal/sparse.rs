@@ -286,11 +286,10 @@ struct Solver {
     /// read-modify-write.
     lanes: Vec<u64>,
     /// Step-2 parts to try first, so that consecutive ones have different
-    /// values (round robin over the values of the parts below
-    /// `order_limit`): small parts taken in turn repeat the same few
+    /// values (round robin over the values of the parts, see
+    /// `rebuild_order`): small parts taken in turn repeat the same few
     /// values, diverse ones reach the missing values in far fewer splits.
     scan_order: Vec<u32>,
-    order_limit: u64,
     /// One byte per (heap of the block, value): set when the value is an
     /// option of that heap. Bytes, not bits: a mark is a plain store (bits,
     /// a read-modify-write each, measured 30 % slower on 0.6).
@@ -309,6 +308,9 @@ struct Block {
     n0: u64,
     /// Values a heap's row of marks covers.
     row: usize,
+    /// Rare heaps below `MIN_PART` (the first in the rare list): each heap
+    /// marks their splits itself.
+    first_big: usize,
     /// Step-2 splits the block marked for each heap.
     step2: u64,
     /// Heaps of the block that scanned past the marked parts.
@@ -381,7 +383,6 @@ impl Solver {
             value_span: 0,
             lanes: Vec::new(),
             scan_order: Vec::new(),
-            order_limit: 0,
             marks: Vec::new(),
             block: None,
             reach: 0,
@@ -628,6 +629,7 @@ impl Solver {
         self.marks.clear();
         self.marks.resize(BLOCK * row, 0);
         let first_big = self.rare.partition_point(|&(r, _)| r < MIN_PART);
+        let reach = self.reach.min(self.scan_order.len());
         let mut step2 = 0;
         for k in 0..self.moves.split.len() {
             // The rest of heap n0 after the removal; heap n0 + h has base + h.
@@ -638,7 +640,6 @@ impl Solver {
                 }
                 mark_rows(&mut self.marks, row, gr, &self.g[(base - r) as usize..][..BLOCK]);
             }
-            let reach = self.reach.min(self.scan_order.len());
             for &a in &self.scan_order[..reach] {
                 let a = u64::from(a);
                 if a >= MIN_PART && 2 * a <= base {
@@ -651,6 +652,7 @@ impl Solver {
         self.block = Some(Block {
             n0,
             row,
+            first_big,
             step2,
             beyond_reach: 0,
         });
@@ -669,11 +671,10 @@ impl Solver {
                 .enumerate()
                 .fold(0u64, |bits, (i, &m)| bits | (u64::from(m != 0) << i));
         }
-        let first_big = self.rare.partition_point(|&(r, _)| r < MIN_PART);
         for k in 0..self.moves.split.len() {
             let removal = self.moves.split[k] as u64;
             let rest = n - removal;
-            self.mark_rare_splits(rest, 0..first_big);
+            self.mark_rare_splits(rest, 0..b.first_big);
             let base = b.n0 - removal;
             let from = self.rare.partition_point(|&(r, _)| r < base);
             self.mark_rare_splits(rest, from..self.rare.len());
@@ -742,7 +743,6 @@ impl Solver {
                 }
             }
         }
-        self.order_limit = limit;
     }
 
     fn record(&mut self, n: u64, value: u16) {
