@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The record runs of issue 60, started or resumed in the background so that
+# they outlive the shell (docs/grundy.md "Record scale", docs/octal.md):
+#
+#   scripts/longrun.sh start RUN [THREADS]   start, or resume from the last save
+#   scripts/longrun.sh status                each run: process, last progress, last save
+#   scripts/longrun.sh stop RUN              SIGTERM (the last save stays; start resumes it)
+#
+# RUN is grundy35 (config/record.toml, grundy/values to 2^35) or octal06
+# (config/big.toml, octal/0.6 to 2^32). Each run lives in $LONGRUN/RUN
+# (default /root/longrun): data/, run.log, and nimrod.bin, a copy of
+# target/release/nimrod made when the run is first started. A resume uses
+# that copy, never a newer build: a checkpoint another solver version
+# refuses makes the build start over from heap 0. The run saves every 15
+# minutes (NIMROD_CHECKPOINT_MINUTES) and runs at nice 19 in its own
+# autogroup (setsid puts it in a new one at nice 0, which would not yield
+# to other work; the script sets it to 19). Run from the repository root.
+set -euo pipefail
+root=${LONGRUN:-/root/longrun}
+
+config_of() {
+    case $1 in
+        grundy35) echo "config/record.toml grundy/values" ;;
+        octal06) echo "config/big.toml octal/0.6" ;;
+        *) echo "unknown run '$1' (grundy35 or octal06)" >&2; exit 2 ;;
+    esac
+}
+
+pid_of() { pgrep -f "$root/$1/nimrod.bin build" || true; }
+
+case ${1:-} in
+    start)
+        run=${2:?start needs a run: grundy35 or octal06}
+        threads=${3:-1}
+        [[ $threads =~ ^[12]$ ]] || { echo "THREADS must be 1 or 2 (the solves use at most two)" >&2; exit 2; }
+        spec=$(config_of "$run")
+        config=${spec% *} only=${spec#* }
+        dir=$root/$run
+        if [[ -n $(pid_of "$run") ]]; then
+            echo "$run is already running (pid $(pid_of "$run"))" >&2
+            exit 1
+        fi
+        mkdir -p "$dir/data"
+        if [[ ! -x $dir/nimrod.bin ]]; then
+            [[ -x target/release/nimrod ]] || cargo build --release
+            cp target/release/nimrod "$dir/nimrod.bin"
+            git rev-parse HEAD > "$dir/BUILD"
+        fi
+        echo "== $(date -u '+%F %T') start: threads $threads, binary of $(cat "$dir/BUILD" 2>/dev/null || echo '?')" >> "$dir/run.log"
+        NIMROD_CHECKPOINT_MINUTES=${NIMROD_CHECKPOINT_MINUTES:-15} setsid nohup nice -n 19 \
+            "$dir/nimrod.bin" build --config "$config" --data "$dir/data" --only "$only" \
+            --threads "$threads" >> "$dir/run.log" 2>&1 < /dev/null &
+        sleep 2
+        pid=$(pid_of "$run")
+        [[ -n $pid ]] || { echo "$run did not start:" >&2; tail -n 5 "$dir/run.log" >&2; exit 1; }
+        echo 19 > "/proc/$pid/autogroup" 2>/dev/null || echo "note: could not set the autogroup's nice" >&2
+        echo "$run started: pid $pid, log $dir/run.log"
+        ;;
+    stop)
+        run=${2:?stop needs a run}
+        config_of "$run" > /dev/null
+        pid=$(pid_of "$run")
+        [[ -n $pid ]] || { echo "$run is not running" >&2; exit 1; }
+        kill -TERM "$pid"
+        echo "$run: SIGTERM sent to $pid"
+        ;;
+    status)
+        for run in grundy35 octal06; do
+            dir=$root/$run
+            [[ -d $dir ]] || continue
+            pid=$(pid_of "$run")
+            if [[ -n $pid ]]; then echo "== $run: running, pid $pid"; else echo "== $run: not running"; fi
+            grep "state saved" "$dir/run.log" 2>/dev/null | tail -n 1 || true
+            grep -E "values [0-9]+ of" "$dir/run.log" 2>/dev/null | tail -n 1 || true
+        done
+        ;;
+    *)
+        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+esac
