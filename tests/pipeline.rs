@@ -673,6 +673,80 @@ fn a_killed_streaming_grundy_build_resumes_from_its_checkpoint_to_the_same_bytes
     );
 }
 
+/// `nimrod info` of a killed streaming build's state gives the statistics
+/// of the heaps it holds, as counted from the finished table's values.
+#[test]
+fn info_on_a_saved_grundy_state_shows_what_it_has_solved() {
+    let cfgdir = tempfile::tempdir().unwrap();
+    let cfg = cfgdir.path().join("c.toml");
+    std::fs::write(
+        &cfg,
+        "[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 131072\n",
+    )
+    .unwrap();
+    let id = "grundy/values";
+    let reference = tempfile::tempdir().unwrap();
+    let o = build_saving_every(&cfg, reference.path(), id, "1", "600")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = nimrod::Table::open(&reference.path().join("grundy/values.nmt")).unwrap();
+    let all = nimrod::games::grundy::GrundyValues::new(&t)
+        .unwrap()
+        .read(0, t.len())
+        .unwrap()
+        .into_owned();
+
+    let d = tempfile::tempdir().unwrap();
+    let table = d.path().join("grundy/values.nmt");
+    let state = kill_after_a_save(build_saving_every(&cfg, d.path(), id, "2", "0"), &table, id);
+    let path = state.to_str().unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&["info", path, "--json"])).unwrap();
+    let next = j["next_heap"].as_u64().unwrap();
+    assert!((4096..3_000_000).contains(&next), "resumes at {next}");
+    let held = &all[..next as usize];
+    let max = *held.iter().max().unwrap();
+    let first_max = held.iter().position(|&v| v == max).unwrap();
+    let rare: Vec<usize> = (0..held.len())
+        .filter(|&n| nimrod::games::grundy::rare::is_rare_value(held[n]))
+        .collect();
+    let zeros: Vec<usize> = (0..held.len()).filter(|&n| held[n] == 0).collect();
+    let mut distinct = held.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let stats = &j["stats"];
+    assert_eq!(stats["bound"], next - 1);
+    assert_eq!(stats["max_value"], max);
+    assert_eq!(stats["max_value_first_heap"], first_max);
+    assert_eq!(stats["rare_count"], rare.len());
+    assert_eq!(stats["last_rare_heap"], *rare.last().unwrap());
+    assert_eq!(stats["zero_count"], zeros.len());
+    assert_eq!(stats["last_zero_heap"], *zeros.last().unwrap());
+    assert_eq!(
+        stats["first_heaps"].as_array().unwrap().len(),
+        distinct.len()
+    );
+    let text = ok(&["info", path]);
+    assert!(
+        text.contains(&format!("resumes at heap {next}"))
+            && text.contains(&format!("value {max}, first at heap {first_max}")),
+        "{text}"
+    );
+
+    // A damaged state is refused, named; so is a file of another kind.
+    let mut bytes = std::fs::read(&state).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    let damaged = d.path().join("damaged.checkpoint");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let err = fails(&["info", damaged.to_str().unwrap()]);
+    assert!(err.contains("damaged.checkpoint"), "{err}");
+    let other = d.path().join("other.checkpoint");
+    std::fs::write(&other, b"NMOCTSPA and more").unwrap();
+    let err = fails(&["info", other.to_str().unwrap()]);
+    assert!(err.contains("other.checkpoint"), "{err}");
+}
+
 #[test]
 fn a_killed_octal_build_resumes_from_its_checkpoint_to_the_same_bytes() {
     // 0.161 stays sparse (no period): the solve runs to the bound.

@@ -1,8 +1,8 @@
 //! Commands about table files themselves: list, info, verify, pack, unpack.
 
 use super::reports::{
-    InfoAnswer, ListAnswer, ListRow, PackAnswer, PackRow, PayloadSection, UnpackAnswer, UnpackRow,
-    VerifyAnswer, VerifyRow,
+    CheckpointAnswer, InfoAnswer, ListAnswer, ListRow, PackAnswer, PackRow, PayloadSection,
+    UnpackAnswer, UnpackRow, VerifyAnswer, VerifyRow,
 };
 use super::show;
 use anyhow::{bail, ensure, Context, Result};
@@ -122,6 +122,9 @@ fn shipped_name(s: &nimrod::table::ShippedTable) -> &'static str {
 }
 
 pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
+    if file.to_string_lossy().ends_with(".checkpoint") {
+        return checkpoint_info(file, json);
+    }
     let (table, shipped);
     let (h, m, storage, entry) = match Table::open(file) {
         Ok(t) => {
@@ -154,6 +157,23 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
         param_hash: format!("{:016x}", h.param_hash),
         payload_checksum: format!("{:016x}", h.payload_checksum),
         meta: m.clone(),
+    };
+    show(json, &Answer::of(&answer));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nimrod info` of a long build's saved state: what it has solved so far.
+fn checkpoint_info(file: &Path, json: bool) -> Result<ExitCode> {
+    let Some(saved) = nimrod::games::grundy::read_saved(file)? else {
+        bail!(
+            "{}: not a saved state `nimrod info` can read (it reads those of grundy/values; the others are read by the build that resumes them)",
+            file.display()
+        );
+    };
+    let answer = CheckpointAnswer {
+        path: file.display().to_string(),
+        job: "grundy/values".to_string(),
+        saved,
     };
     show(json, &Answer::of(&answer));
     Ok(ExitCode::SUCCESS)

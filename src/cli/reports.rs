@@ -280,6 +280,40 @@ pub struct PayloadSection {
     pub bytes: u64,
 }
 
+/// `nimrod info FILE.checkpoint`: a saved state of a streaming Grundy solve.
+#[derive(Serialize)]
+pub struct CheckpointAnswer {
+    pub path: String,
+    pub job: String,
+    #[serde(flatten)]
+    pub saved: nimrod::games::grundy::SavedProgress,
+}
+
+impl fmt::Display for CheckpointAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (p, s) = (&self.saved, &self.saved.stats);
+        write!(
+            f,
+            "{}\n  saved state of {} (streaming, window {})\n  solved     heaps 0 .. {} (resumes at heap {})\n  largest    value {}, first at heap {}\n  rare       {} heaps with a rare value (heap 0 counted), the last at {}; {} rare values\n  zero       {} heaps of value 0, the last at {}\n  values     {} occur\n  step 2     {} splits tried, {} full scans\n",
+            self.path,
+            self.job,
+            p.window,
+            p.next_heap - 1,
+            p.next_heap,
+            s.max_value,
+            s.max_value_first_heap,
+            s.rare_count,
+            s.last_rare_heap,
+            p.rare_values,
+            s.zero_count,
+            s.last_zero_heap,
+            s.first_heaps.len(),
+            s.scan_steps,
+            s.full_scans,
+        )
+    }
+}
+
 /// `nimrod info FILE`.
 #[derive(Serialize)]
 pub struct InfoAnswer {

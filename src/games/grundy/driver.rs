@@ -322,6 +322,64 @@ const MAGIC: &[u8; 8] = b"NMGRUNDY";
 /// 2: the statistics carry each value's first heap.
 const FORMAT: u64 = 2;
 
+/// What a saved state of a streaming solve says of the heaps it holds,
+/// read without resuming it (`nimrod info FILE.checkpoint`): a run of days
+/// shows what it has found so far.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SavedProgress {
+    /// The heap the solve resumes at: every heap below it is solved.
+    pub next_heap: u64,
+    /// The solve's window (config `window`).
+    pub window: u64,
+    /// The statistics of heaps 0 .. next_heap − 1.
+    pub stats: GrundyStats,
+    /// How many distinct rare values occur among them.
+    pub rare_values: usize,
+}
+
+/// Reads the saved state at `path` through to its checksum: `Ok(None)`
+/// when it is not a Grundy state, an error when it is damaged or of
+/// another format.
+pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedProgress>> {
+    let Some(mut r) = checkpoint::StateReader::open(path)? else {
+        bail!("{}: no such file", path.display());
+    };
+    let mut magic = [0u8; 8];
+    r.take(&mut magic)?;
+    if &magic != MAGIC {
+        return Ok(None);
+    }
+    let format = r.u64()?;
+    ensure!(
+        format == FORMAT,
+        "{}: Grundy checkpoint format {format}, this nimrod reads {FORMAT}",
+        r.name()
+    );
+    let _key = r.u64()?;
+    let window = r.u64()?;
+    let next_heap = Storage::skip_saved(&mut r)?;
+    let st = SparseState::restore(&mut r)?;
+    ensure!(
+        st.stats.bound + 1 == next_heap,
+        "{}: the statistics end at heap {}, the values at {}",
+        r.name(),
+        st.stats.bound,
+        next_heap - 1
+    );
+    let (mut job, buffer) = (MarkJob::default(), MarkBuffer::default());
+    restore_planned(&st, &mut job, &buffer, &mut r)?;
+    r.finish()?;
+    let rare_values = (st.stats.first_heaps.iter())
+        .filter(|v| is_rare_value(v.value))
+        .count();
+    Ok(Some(SavedProgress {
+        next_heap,
+        window,
+        stats: st.stats,
+        rare_values,
+    }))
+}
+
 /// `stream`, saving its state as `checkpoint` says and resuming from a
 /// saved state when one fits. `open_sink(h, stats)` gives the sink for
 /// heaps h onwards: h is 0, or the heap a saved state resumes at (the sink

@@ -34,6 +34,7 @@ use super::query::{Answer, QueryContext};
 use crate::table::Table;
 use anyhow::{bail, Result};
 pub use coding::GrundyValues;
+pub use driver::{read_saved, SavedProgress};
 pub use jobs::{GrundyParams, Mode};
 pub use query::GrundyQuery;
 

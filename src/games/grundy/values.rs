@@ -141,6 +141,15 @@ impl Storage {
         w.u16s(self.recent[..cursor.len].iter().map(load))
     }
 
+    /// Reads past what `save` wrote, returning the heap it would resume
+    /// at (`nimrod info` of a checkpoint, which resumes nothing).
+    pub fn skip_saved(r: &mut StateReader) -> Result<u64> {
+        let base = r.u64()?;
+        let _prefix = r.u16s()?;
+        let recent = r.u16s()?;
+        Ok(base + recent.len() as u64)
+    }
+
     /// Puts back what `save` wrote into storage of the same window.
     pub fn restore(&self, cursor: &mut Cursor, r: &mut StateReader) -> Result<()> {
         let base = r.u64()?;
