@@ -114,24 +114,33 @@ impl Saving {
         let Some(mut r) = StateReader::open(&self.path)? else {
             return Ok(None);
         };
-        let mut saved = [0u8; 8];
-        r.take(&mut saved)?;
-        ensure!(&saved == magic, "{}: not {kind} checkpoint", r.name());
-        let saved = r.u64()?;
+        let saved = r.header()?;
+        ensure!(&saved.magic == magic, "{}: not {kind} checkpoint", r.name());
         ensure!(
-            saved == format,
-            "{}: checkpoint format {saved}, this nimrod writes {format}",
-            r.name()
-        );
-        let key = r.u64()?;
-        ensure!(
-            key == self.key,
-            "{}: saved by a solve of other parameters (hash {key:016x}, this one {:016x})",
+            saved.format == format,
+            "{}: checkpoint format {}, this nimrod writes {format}",
             r.name(),
+            saved.format
+        );
+        ensure!(
+            saved.key == self.key,
+            "{}: saved by a solve of other parameters (hash {:016x}, this one {:016x})",
+            r.name(),
+            saved.key,
             self.key
         );
         Ok(Some(r))
     }
+}
+
+/// What [`Saving::create`] writes first.
+pub struct Header {
+    /// The job kind's magic.
+    pub magic: [u8; 8],
+    /// The format of what follows.
+    pub format: u64,
+    /// The saving's key (a hash of the job's parameters).
+    pub key: u64,
 }
 
 /// What a resumable job reports besides its result.
@@ -495,6 +504,19 @@ impl StateReader {
             }
             _ => anyhow::anyhow!("{}: damaged (cannot decompress: {e})", self.name),
         }
+    }
+
+    /// Reads the header [`Saving::create`] wrote, unchecked: [`Saving::open`]
+    /// checks it against the job's; a reader that resumes nothing (`nimrod
+    /// info`) decides by the magic what the state is.
+    pub fn header(&mut self) -> Result<Header> {
+        let mut magic = [0u8; 8];
+        self.take(&mut magic)?;
+        Ok(Header {
+            magic,
+            format: self.u64()?,
+            key: self.u64()?,
+        })
     }
 
     /// The file's name, for messages.

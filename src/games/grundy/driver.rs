@@ -344,31 +344,19 @@ pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedProgress>> {
     let Some(mut r) = checkpoint::StateReader::open(path)? else {
         bail!("{}: no such file", path.display());
     };
-    let mut magic = [0u8; 8];
-    r.take(&mut magic)?;
-    if &magic != MAGIC {
+    let header = r.header()?;
+    if &header.magic != MAGIC {
         return Ok(None);
     }
-    let format = r.u64()?;
     ensure!(
-        format == FORMAT,
-        "{}: Grundy checkpoint format {format}, this nimrod reads {FORMAT}",
-        r.name()
+        header.format == FORMAT,
+        "{}: Grundy checkpoint format {}, this nimrod reads {FORMAT}",
+        r.name(),
+        header.format
     );
-    let _key = r.u64()?;
     let window = r.u64()?;
     let next_heap = Storage::skip_saved(&mut r)?;
-    let st = SparseState::restore(&mut r)?;
-    ensure!(
-        st.stats.bound + 1 == next_heap,
-        "{}: the statistics end at heap {}, the values at {}",
-        r.name(),
-        st.stats.bound,
-        next_heap - 1
-    );
-    let (mut job, buffer) = (MarkJob::default(), MarkBuffer::default());
-    restore_planned(&st, &mut job, &buffer, &mut r)?;
-    r.finish()?;
+    let (st, _, _) = read_solve_state(r, next_heap)?;
     let rare_values = (st.stats.first_heaps.iter())
         .filter(|v| is_rare_value(v.value))
         .count();
@@ -470,6 +458,20 @@ fn restore(
         "{}: saved at heap {next}, past what this solve to {bound} would save",
         r.name()
     );
+    let (st, job, buffer) = read_solve_state(r, next)?;
+    Ok(Some(Start::Restored {
+        st: Box::new(st),
+        job: Box::new(job),
+        buffer,
+    }))
+}
+
+/// Reads what a saved state holds after the values that end at heap
+/// `next`: the solve's state and its planned block, through the checksum.
+fn read_solve_state(
+    mut r: checkpoint::StateReader,
+    next: u64,
+) -> Result<(SparseState, MarkJob, MarkBuffer)> {
     let st = SparseState::restore(&mut r)?;
     ensure!(
         st.stats.bound + 1 == next,
@@ -488,11 +490,7 @@ fn restore(
         next - 1
     );
     r.finish()?;
-    Ok(Some(Start::Restored {
-        st: Box::new(st),
-        job: Box::new(job),
-        buffer,
-    }))
+    Ok((st, job, buffer))
 }
 
 /// The saving side of a resumable solve.
