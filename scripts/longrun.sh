@@ -4,7 +4,7 @@
 #
 #   scripts/longrun.sh start RUN [THREADS]   start, or resume from the last save
 #   scripts/longrun.sh status                each run: process, last progress, last save
-#                                            (and, for grundy35, what that save holds)
+#                                            (and what that save holds)
 #   scripts/longrun.sh stop RUN              SIGTERM (the last save stays; start resumes it)
 #
 # RUN is grundy35 (config/record.toml, grundy/values to 2^35) or octal06
@@ -73,10 +73,13 @@ case ${1:-} in
             if [[ -n $pid ]]; then echo "== $run: running, pid $pid"; else echo "== $run: not running"; fi
             grep "state saved" "$dir/run.log" 2>/dev/null | tail -n 1 || true
             grep -E "values [0-9]+ of" "$dir/run.log" 2>/dev/null | tail -n 1 || true
-            # What the last save holds (nimrod info reads Grundy states).
-            ck=$dir/data/grundy/values.nmt.checkpoint
-            if [[ $run == grundy35 && -f $ck && -x target/release/nimrod ]]; then
-                target/release/nimrod info "$ck" | sed -n '3,7p' || true
+            # What the last save holds (nimrod info reads Grundy and octal states).
+            case $run in
+                grundy35) ck=$dir/data/grundy/values.nmt.checkpoint ;;
+                octal06) ck=$dir/data/octal/0.6.nmt.checkpoint ;;
+            esac
+            if [[ -f $ck && -x target/release/nimrod ]]; then
+                target/release/nimrod info "$ck" | sed -n '3,8p' || true
             fi
         done
         ;;

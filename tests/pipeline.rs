@@ -734,17 +734,89 @@ fn info_on_a_saved_grundy_state_shows_what_it_has_solved() {
     );
 
     // A damaged state is refused, named; so is a file of another kind.
-    let mut bytes = std::fs::read(&state).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0x40;
-    let damaged = d.path().join("damaged.checkpoint");
-    std::fs::write(&damaged, &bytes).unwrap();
-    let err = fails(&["info", damaged.to_str().unwrap()]);
-    assert!(err.contains("damaged.checkpoint"), "{err}");
+    info_refuses_a_damaged_copy(&state, d.path());
     let other = d.path().join("other.checkpoint");
     std::fs::write(&other, b"NMOCTSPA and more").unwrap();
     let err = fails(&["info", other.to_str().unwrap()]);
     assert!(err.contains("other.checkpoint"), "{err}");
+}
+
+/// `nimrod info` of a killed octal build's state gives the statistics of
+/// the heaps it holds, as counted from the finished table's values.
+#[test]
+fn info_on_a_saved_octal_state_shows_what_it_has_solved() {
+    let cfgdir = tempfile::tempdir().unwrap();
+    let cfg = cfgdir.path().join("c.toml");
+    // 0.161 stays sparse (no period): the solve runs to the bound.
+    std::fs::write(&cfg, "[octal]\ngames = [\"0.161\"]\nbound = 1000000\n").unwrap();
+    let id = "octal/0.161";
+    let reference = tempfile::tempdir().unwrap();
+    let o = build_saving_every(&cfg, reference.path(), id, "1", "600")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = nimrod::Table::open(&reference.path().join("octal/0.161.nmt")).unwrap();
+    let all = t.read_range::<u16>(0, t.len()).unwrap();
+
+    let d = tempfile::tempdir().unwrap();
+    let table = d.path().join("octal/0.161.nmt");
+    let state = kill_after_a_save(build_saving_every(&cfg, d.path(), id, "1", "0"), &table, id);
+    let path = state.to_str().unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(&["info", path, "--json"])).unwrap();
+    assert_eq!(j["job"], id);
+    assert_eq!(j["code"], "0.161");
+    let next = j["next_heap"].as_u64().unwrap();
+    assert!((65_536..1_000_000).contains(&next), "resumes at {next}");
+    let held = &all[..next as usize];
+    let stats = &j["stats"];
+    let max = *held.iter().max().unwrap();
+    assert_eq!(stats["mex_heaps"], next);
+    assert_eq!(stats["max_value"], max);
+    assert_eq!(
+        stats["max_value_first_heap"],
+        held.iter().position(|&v| v == max).unwrap()
+    );
+    let zeros: Vec<usize> = (0..held.len()).filter(|&n| held[n] == 0).collect();
+    assert_eq!(stats["zero_count"], zeros.len());
+    assert_eq!(j["last_zero_heap"], *zeros.last().unwrap());
+    let mut distinct = held.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(j["values"], distinct.len());
+    // Rare under the saved mask: the masked value's parity is 0 (range
+    // kind), or that of n − 2 (domain kind; 0.161 splits only after
+    // taking 2).
+    let mask = stats["mask"].as_u64().unwrap() as u16;
+    let domain = stats["domain"].as_bool().unwrap();
+    assert!(mask != 0 && stats["dense"] == false, "{stats}");
+    let rare: Vec<usize> = (1..held.len())
+        .filter(|&n| {
+            let p = (held[n] & mask).count_ones() as usize % 2;
+            p == if domain { n % 2 } else { 0 }
+        })
+        .collect();
+    assert_eq!(stats["rare_heaps"], rare.len());
+    assert_eq!(stats["last_rare_heap"], *rare.last().unwrap());
+    let text = ok(&["info", path]);
+    assert!(
+        text.contains("saved state of octal/0.161")
+            && text.contains(&format!("resumes at heap {next}"))
+            && text.contains(&format!("{} heaps under mask {mask}", rare.len())),
+        "{text}"
+    );
+
+    info_refuses_a_damaged_copy(&state, d.path());
+}
+
+/// `nimrod info` of `state` with one bit flipped mid-file fails, naming it.
+fn info_refuses_a_damaged_copy(state: &Path, dir: &Path) {
+    let mut bytes = std::fs::read(state).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    let damaged = dir.join("damaged.checkpoint");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let err = fails(&["info", damaged.to_str().unwrap()]);
+    assert!(err.contains("damaged.checkpoint"), "{err}");
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Commands about table files themselves: list, info, verify, pack, unpack.
 
 use super::reports::{
-    CheckpointAnswer, InfoAnswer, ListAnswer, ListRow, PackAnswer, PackRow, PayloadSection,
-    UnpackAnswer, UnpackRow, VerifyAnswer, VerifyRow,
+    CheckpointAnswer, InfoAnswer, ListAnswer, ListRow, OctalCheckpointAnswer, PackAnswer, PackRow,
+    PayloadSection, UnpackAnswer, UnpackRow, VerifyAnswer, VerifyRow,
 };
 use super::show;
 use anyhow::{bail, ensure, Context, Result};
@@ -164,18 +164,26 @@ pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
 
 /// `nimrod info` of a long build's saved state: what it has solved so far.
 fn checkpoint_info(file: &Path, json: bool) -> Result<ExitCode> {
-    let Some(saved) = nimrod::games::grundy::read_saved(file)? else {
+    let path = file.display().to_string();
+    if let Some(saved) = nimrod::games::grundy::read_saved(file)? {
+        let answer = CheckpointAnswer {
+            path,
+            job: "grundy/values".to_string(),
+            saved,
+        };
+        show(json, &Answer::of(&answer));
+    } else if let Some(saved) = nimrod::games::octal::read_saved(file)? {
+        let answer = OctalCheckpointAnswer {
+            path,
+            job: format!("octal/{}", saved.code),
+            saved,
+        };
+        show(json, &Answer::of(&answer));
+    } else {
         bail!(
-            "{}: not a saved state `nimrod info` can read (it reads those of grundy/values; the others are read by the build that resumes them)",
-            file.display()
+            "{path}: not a saved state `nimrod info` can read (it reads those of grundy/values and of octal/CODE; the others are read by the build that resumes them)"
         );
-    };
-    let answer = CheckpointAnswer {
-        path: file.display().to_string(),
-        job: "grundy/values".to_string(),
-        saved,
-    };
-    show(json, &Answer::of(&answer));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -314,6 +314,54 @@ impl fmt::Display for CheckpointAnswer {
     }
 }
 
+/// `nimrod info FILE.checkpoint`: a saved state of an octal sparse-space solve.
+#[derive(Serialize)]
+pub struct OctalCheckpointAnswer {
+    pub path: String,
+    pub job: String,
+    #[serde(flatten)]
+    pub saved: nimrod::games::octal::SavedOctal,
+}
+
+impl fmt::Display for OctalCheckpointAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (p, s) = (&self.saved, &self.saved.stats);
+        let rare = if s.dense {
+            "none: the values are dense, every heap a full scan".to_string()
+        } else if s.mask == 0 {
+            "none yet (a mask is chosen from heap 1024 on)".to_string()
+        } else {
+            let kind = if s.domain { "domain" } else { "range" };
+            let last = if s.rare_heaps == 0 {
+                String::new()
+            } else {
+                format!(", the last at {}", s.last_rare_heap)
+            };
+            format!(
+                "{} heaps under mask {} ({kind} kind){last}",
+                s.rare_heaps, s.mask
+            )
+        };
+        write!(
+            f,
+            "{}\n  saved state of {} (sparse space)\n  solved     heaps 0 .. {} (resumes at heap {})\n  largest    value {}, first at heap {}\n  rare       {rare}\n  zero       {} heaps of value 0, the last at {}\n  values     {} occur\n  step 2     {} splits tried, {} full scans, the longest {} at heap {}\n",
+            self.path,
+            self.job,
+            p.next_heap - 1,
+            p.next_heap,
+            s.max_value,
+            s.max_value_first_heap,
+            s.zero_count,
+            p.last_zero_heap,
+            p.values,
+            s.scanned_splits,
+            s.full_scans,
+            s.longest_scan,
+            s.longest_scan_heap,
+        )
+    }
+}
+
 /// `nimrod info FILE`.
 #[derive(Serialize)]
 pub struct InfoAnswer {

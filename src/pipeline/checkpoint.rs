@@ -337,6 +337,12 @@ impl StateWriter {
         self.put(&x.to_le_bytes())
     }
 
+    /// Appends a short text: its length, then its UTF-8 bytes.
+    pub fn text(&mut self, text: &str) -> Result<()> {
+        self.u64(text.len() as u64)?;
+        self.put(text.as_bytes())
+    }
+
     /// Appends a length, then the values, each little-endian.
     pub fn u16s(&mut self, xs: impl ExactSizeIterator<Item = u16>) -> Result<()> {
         self.words(xs.len(), xs.map(|x| x.to_le_bytes()))
@@ -519,6 +525,32 @@ impl StateReader {
         })
     }
 
+    /// Opens the state at `path` for a reader that resumes nothing (`nimrod
+    /// info`): `Ok(None)` when its magic is not `magic` (a state of another
+    /// kind), an error when there is no file or it is `kind`'s state of a
+    /// format other than `format`. Positioned after the header.
+    pub fn open_kind(
+        path: &Path,
+        magic: &[u8; 8],
+        kind: &str,
+        format: u64,
+    ) -> Result<Option<StateReader>> {
+        let Some(mut r) = StateReader::open(path)? else {
+            bail!("{}: no such file", path.display());
+        };
+        let header = r.header()?;
+        if &header.magic != magic {
+            return Ok(None);
+        }
+        ensure!(
+            header.format == format,
+            "{}: {kind} checkpoint format {}, this nimrod reads {format}",
+            r.name(),
+            header.format
+        );
+        Ok(Some(r))
+    }
+
     /// The file's name, for messages.
     pub fn name(&self) -> &str {
         &self.name
@@ -567,17 +599,56 @@ impl StateReader {
         self.words::<8, u64>(u64::from_le_bytes)
     }
 
-    fn words<const W: usize, T>(&mut self, from: fn([u8; W]) -> T) -> Result<Vec<T>> {
+    fn words<const W: usize, T: Copy>(&mut self, from: fn([u8; W]) -> T) -> Result<Vec<T>> {
         let mut out = Vec::new();
         self.words_into(from, &mut out)?;
         Ok(out)
     }
 
-    fn words_into<const W: usize, T>(
+    fn words_into<const W: usize, T: Copy>(
         &mut self,
         from: fn([u8; W]) -> T,
         out: &mut Vec<T>,
     ) -> Result<()> {
+        let mut reserved = false;
+        self.words_each(from, |len, chunk| {
+            if !reserved {
+                out.reserve_exact(len as usize);
+                reserved = true;
+            }
+            out.extend_from_slice(chunk);
+        })
+        .map(|_| ())
+    }
+
+    /// Values written by `StateWriter::u16s`, handed to `each` a chunk at a
+    /// time without being kept (a reader that only counts them needs no
+    /// room for them); returns how many there were.
+    pub fn u16s_each(&mut self, mut each: impl FnMut(&[u16])) -> Result<u64> {
+        self.words_each::<2, u16>(u16::from_le_bytes, |_, chunk| each(chunk))
+    }
+
+    /// A short text written by `StateWriter::text` (at most `max` bytes).
+    pub fn text(&mut self, max: usize) -> Result<String> {
+        let len = self.u64()?;
+        ensure!(
+            len <= max as u64,
+            "{}: malformed (a text of {len} bytes where at most {max} fit)",
+            self.name
+        );
+        let mut bytes = vec![0u8; len as usize];
+        self.take(&mut bytes)?;
+        String::from_utf8(bytes)
+            .with_context(|| format!("{}: malformed (a text not in UTF-8)", self.name))
+    }
+
+    /// Reads a list's length, then its values a block at a time, handing
+    /// `each(length, values)` every block.
+    fn words_each<const W: usize, T>(
+        &mut self,
+        from: fn([u8; W]) -> T,
+        mut each: impl FnMut(u64, &[T]),
+    ) -> Result<u64> {
         let len = self.u64()?;
         let bytes = len
             .checked_mul(W as u64)
@@ -588,20 +659,22 @@ impl StateReader {
                     self.name
                 )
             })?;
-        out.reserve_exact(len as usize);
         let mut buf = vec![0u8; BLOCK.min(bytes as usize)];
+        let mut values = Vec::with_capacity(buf.len() / W);
         let mut rest = bytes as usize;
         while rest > 0 {
             let n = rest.min(BLOCK);
             self.take(&mut buf[..n])?;
-            out.extend(
+            values.clear();
+            values.extend(
                 buf[..n]
                     .chunks_exact(W)
                     .map(|c| from(c.try_into().expect("W bytes"))),
             );
+            each(len, &values);
             rest -= n;
         }
-        Ok(())
+        Ok(len)
     }
 
     /// Checks the checksum and that nothing follows the state.

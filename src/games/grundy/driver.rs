@@ -341,19 +341,9 @@ pub struct SavedProgress {
 /// when it is not a Grundy state, an error when it is damaged or of
 /// another format.
 pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedProgress>> {
-    let Some(mut r) = checkpoint::StateReader::open(path)? else {
-        bail!("{}: no such file", path.display());
-    };
-    let header = r.header()?;
-    if &header.magic != MAGIC {
+    let Some(mut r) = checkpoint::StateReader::open_kind(path, MAGIC, "Grundy", FORMAT)? else {
         return Ok(None);
-    }
-    ensure!(
-        header.format == FORMAT,
-        "{}: Grundy checkpoint format {}, this nimrod reads {FORMAT}",
-        r.name(),
-        header.format
-    );
+    };
     let window = r.u64()?;
     let next_heap = Storage::skip_saved(&mut r)?;
     let (st, _, _) = read_solve_state(r, next_heap)?;

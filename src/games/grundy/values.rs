@@ -145,9 +145,9 @@ impl Storage {
     /// at (`nimrod info` of a checkpoint, which resumes nothing).
     pub fn skip_saved(r: &mut StateReader) -> Result<u64> {
         let base = r.u64()?;
-        let _prefix = r.u16s()?;
-        let recent = r.u16s()?;
-        Ok(base + recent.len() as u64)
+        r.u16s_each(|_| {})?;
+        let recent = r.u16s_each(|_| {})?;
+        Ok(base + recent)
     }
 
     /// Puts back what `save` wrote into storage of the same window.

@@ -20,6 +20,7 @@ pub use code::{OctalCode, OctalCodeError};
 use period::Period;
 pub use query::OctalQuery;
 pub use solve::values;
+pub use sparse::{read_saved, SavedOctal};
 
 /// 2: the sparse-space method (`sparse`), stopping at a power of two past
 /// 2^20 once a period is proved or the values are not sparse. 3: step 2

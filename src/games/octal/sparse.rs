@@ -36,8 +36,8 @@
 //! shares no code with `solve` (the second opinion checks it).
 
 use super::code::OctalCode;
-use crate::pipeline::checkpoint::{self, Saving, Step};
-use anyhow::{bail, ensure, Result};
+use crate::pipeline::checkpoint::{self, Saving, StateReader, Step};
+use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -124,8 +124,11 @@ const SAVE_SPACING: u64 = 1 << 16;
 /// Saves are looked at every this many heaps.
 const SAVE_CHECK: u64 = 1 << 12;
 const MAGIC: &[u8; 8] = b"NMOCTSPA";
-/// Bumped whenever what a saved value means changes (2: the block reach).
-const FORMAT: u64 = 2;
+/// Bumped whenever what a saved value means changes (2: the block reach;
+/// 3: the code, so that `nimrod info` can name what a state holds).
+const FORMAT: u64 = 3;
+/// The longest code text a state may hold.
+const MAX_CODE_TEXT: usize = 64;
 
 /// [`values`], saving its state as `saving` says and resuming from a saved
 /// state when one fits (the values so far and the counters that are not a
@@ -139,7 +142,7 @@ pub fn values_resumable(
     mut at_power_of_two: impl FnMut(&[u16], &SparseStats) -> Checkpoint,
     on_step: &mut dyn FnMut(Step),
 ) -> Result<(Vec<u16>, SparseStats)> {
-    let mut s = Solver::new(Moves::of(code), bound);
+    let mut s = Solver::new(code, bound);
     if let Some(c) = saving {
         match s.restore(c, bound) {
             Ok(false) => {}
@@ -153,7 +156,7 @@ pub fn values_resumable(
                 on_step(Step::Refused {
                     why: format!("{why:#}"),
                 });
-                s = Solver::new(Moves::of(code), bound);
+                s = Solver::new(code, bound);
             }
         }
     }
@@ -267,6 +270,8 @@ impl Moves {
 }
 
 struct Solver {
+    /// The code's canonical text (saved with the state).
+    code: String,
     moves: Moves,
     g: Vec<u16>,
     mask: u16,
@@ -368,9 +373,10 @@ fn rare_parity(domain: bool, x: u64, t: u64) -> u8 {
 }
 
 impl Solver {
-    fn new(moves: Moves, bound: u64) -> Solver {
+    fn new(code: &OctalCode, bound: u64) -> Solver {
         let mut s = Solver {
-            moves,
+            code: code.canonical(),
+            moves: Moves::of(code),
             // Reserved, not touched: pages are committed as values arrive.
             g: Vec::with_capacity(bound as usize + 1),
             mask: 0,
@@ -786,6 +792,7 @@ impl Solver {
     fn save(&self, c: &Saving) -> Result<u64> {
         let mut w = c.create(MAGIC, FORMAT)?;
         let st = &self.stats;
+        w.text(&self.code)?;
         w.u64(self.mask as u64)?;
         w.u64(self.domain as u64)?;
         w.u64(st.dense as u64)?;
@@ -806,37 +813,25 @@ impl Solver {
         let Some(mut r) = c.open(MAGIC, "an octal", FORMAT)? else {
             return Ok(false);
         };
-        let mask = r.u64()?;
-        let (domain, dense) = (r.u64()?, r.u64()?);
-        let reach = r.u64()?;
-        let counters = [r.u64()?, r.u64()?, r.u64()?, r.u64()?, r.u64()?];
+        let saved = SavedSolve::read(&mut r)?;
         r.u16s_into(&mut self.g)?;
         let name = r.name().to_string();
         r.finish()?;
+        ensure!(
+            saved.code == self.code,
+            "{name}: a state of {}, not of {}",
+            saved.code,
+            self.code
+        );
         let n = self.g.len() as u64;
         ensure!(
             n >= 1 && n <= bound,
             "{name}: saved at heap {n}, past what this solve to {bound} would save"
         );
-        ensure!(
-            mask <= u16::MAX as u64 && domain <= 1 && dense <= 1,
-            "{name}: malformed (mask {mask}, kinds {domain}/{dense})"
-        );
-        ensure!(
-            reach <= MAX_ORDERED_PART,
-            "{name}: malformed (a block reach of {reach} parts)"
-        );
-        self.reach = reach as usize;
-        self.mask = mask as u16;
-        self.domain = domain == 1;
-        self.stats.dense = dense == 1;
-        [
-            self.stats.scanned_splits,
-            self.stats.full_scans,
-            self.stats.block_heaps,
-            self.stats.longest_scan_heap,
-            self.stats.longest_scan,
-        ] = counters;
+        self.reach = saved.reach;
+        self.mask = saved.mask;
+        self.domain = saved.domain;
+        self.stats = saved.stats;
         self.refresh_parity_words();
         for x in 0..n {
             self.account(x, self.g[x as usize]);
@@ -858,6 +853,121 @@ impl Solver {
             ..self.stats.clone()
         }
     }
+}
+
+/// What a state holds before its values: the code, the mask in force,
+/// the block reach, and the counters that are not a function of the values
+/// (in `stats`, the rest of it default).
+struct SavedSolve {
+    code: String,
+    mask: u16,
+    domain: bool,
+    reach: usize,
+    stats: SparseStats,
+}
+
+impl SavedSolve {
+    /// Reads what `Solver::save` wrote after the header, up to the values.
+    fn read(r: &mut StateReader) -> Result<SavedSolve> {
+        let code = r.text(MAX_CODE_TEXT)?;
+        let mask = r.u64()?;
+        let (domain, dense) = (r.u64()?, r.u64()?);
+        let reach = r.u64()?;
+        let name = r.name();
+        ensure!(
+            mask <= u16::MAX as u64 && domain <= 1 && dense <= 1,
+            "{name}: malformed (mask {mask}, kinds {domain}/{dense})"
+        );
+        ensure!(
+            reach <= MAX_ORDERED_PART,
+            "{name}: malformed (a block reach of {reach} parts)"
+        );
+        let mut stats = SparseStats {
+            dense: dense == 1,
+            ..SparseStats::default()
+        };
+        [
+            stats.scanned_splits,
+            stats.full_scans,
+            stats.block_heaps,
+            stats.longest_scan_heap,
+            stats.longest_scan,
+        ] = [r.u64()?, r.u64()?, r.u64()?, r.u64()?, r.u64()?];
+        Ok(SavedSolve {
+            code,
+            mask: mask as u16,
+            domain: domain == 1,
+            reach: reach as usize,
+            stats,
+        })
+    }
+}
+
+/// What a saved state of a sparse-space solve says of the heaps it holds,
+/// read without resuming it (`nimrod info FILE.checkpoint`): a run of hours
+/// shows what it has found so far.
+#[derive(Clone, Debug, Serialize)]
+pub struct SavedOctal {
+    /// The game's code (canonical).
+    pub code: String,
+    /// The heap the solve resumes at: every heap below it is solved.
+    pub next_heap: u64,
+    /// The statistics of heaps 0 .. next_heap − 1, as the solve would
+    /// report them there (`mex_heaps` = next_heap; rare heaps under the mask
+    /// in force).
+    pub stats: SparseStats,
+    /// The last heap of value 0.
+    pub last_zero_heap: u64,
+    /// How many distinct values occur.
+    pub values: usize,
+}
+
+/// Reads the saved state at `path` through to its checksum, its values a
+/// block at a time (a state of 2^32 heaps is 8 GiB of values): `Ok(None)`
+/// when it is not an octal sparse-space state, an error when it is damaged
+/// or of another format.
+pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedOctal>> {
+    let Some(mut r) = StateReader::open_kind(path, MAGIC, "octal", FORMAT)? else {
+        return Ok(None);
+    };
+    let saved = SavedSolve::read(&mut r)?;
+    let code = OctalCode::parse(&saved.code)
+        .with_context(|| format!("{}: malformed (code {:?})", r.name(), saved.code))?;
+    let t = Moves::of(&code).t;
+    let mut st = saved.stats;
+    let (mut n, mut last_zero) = (0u64, 0u64);
+    let mut seen = vec![false; 1 << 16];
+    r.u16s_each(|values| {
+        for &v in values {
+            if n >= 1 && saved.mask != 0 && parity(v, saved.mask) == rare_parity(saved.domain, n, t) {
+                st.rare_heaps += 1;
+                st.last_rare_heap = n;
+            }
+            if v > st.max_value || n == 0 {
+                st.max_value = v;
+                st.max_value_first_heap = n;
+            }
+            if v == 0 {
+                st.zero_count += 1;
+                last_zero = n;
+            }
+            seen[usize::from(v)] = true;
+            n += 1;
+        }
+    })?;
+    let name = r.name().to_string();
+    r.finish()?;
+    ensure!(n >= 1, "{name}: malformed (no values)");
+    st.mex_heaps = n;
+    st.mask = saved.mask;
+    st.domain = saved.domain;
+    Ok(Some(SavedOctal {
+        code: saved.code,
+        next_heap: n,
+        stats: st,
+        last_zero_heap: last_zero,
+        values: seen.iter().filter(|&&s| s).count(),
+    }))
 }
 
 #[cfg(test)]
