@@ -736,9 +736,20 @@ fn info_on_a_saved_grundy_state_shows_what_it_has_solved() {
     // A damaged state is refused, named; so is a file of another kind.
     info_refuses_a_damaged_copy(&state, d.path());
     let other = d.path().join("other.checkpoint");
-    std::fs::write(&other, b"NMOCTSPA and more").unwrap();
+    std::fs::write(&other, [&b"NMFOREIG"[..], &[0u8; 32]].concat()).unwrap();
     let err = fails(&["info", other.to_str().unwrap()]);
-    assert!(err.contains("other.checkpoint"), "{err}");
+    assert!(
+        err.contains("other.checkpoint") && err.contains("not a saved state"),
+        "{err}"
+    );
+    // An octal state cut short is refused as such, named.
+    let short = d.path().join("short.checkpoint");
+    std::fs::write(&short, b"NMOCTSPA and more").unwrap();
+    let err = fails(&["info", short.to_str().unwrap()]);
+    assert!(
+        err.contains("short.checkpoint") && err.contains("cut short"),
+        "{err}"
+    );
 }
 
 /// `nimrod info` of a killed octal build's state gives the statistics of
