@@ -73,6 +73,14 @@ case ${1:-} in
             if [[ -n $pid ]]; then echo "== $run: running, pid $pid"; else echo "== $run: not running"; fi
             grep "state saved" "$dir/run.log" 2>/dev/null | tail -n 1 || true
             grep -E "values [0-9]+ of" "$dir/run.log" 2>/dev/null | tail -n 1 || true
+            # The rate over the last ten minutes of progress lines (of one
+            # resume: the clock restarts at each), and what is left at it.
+            grep -E "values [0-9]+ of" "$dir/run.log" 2>/dev/null | tail -n 21 |
+                sed -E 's/^\[ *([0-9.]+)s\].*values ([0-9]+) of ([0-9]+).*/\1 \2 \3/' |
+                awk '$1 < t { t0 = 0 } !t0 { t0 = $1; n0 = $2 } { t = $1; n = $2; m = $3 }
+                     END { if (t > t0 && n > n0) { r = (t - t0) / (n - n0);
+                         printf "  rate       %.2f µs of wall a heap over the last %.0f s; at that rate %.1f h to go\n",
+                             r * 1e6, t - t0, (m - n) * r / 3600 } }' || true
             # What the last save holds (nimrod info reads Grundy and octal states).
             case $run in
                 grundy35) ck=$dir/data/grundy/values.nmt.checkpoint ;;
