@@ -599,24 +599,28 @@ impl StateReader {
         self.words::<8, u64>(u64::from_le_bytes)
     }
 
-    fn words<const W: usize, T: Copy>(&mut self, from: fn([u8; W]) -> T) -> Result<Vec<T>> {
+    fn words<const W: usize, T>(&mut self, from: fn([u8; W]) -> T) -> Result<Vec<T>> {
         let mut out = Vec::new();
         self.words_into(from, &mut out)?;
         Ok(out)
     }
 
-    fn words_into<const W: usize, T: Copy>(
+    fn words_into<const W: usize, T>(
         &mut self,
         from: fn([u8; W]) -> T,
         out: &mut Vec<T>,
     ) -> Result<()> {
         let mut reserved = false;
-        self.words_each(from, |len, chunk| {
+        self.word_blocks::<W>(|len, bytes| {
             if !reserved {
                 out.reserve_exact(len as usize);
                 reserved = true;
             }
-            out.extend_from_slice(chunk);
+            out.extend(
+                bytes
+                    .chunks_exact(W)
+                    .map(|c| from(c.try_into().expect("W bytes"))),
+            );
         })
         .map(|_| ())
     }
@@ -625,7 +629,16 @@ impl StateReader {
     /// time without being kept (a reader that only counts them needs no
     /// room for them); returns how many there were.
     pub fn u16s_each(&mut self, mut each: impl FnMut(&[u16])) -> Result<u64> {
-        self.words_each::<2, u16>(u16::from_le_bytes, |_, chunk| each(chunk))
+        let mut values = Vec::new();
+        self.word_blocks::<2>(|_, bytes| {
+            values.clear();
+            values.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
+            );
+            each(&values);
+        })
     }
 
     /// A short text written by `StateWriter::text` (at most `max` bytes).
@@ -642,13 +655,10 @@ impl StateReader {
             .with_context(|| format!("{}: malformed (a text not in UTF-8)", self.name))
     }
 
-    /// Reads a list's length, then its values a block at a time, handing
-    /// `each(length, values)` every block.
-    fn words_each<const W: usize, T>(
-        &mut self,
-        from: fn([u8; W]) -> T,
-        mut each: impl FnMut(u64, &[T]),
-    ) -> Result<u64> {
+    /// Reads a list's length, then its values of `W` bytes a block at a
+    /// time, handing `each(length, bytes)` every block (whole values);
+    /// returns the length.
+    fn word_blocks<const W: usize>(&mut self, mut each: impl FnMut(u64, &[u8])) -> Result<u64> {
         let len = self.u64()?;
         let bytes = len
             .checked_mul(W as u64)
@@ -660,18 +670,11 @@ impl StateReader {
                 )
             })?;
         let mut buf = vec![0u8; BLOCK.min(bytes as usize)];
-        let mut values = Vec::with_capacity(buf.len() / W);
         let mut rest = bytes as usize;
         while rest > 0 {
             let n = rest.min(BLOCK);
             self.take(&mut buf[..n])?;
-            values.clear();
-            values.extend(
-                buf[..n]
-                    .chunks_exact(W)
-                    .map(|c| from(c.try_into().expect("W bytes"))),
-            );
-            each(len, &values);
+            each(len, &buf[..n]);
             rest -= n;
         }
         Ok(len)

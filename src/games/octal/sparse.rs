@@ -372,6 +372,27 @@ fn rare_parity(domain: bool, x: u64, t: u64) -> u8 {
     (domain as u64 * (x.wrapping_sub(t) & 1)) as u8
 }
 
+/// Whether heap x of value v is rare under mask `mask` of the kind
+/// `domain` (t: the first split removal).
+#[inline]
+fn is_rare_under(mask: u16, domain: bool, t: u64, x: u64, v: u16) -> bool {
+    parity(v, mask) == rare_parity(domain, x, t)
+}
+
+impl SparseStats {
+    /// Counts heap n of value v into the largest value and the zeros.
+    #[inline]
+    fn count_value(&mut self, n: u64, v: u16) {
+        if v > self.max_value || n == 0 {
+            self.max_value = v;
+            self.max_value_first_heap = n;
+        }
+        if v == 0 {
+            self.zero_count += 1;
+        }
+    }
+}
+
 impl Solver {
     fn new(code: &OctalCode, bound: u64) -> Solver {
         let mut s = Solver {
@@ -423,7 +444,7 @@ impl Solver {
     }
 
     fn is_rare(&self, x: u64, v: u16) -> bool {
-        parity(v, self.mask) == rare_parity(self.domain, x, self.moves.t)
+        is_rare_under(self.mask, self.domain, self.moves.t, x, v)
     }
 
     /// Chooses the mask and kind with the fewest rare heaps so far (ties:
@@ -770,14 +791,7 @@ impl Solver {
                 self.rare.push((n, value));
             }
         }
-        let st = &mut self.stats;
-        if value > st.max_value || n == 0 {
-            st.max_value = value;
-            st.max_value_first_heap = n;
-        }
-        if value == 0 {
-            st.zero_count += 1;
-        }
+        self.stats.count_value(n, value);
         // XORs of values below 2^b stay below 2^b, and a mex is at most
         // one past the options: the bitsets cover twice the largest value.
         let span = ((value as usize + 1) * 2).next_power_of_two().max(64);
@@ -939,16 +953,12 @@ pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedOctal>> {
     let mut seen = vec![false; 1 << 16];
     r.u16s_each(|values| {
         for &v in values {
-            if n >= 1 && saved.mask != 0 && parity(v, saved.mask) == rare_parity(saved.domain, n, t) {
+            if n >= 1 && saved.mask != 0 && is_rare_under(saved.mask, saved.domain, t, n, v) {
                 st.rare_heaps += 1;
                 st.last_rare_heap = n;
             }
-            if v > st.max_value || n == 0 {
-                st.max_value = v;
-                st.max_value_first_heap = n;
-            }
+            st.count_value(n, v);
             if v == 0 {
-                st.zero_count += 1;
                 last_zero = n;
             }
             seen[usize::from(v)] = true;
