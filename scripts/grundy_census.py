@@ -23,6 +23,11 @@ import sys
 import numpy as np
 
 
+# Whether each u16 value is rare: one look-up a heap instead of a pass a
+# bit (a 2^35 table is 256 chunks).
+RARE = np.array([bin(v >> 1).count("1") % 2 == 0 for v in range(1 << 16)])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("table")
@@ -66,11 +71,7 @@ def main():
         for v in np.nonzero(chunk_counts)[0]:
             if int(v) not in first_of:
                 first_of[int(v)] = start + int(np.argmax(part == v))
-        high = part >> 1
-        parity = np.zeros_like(high)
-        for bit in range(15):
-            parity ^= (high >> bit) & 1
-        rare = np.nonzero(parity == 0)[0]
+        rare = np.nonzero(RARE[part])[0]
         if len(rare):
             last_rare = start + int(rare[-1])
         zeros = np.nonzero(part == 0)[0]
@@ -80,7 +81,7 @@ def main():
         seen_first = [first_of[int(v)] for v in decode]
         if seen_first != listed_first:
             sys.exit(f"{a.table}: the listed first heaps are not where the codes first occur")
-    rare_values = [v for v in range(1 << 16) if counts[v] and bin(v >> 1).count("1") % 2 == 0]
+    rare_values = [v for v in range(1 << 16) if counts[v] and RARE[v]]
     rare_total = int(sum(counts[v] for v in rare_values))
     max_v = max(v for v in range(1 << 16) if counts[v])
     print(f"table {a.table}: heaps 0..={count - 1}")
