@@ -4,7 +4,9 @@
 #
 #   scripts/longrun.sh start RUN [THREADS]   start, or resume from the last save
 #   scripts/longrun.sh status                each run: process, last progress, last save
-#                                            (and what that save holds)
+#                                            (and what that save holds), CPU and memory
+#   scripts/longrun.sh sample PID            (started by start) a line a minute of PID's
+#                                            CPU, wall and RSS, to RUN/usage.log
 #   scripts/longrun.sh stop RUN              SIGTERM (the last save stays; start resumes it)
 #
 # RUN is grundy35 (config/record.toml, grundy/values to 2^35) or octal06
@@ -55,7 +57,27 @@ case ${1:-} in
         pid=$(pid_of "$run")
         [[ -n $pid ]] || { echo "$run did not start:" >&2; tail -n 5 "$dir/run.log" >&2; exit 1; }
         echo 19 > "/proc/$pid/autogroup" 2>/dev/null || echo "note: could not set the autogroup's nice" >&2
-        echo "$run started: pid $pid, log $dir/run.log"
+        setsid nohup bash "$0" sample "$pid" >> "$dir/usage.log" 2>&1 < /dev/null &
+        echo "$run started: pid $pid, log $dir/run.log, usage $dir/usage.log"
+        ;;
+    sample)
+        # Every minute while PID lives: its CPU (all threads), wall, RSS
+        # and peak RSS, one line each. A session's end kills the run
+        # without a word, so /usr/bin/time would report nothing; the last
+        # line of each start (within a minute of its end) is what it used.
+        pid=${2:?sample needs a pid}
+        tick=$(getconf CLK_TCK)
+        boot=$(awk '/^btime/ { print $2 }' /proc/stat)
+        while [[ -r /proc/$pid/stat ]]; do
+            line=$(awk -v tick="$tick" -v boot="$boot" -v now="$(date +%s)" '
+                FNR == 1 && FILENAME ~ /stat$/ { sub(/^.*\) /, ""); start = boot + int($20 / tick);
+                    cpu = ($12 + $13) / tick }
+                /^VmRSS:/ { rss = $2 / 1024 } /^VmHWM:/ { hwm = $2 / 1024 }
+                END { printf "start %d cpu_s %.1f wall_s %d rss_mib %d hwm_mib %d", start, cpu, now - start, rss, hwm }
+            ' "/proc/$pid/stat" "/proc/$pid/status" 2>/dev/null) || break
+            echo "$(date -u +%FT%TZ) pid $pid $line"
+            sleep 60
+        done
         ;;
     stop)
         run=${2:?stop needs a run}
@@ -81,6 +103,18 @@ case ${1:-} in
                      END { if (t > t0 && n > n0) { r = (t - t0) / (n - n0);
                          printf "  rate       %.2f µs of wall a heap over the last %.0f s; at that rate %.1f h to go\n",
                              r * 1e6, t - t0, (m - n) * r / 3600 } }' || true
+            # CPU and memory: the last sample of each start (usage.log).
+            if [[ -f $dir/usage.log ]]; then
+                awk '$4 == "start" { last[$5] = $0; order[$5] = NR }
+                    END { for (s in last) { split(last[s], f, " "); cpu += f[7]; wall += f[9];
+                              if (f[13] > hwm) hwm = f[13]; n++;
+                              if (order[s] > latest) { latest = order[s]; now = last[s] } }
+                          if (n) { split(now, f, " ");
+                              printf "  usage      this start %.0f CPU-s in %d s of wall (%.2f cores), peak RSS %d MiB\n",
+                                  f[7], f[9], f[9] ? f[7] / f[9] : 0, f[13];
+                              printf "             %d starts sampled: %.0f CPU-s in %d s of wall, peak RSS %d MiB\n",
+                                  n, cpu, wall, hwm } }' "$dir/usage.log"
+            fi
             # What the last save holds (nimrod info reads Grundy and octal states).
             case $run in
                 grundy35) ck=$dir/data/grundy/values.nmt.checkpoint ;;
@@ -92,7 +126,7 @@ case ${1:-} in
         done
         ;;
     *)
-        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac
