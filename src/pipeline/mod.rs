@@ -5,6 +5,11 @@
 pub mod checkpoint;
 internal_mod!(config);
 internal_mod!(
+    /// A helper thread for a solver's own pieces of work (Grundy's game
+    /// and the octal games mark blocks of heaps with it).
+    crew
+);
+internal_mod!(
     /// Jobs, their parts and their parameter hashes.
     job
 );

@@ -4,7 +4,7 @@
 use super::block::{
     mark_piece, restore_planned, save_planned, MarkBuffer, MarkJob, BLOCK, PIECES,
 };
-use super::crew::Crew;
+use crate::pipeline::crew::Crew;
 use super::rare::is_rare_value;
 use super::sparse::SparseState;
 use super::stats::GrundyStats;

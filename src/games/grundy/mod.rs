@@ -5,15 +5,14 @@
 //! The folder: `jobs` (parameters, plan, the values, rare and misère
 //! tables), `query`, `lecture` (the lecture's table), `verify`, and the solver: `driver` (heap 0 to the
 //! bound), `sparse` (the per-heap sparse-space method), `block` (64 heaps
-//! at a time), `targets` (split parts to try first), `crew` (the helper
-//! thread), `values` (value storage), `rare` (rare and common values),
+//! at a time), `targets` (split parts to try first; the helper thread is
+//! `crate::pipeline::crew`), `values` (value storage), `rare` (rare and common values),
 //! `stats` (what a values table records), `coding` (one byte a heap),
 //! `naive` (the reference),
 //! `misere`, `search` (heaps for `crate::search`).
 
 internal_mod!(block);
 mod coding;
-mod crew;
 internal_mod!(driver);
 mod jobs;
 mod lecture;

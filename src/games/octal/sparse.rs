@@ -37,8 +37,11 @@
 
 use super::code::OctalCode;
 use crate::pipeline::checkpoint::{self, Saving, StateReader, Step};
+use crate::pipeline::crew::Crew;
 use anyhow::{bail, ensure, Context, Result};
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 /// The first heap at which a mask is chosen (below it, full scans).
@@ -160,75 +163,87 @@ pub fn values_resumable(
             }
         }
     }
-    let start = s.g.len() as u64;
-    let mut last_save = (Instant::now(), start);
-    let mut since_report = 0;
-    let mut stats = None;
-    for n in start..=bound {
-        if let Some(c) = saving.filter(|_| n % SAVE_CHECK == 0) {
-            if n >= last_save.1 + SAVE_SPACING && last_save.0.elapsed() >= c.every {
-                on_heaps(since_report);
-                since_report = 0;
-                let began = Instant::now();
-                // For resuming only: a save that cannot be made (no room,
-                // a failed write) is reported and the run goes on.
-                match checkpoint::check_room(&c.path).and_then(|()| s.save(c)) {
-                    Ok(bytes) => {
-                        on_step(Step::Saved {
-                            at: n,
-                            bytes,
-                            seconds: began.elapsed().as_secs_f64(),
-                        });
-                        last_save = (Instant::now(), n);
-                        if c.stop_after.is_some_and(|h| n >= h) {
-                            bail!("stopped after saving the state at heap {n} (as asked)");
+    // With more than one thread in the pool, a helper thread takes pieces
+    // of each block's marking (the marks, values and statistics are the
+    // same either way).
+    let helped = rayon::current_num_threads() > 1 && bound >= BLOCK_FROM;
+    let crew = Crew::new(if helped { HELPER_PIECES } else { 1 });
+    std::thread::scope(|scope| {
+        if helped {
+            scope.spawn(|| crew.help(&BlockMarking::mark_piece));
+        }
+        // Stops the helper however this thread leaves, a panic included.
+        let _stop = crew.stopper();
+        let start = s.g.len() as u64;
+        let mut last_save = (Instant::now(), start);
+        let mut since_report = 0;
+        let mut stats = None;
+        for n in start..=bound {
+            if let Some(c) = saving.filter(|_| n % SAVE_CHECK == 0) {
+                if n >= last_save.1 + SAVE_SPACING && last_save.0.elapsed() >= c.every {
+                    on_heaps(since_report);
+                    since_report = 0;
+                    let began = Instant::now();
+                    // For resuming only: a save that cannot be made (no room,
+                    // a failed write) is reported and the run goes on.
+                    match checkpoint::check_room(&c.path).and_then(|()| s.save(c)) {
+                        Ok(bytes) => {
+                            on_step(Step::Saved {
+                                at: n,
+                                bytes,
+                                seconds: began.elapsed().as_secs_f64(),
+                            });
+                            last_save = (Instant::now(), n);
+                            if c.stop_after.is_some_and(|h| n >= h) {
+                                bail!("stopped after saving the state at heap {n} (as asked)");
+                            }
+                        }
+                        Err(e) => {
+                            on_step(Step::Skipped {
+                                at: n,
+                                why: format!("{e:#}"),
+                            });
+                            last_save.0 = Instant::now();
                         }
                     }
-                    Err(e) => {
-                        on_step(Step::Skipped {
-                            at: n,
-                            why: format!("{e:#}"),
-                        });
-                        last_save.0 = Instant::now();
+                }
+            }
+            if n >= FIRST_CHOICE && n.is_power_of_two() {
+                s.choose_mask();
+                s.rebuild_order(n);
+                match at_power_of_two(&s.g, &s.stats_now()) {
+                    Checkpoint::Continue => {}
+                    Checkpoint::Stop => break,
+                    Checkpoint::Periodic {
+                        period,
+                        preperiod,
+                        to,
+                    } => {
+                        ensure!(
+                            period >= 1 && preperiod + period <= n && to <= bound,
+                            "a period is filled in only past its proof"
+                        );
+                        stats = Some(s.stats_now());
+                        for m in n..=to {
+                            let v = s.g[(m - period) as usize];
+                            s.g.push(v);
+                        }
+                        on_heaps(to + 1 - n);
+                        break;
                     }
                 }
             }
-        }
-        if n >= FIRST_CHOICE && n.is_power_of_two() {
-            s.choose_mask();
-            s.rebuild_order(n);
-            match at_power_of_two(&s.g, &s.stats_now()) {
-                Checkpoint::Continue => {}
-                Checkpoint::Stop => break,
-                Checkpoint::Periodic {
-                    period,
-                    preperiod,
-                    to,
-                } => {
-                    ensure!(
-                        period >= 1 && preperiod + period <= n && to <= bound,
-                        "a period is filled in only past its proof"
-                    );
-                    stats = Some(s.stats_now());
-                    for m in n..=to {
-                        let v = s.g[(m - period) as usize];
-                        s.g.push(v);
-                    }
-                    on_heaps(to + 1 - n);
-                    break;
-                }
+            s.next(n, &crew);
+            since_report += 1;
+            if since_report == 1 << 12 {
+                on_heaps(since_report);
+                since_report = 0;
             }
         }
-        s.next(n);
-        since_report += 1;
-        if since_report == 1 << 12 {
-            on_heaps(since_report);
-            since_report = 0;
-        }
-    }
-    on_heaps(since_report);
-    let stats = stats.unwrap_or_else(|| s.stats_now());
-    Ok((s.g, stats))
+        on_heaps(since_report);
+        let stats = stats.unwrap_or_else(|| s.stats_now());
+        Ok((s.g, stats))
+    })
 }
 
 /// An octal code read as move lists.
@@ -295,10 +310,11 @@ struct Solver {
     /// `rebuild_order`): small parts taken in turn repeat the same few
     /// values, diverse ones reach the missing values in far fewer splits.
     scan_order: Vec<u32>,
-    /// One byte per (heap of the block, value): set when the value is an
-    /// option of that heap. Bytes, not bits: a mark is a plain store (bits,
-    /// a read-modify-write each, measured 30 % slower on 0.6).
-    marks: Vec<u8>,
+    /// One byte per (heap of the block, value), a buffer per piece of the
+    /// block: set when the value is an option of that heap.
+    /// Bytes, not bits: a mark is a plain store (bits, a read-modify-write
+    /// each, measured 30 % slower on 0.6).
+    marks: Vec<Vec<u8>>,
     /// The block the marks are for.
     block: Option<Block>,
     /// Leading parts of the scan order the block marking covers; adapted
@@ -313,6 +329,8 @@ struct Block {
     n0: u64,
     /// Values a heap's row of marks covers.
     row: usize,
+    /// Heaps each buffer of marks holds.
+    piece_rows: usize,
     /// Rare heaps below `MIN_PART` (the first in the rare list): each heap
     /// marks their splits itself.
     first_big: usize,
@@ -320,6 +338,59 @@ struct Block {
     step2: u64,
     /// Heaps of the block that scanned past the marked parts.
     beyond_reach: usize,
+}
+
+/// A block's marking while the crew works on it: what it reads, moved out
+/// of the solver and back (no copy), and each piece's buffer of marks.
+struct BlockMarking {
+    n0: u64,
+    row: usize,
+    /// Heaps a piece marks.
+    piece_rows: usize,
+    /// Step-2 splits marked for each heap (every piece counts the same;
+    /// the first one says).
+    step2: AtomicU64,
+    first_big: usize,
+    reach: usize,
+    splits: Vec<usize>,
+    g: Vec<u16>,
+    rare: Vec<(u64, u16)>,
+    scan_order: Vec<u32>,
+    marks: Vec<Mutex<Vec<u8>>>,
+}
+
+impl BlockMarking {
+    /// Marks the rows of heaps `piece · piece_rows ..` (see `mark_block`).
+    fn mark_piece(&self, piece: usize) {
+        let mut marks = self.marks[piece]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        marks.clear();
+        marks.resize(self.piece_rows * self.row, 0);
+        let first_row = piece * self.piece_rows;
+        let others = |x: u64| &self.g[x as usize + first_row..][..self.piece_rows];
+        let mut step2 = 0;
+        for &removal in &self.splits {
+            // The rest of heap n0 after the removal; heap n0 + h has base + h.
+            let base = self.n0 - removal as u64;
+            for &(r, gr) in &self.rare[self.first_big..] {
+                if r >= base {
+                    break;
+                }
+                mark_rows(&mut marks, self.row, gr, others(base - r));
+            }
+            for &a in &self.scan_order[..self.reach] {
+                let a = u64::from(a);
+                if a >= MIN_PART && 2 * a <= base {
+                    mark_rows(&mut marks, self.row, self.g[a as usize], others(base - a));
+                    step2 += 1;
+                }
+            }
+        }
+        if piece == 0 {
+            self.step2.store(step2, Ordering::Relaxed);
+        }
+    }
 }
 
 fn parity(v: u16, mask: u16) -> u8 {
@@ -341,6 +412,13 @@ const MIN_PART: u64 = 2 * BLOCK as u64;
 /// The first heap solved in blocks (a multiple of `BLOCK` and of the save
 /// check, so a save falls between blocks).
 const BLOCK_FROM: u64 = 1 << 12;
+
+/// Pieces of a block's marking (each a run of its heaps) with a helper
+/// thread, which takes pieces while the solving thread takes the others.
+/// Each piece walks the whole list of parts again, so more pieces cost more
+/// (0.6 to 2^22 on two threads: 9.7-10.4 s of wall with two, 12.6-13.4
+/// with four), and the solving thread alone marks a block as one.
+const HELPER_PIECES: usize = 2;
 
 /// Sets the mark of G(a) ⊕ G(x) in the row of each heap of a block, the
 /// other parts x of its heaps being `others`.
@@ -512,7 +590,7 @@ impl Solver {
         self.value_span
     }
 
-    fn next(&mut self, n: u64) {
+    fn next(&mut self, n: u64, crew: &Crew<BlockMarking>) {
         let value = if self.moves.split.is_empty() {
             self.clear_and_mark_one_heap_options(n);
             self.first_unmarked(None) as u16
@@ -520,7 +598,7 @@ impl Solver {
             self.full_mex(n)
         } else {
             if n >= BLOCK_FROM && n.is_multiple_of(BLOCK as u64) {
-                self.mark_block(n);
+                self.mark_block(n, crew);
             }
             match self.block {
                 Some(b) if n >= b.n0 && n < b.n0 + BLOCK as u64 => self.block_mex(n, b),
@@ -648,37 +726,52 @@ impl Solver {
     /// are all below n0 and whose one part is at least `MIN_PART`: with a
     /// rare part up to the heap's rest, and with the first `reach` parts
     /// of the scan order. For part a, the other parts of the block's heaps
-    /// are a run of consecutive heaps, read in one pass.
-    fn mark_block(&mut self, n0: u64) {
+    /// are a run of consecutive heaps, read in one pass. The pieces go to
+    /// `crew` (and its helper thread, if any): what they read is moved to
+    /// it and back, and the marks are the same however they are shared.
+    fn mark_block(&mut self, n0: u64, crew: &Crew<BlockMarking>) {
         // Every value so far is below this power of two, and so is every
         // XOR of two of them.
         let row = (usize::from(self.stats.max_value) + 1).next_power_of_two().max(64);
-        self.marks.clear();
-        self.marks.resize(BLOCK * row, 0);
         let first_big = self.rare.partition_point(|&(r, _)| r < MIN_PART);
         let reach = self.reach.min(self.scan_order.len());
-        let mut step2 = 0;
-        for k in 0..self.moves.split.len() {
-            // The rest of heap n0 after the removal; heap n0 + h has base + h.
-            let base = n0 - self.moves.split[k] as u64;
-            for &(r, gr) in &self.rare[first_big..] {
-                if r >= base {
-                    break;
-                }
-                mark_rows(&mut self.marks, row, gr, &self.g[(base - r) as usize..][..BLOCK]);
-            }
-            for &a in &self.scan_order[..reach] {
-                let a = u64::from(a);
-                if a >= MIN_PART && 2 * a <= base {
-                    let ga = self.g[a as usize];
-                    mark_rows(&mut self.marks, row, ga, &self.g[(base - a) as usize..][..BLOCK]);
-                    step2 += 1;
-                }
-            }
-        }
+        self.marks.resize_with(crew.pieces(), Vec::new);
+        let piece_rows = BLOCK / crew.pieces();
+        crew.publish(Arc::new(BlockMarking {
+            n0,
+            row,
+            piece_rows,
+            first_big,
+            reach,
+            step2: AtomicU64::new(0),
+            splits: std::mem::take(&mut self.moves.split),
+            g: std::mem::take(&mut self.g),
+            rare: std::mem::take(&mut self.rare),
+            scan_order: std::mem::take(&mut self.scan_order),
+            marks: std::mem::take(&mut self.marks)
+                .into_iter()
+                .map(Mutex::new)
+                .collect(),
+        }));
+        crew.take_pieces(&BlockMarking::mark_piece);
+        crew.wait();
+        let done = crew
+            .reclaim()
+            .expect("the block's marking was published above");
+        let step2 = done.step2.into_inner();
+        self.moves.split = done.splits;
+        self.g = done.g;
+        self.rare = done.rare;
+        self.scan_order = done.scan_order;
+        self.marks = done
+            .marks
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner))
+            .collect();
         self.block = Some(Block {
             n0,
             row,
+            piece_rows,
             first_big,
             step2,
             beyond_reach: 0,
@@ -691,7 +784,8 @@ impl Solver {
     fn block_mex(&mut self, n: u64, b: Block) -> u16 {
         let h = (n - b.n0) as usize;
         self.clear_and_mark_one_heap_options(n);
-        let line = &self.marks[h * b.row..(h + 1) * b.row];
+        let within = h % b.piece_rows;
+        let line = &self.marks[h / b.piece_rows][within * b.row..(within + 1) * b.row];
         for (s, bytes) in self.seen.iter_mut().zip(line.chunks_exact(64)) {
             *s |= bytes
                 .iter()
@@ -1014,13 +1108,26 @@ mod tests {
     #[test]
     fn the_block_path_agrees_with_the_plain_mex_past_where_it_starts() {
         // Sparse codes of both kinds (0.106 is of the domain kind), with
-        // one or several split removals; 20,000 heaps are 256 blocks.
+        // one or several split removals; 20,000 heaps are 256 blocks. On
+        // one thread, then with the helper thread marking pieces of each
+        // block: the same values and statistics (a piece marked wrong
+        // would change a value, one left unmarked the scan counts).
         let bound = 20_000;
+        let in_pool = |threads: usize, code: &OctalCode| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| values(code, bound, |_| {}, |_, _| Checkpoint::Continue))
+        };
         for c in ["0.6", "0.161", "0.167", "0.106", "0.16", "0.1777", "0.165"] {
             let code = OctalCode::parse(c).unwrap();
-            let (g, st) = values(&code, bound, |_| {}, |_, _| Checkpoint::Continue);
+            let (g, st) = in_pool(1, &code);
             let plain = crate::games::octal::solve::values(&code, bound as usize, || {});
             assert!(g == plain, "{c}: the block path's values differ from the plain mex");
+            let (g2, st2) = in_pool(2, &code);
+            assert!(g2 == g, "{c}: two threads' values differ from one thread's");
+            assert_eq!(st2, st, "{c}: two threads' statistics differ from one thread's");
             // Heaps from the first power of two where the values were found
             // sparse (0.6: 2^14) are solved in blocks.
             assert!(st.block_heaps >= 3_000, "{c}: {st:?}");

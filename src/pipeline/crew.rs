@@ -34,6 +34,8 @@ impl<T> std::ops::Deref for Apart<T> {
     }
 }
 
+/// The pieces of one job at a time, shared between the solving thread and
+/// at most one helper thread.
 pub struct Crew<J> {
     job: Mutex<Option<Arc<J>>>,
     /// Job number in the high bits, next unclaimed piece in the low bits: a
@@ -73,6 +75,7 @@ impl Drop for FailFlag<'_> {
 }
 
 impl<J> Crew<J> {
+    /// A crew for jobs of `pieces` pieces each (fewer than 256).
     pub fn new(pieces: usize) -> Self {
         assert!(pieces < 1 << PIECE_BITS);
         Crew {
@@ -83,6 +86,11 @@ impl<J> Crew<J> {
             quit: Apart(AtomicBool::new(false)),
             failed: AtomicBool::new(false),
         }
+    }
+
+    /// Pieces a job has.
+    pub fn pieces(&self) -> usize {
+        self.pieces
     }
 
     /// Offers a new job; the previous one must be finished (`wait`).
@@ -129,6 +137,26 @@ impl<J> Crew<J> {
                 !self.failed.load(Ordering::Acquire),
                 "the marking helper thread panicked"
             );
+            spin_or_yield(&mut spins);
+        }
+    }
+
+    /// Takes back the finished job (after `wait`) and, once the helper has
+    /// let go of its handle, what it holds: a job can carry its owner's
+    /// data to the helper and back, moved rather than copied.
+    pub fn reclaim(&self) -> Option<J> {
+        let mut job = self
+            .job
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()?;
+        let mut spins = 0u32;
+        loop {
+            match Arc::try_unwrap(job) {
+                Ok(owned) => return Some(owned),
+                // The helper drops its handle as it leaves `take_pieces`.
+                Err(shared) => job = shared,
+            }
             spin_or_yield(&mut spins);
         }
     }
