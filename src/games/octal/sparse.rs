@@ -168,82 +168,97 @@ pub fn values_resumable(
     // same either way).
     let helped = rayon::current_num_threads() > 1 && bound >= BLOCK_FROM;
     let crew = Crew::new(if helped { HELPER_PIECES } else { 1 });
-    std::thread::scope(|scope| {
+    let stats = std::thread::scope(|scope| {
         if helped {
             scope.spawn(|| crew.help(&BlockMarking::mark_piece));
         }
         // Stops the helper however this thread leaves, a panic included.
         let _stop = crew.stopper();
-        let start = s.g.len() as u64;
-        let mut last_save = (Instant::now(), start);
-        let mut since_report = 0;
-        let mut stats = None;
-        for n in start..=bound {
-            if let Some(c) = saving.filter(|_| n % SAVE_CHECK == 0) {
-                if n >= last_save.1 + SAVE_SPACING && last_save.0.elapsed() >= c.every {
-                    on_heaps(since_report);
-                    since_report = 0;
-                    let began = Instant::now();
-                    // For resuming only: a save that cannot be made (no room,
-                    // a failed write) is reported and the run goes on.
-                    match checkpoint::check_room(&c.path).and_then(|()| s.save(c)) {
-                        Ok(bytes) => {
-                            on_step(Step::Saved {
-                                at: n,
-                                bytes,
-                                seconds: began.elapsed().as_secs_f64(),
-                            });
-                            last_save = (Instant::now(), n);
-                            if c.stop_after.is_some_and(|h| n >= h) {
-                                bail!("stopped after saving the state at heap {n} (as asked)");
-                            }
-                        }
-                        Err(e) => {
-                            on_step(Step::Skipped {
-                                at: n,
-                                why: format!("{e:#}"),
-                            });
-                            last_save.0 = Instant::now();
-                        }
-                    }
-                }
-            }
-            if n >= FIRST_CHOICE && n.is_power_of_two() {
-                s.choose_mask();
-                s.rebuild_order(n);
-                match at_power_of_two(&s.g, &s.stats_now()) {
-                    Checkpoint::Continue => {}
-                    Checkpoint::Stop => break,
-                    Checkpoint::Periodic {
-                        period,
-                        preperiod,
-                        to,
-                    } => {
-                        ensure!(
-                            period >= 1 && preperiod + period <= n && to <= bound,
-                            "a period is filled in only past its proof"
-                        );
-                        stats = Some(s.stats_now());
-                        for m in n..=to {
-                            let v = s.g[(m - period) as usize];
-                            s.g.push(v);
-                        }
-                        on_heaps(to + 1 - n);
-                        break;
-                    }
-                }
-            }
-            s.next(n, &crew);
-            since_report += 1;
-            if since_report == 1 << 12 {
+        solve_from(&mut s, bound, saving, &mut on_heaps, &mut at_power_of_two, on_step, &crew)
+    })?;
+    Ok((s.g, stats))
+}
+
+/// Solves heaps from `s.g.len()` to `bound` (see [`values_resumable`]),
+/// saving on the way; returns the statistics (those at the proof when a
+/// period fills in the rest).
+fn solve_from(
+    s: &mut Solver,
+    bound: u64,
+    saving: Option<&Saving>,
+    on_heaps: &mut dyn FnMut(u64),
+    at_power_of_two: &mut dyn FnMut(&[u16], &SparseStats) -> Checkpoint,
+    on_step: &mut dyn FnMut(Step),
+    crew: &Crew<BlockMarking>,
+) -> Result<SparseStats> {
+    let start = s.g.len() as u64;
+    let mut last_save = (Instant::now(), start);
+    let mut since_report = 0;
+    let mut stats = None;
+    for n in start..=bound {
+        if let Some(c) = saving.filter(|_| n % SAVE_CHECK == 0) {
+            if n >= last_save.1 + SAVE_SPACING && last_save.0.elapsed() >= c.every {
                 on_heaps(since_report);
                 since_report = 0;
+                let began = Instant::now();
+                // For resuming only: a save that cannot be made (no room,
+                // a failed write) is reported and the run goes on.
+                match checkpoint::check_room(&c.path).and_then(|()| s.save(c)) {
+                    Ok(bytes) => {
+                        on_step(Step::Saved {
+                            at: n,
+                            bytes,
+                            seconds: began.elapsed().as_secs_f64(),
+                        });
+                        last_save = (Instant::now(), n);
+                        if c.stop_after.is_some_and(|h| n >= h) {
+                            bail!("stopped after saving the state at heap {n} (as asked)");
+                        }
+                    }
+                    Err(e) => {
+                        on_step(Step::Skipped {
+                            at: n,
+                            why: format!("{e:#}"),
+                        });
+                        last_save.0 = Instant::now();
+                    }
+                }
             }
         }
-        on_heaps(since_report);
-        let stats = stats.unwrap_or_else(|| s.stats_now());
-        Ok((s.g, stats))
-    })
+        if n >= FIRST_CHOICE && n.is_power_of_two() {
+            s.choose_mask();
+            s.rebuild_order(n);
+            match at_power_of_two(&s.g, &s.stats_now()) {
+                Checkpoint::Continue => {}
+                Checkpoint::Stop => break,
+                Checkpoint::Periodic {
+                    period,
+                    preperiod,
+                    to,
+                } => {
+                    ensure!(
+                        period >= 1 && preperiod + period <= n && to <= bound,
+                        "a period is filled in only past its proof"
+                    );
+                    stats = Some(s.stats_now());
+                    for m in n..=to {
+                        let v = s.g[(m - period) as usize];
+                        s.g.push(v);
+                    }
+                    on_heaps(to + 1 - n);
+                    break;
+                }
+            }
+        }
+        s.next(n, crew);
+        since_report += 1;
+        if since_report == 1 << 12 {
+            on_heaps(since_report);
+            since_report = 0;
+        }
+    }
+    on_heaps(since_report);
+    Ok(stats.unwrap_or_else(|| s.stats_now()))
 }
 
 /// An octal code read as move lists.
@@ -352,11 +367,17 @@ struct BlockMarking {
     step2: AtomicU64,
     first_big: usize,
     reach: usize,
+    lent: Lent,
+    marks: Vec<Mutex<Vec<u8>>>,
+}
+
+/// The solver's fields a block's marking reads: lent to the crew for the
+/// block by move and given back (`Solver::lend`, `Solver::take_back`).
+struct Lent {
     splits: Vec<usize>,
     g: Vec<u16>,
     rare: Vec<(u64, u16)>,
     scan_order: Vec<u32>,
-    marks: Vec<Mutex<Vec<u8>>>,
 }
 
 impl BlockMarking {
@@ -368,21 +389,27 @@ impl BlockMarking {
         marks.clear();
         marks.resize(self.piece_rows * self.row, 0);
         let first_row = piece * self.piece_rows;
-        let others = |x: u64| &self.g[x as usize + first_row..][..self.piece_rows];
+        let Lent {
+            splits,
+            g,
+            rare,
+            scan_order,
+        } = &self.lent;
+        let others = |x: u64| &g[x as usize + first_row..][..self.piece_rows];
         let mut step2 = 0;
-        for &removal in &self.splits {
+        for &removal in splits {
             // The rest of heap n0 after the removal; heap n0 + h has base + h.
             let base = self.n0 - removal as u64;
-            for &(r, gr) in &self.rare[self.first_big..] {
+            for &(r, gr) in &rare[self.first_big..] {
                 if r >= base {
                     break;
                 }
                 mark_rows(&mut marks, self.row, gr, others(base - r));
             }
-            for &a in &self.scan_order[..self.reach] {
+            for &a in &scan_order[..self.reach] {
                 let a = u64::from(a);
                 if a >= MIN_PART && 2 * a <= base {
-                    mark_rows(&mut marks, self.row, self.g[a as usize], others(base - a));
+                    mark_rows(&mut marks, self.row, g[a as usize], others(base - a));
                     step2 += 1;
                 }
             }
@@ -744,10 +771,7 @@ impl Solver {
             first_big,
             reach,
             step2: AtomicU64::new(0),
-            splits: std::mem::take(&mut self.moves.split),
-            g: std::mem::take(&mut self.g),
-            rare: std::mem::take(&mut self.rare),
-            scan_order: std::mem::take(&mut self.scan_order),
+            lent: self.lend(),
             marks: std::mem::take(&mut self.marks)
                 .into_iter()
                 .map(Mutex::new)
@@ -759,10 +783,7 @@ impl Solver {
             .reclaim()
             .expect("the block's marking was published above");
         let step2 = done.step2.into_inner();
-        self.moves.split = done.splits;
-        self.g = done.g;
-        self.rare = done.rare;
-        self.scan_order = done.scan_order;
+        self.take_back(done.lent);
         self.marks = done
             .marks
             .into_iter()
@@ -776,6 +797,22 @@ impl Solver {
             step2,
             beyond_reach: 0,
         });
+    }
+
+    fn lend(&mut self) -> Lent {
+        Lent {
+            splits: std::mem::take(&mut self.moves.split),
+            g: std::mem::take(&mut self.g),
+            rare: std::mem::take(&mut self.rare),
+            scan_order: std::mem::take(&mut self.scan_order),
+        }
+    }
+
+    fn take_back(&mut self, lent: Lent) {
+        self.moves.split = lent.splits;
+        self.g = lent.g;
+        self.rare = lent.rare;
+        self.scan_order = lent.scan_order;
     }
 
     /// G(n) for a heap of the marked block: its row of marks, the rare
