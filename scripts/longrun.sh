@@ -8,6 +8,11 @@
 #   scripts/longrun.sh sample PID            (started by start) a line a minute of PID's
 #                                            CPU, wall and RSS, to RUN/usage.log
 #   scripts/longrun.sh stop RUN              SIGTERM (the last save stays; start resumes it)
+#   scripts/longrun.sh after RUN NEXT [THREADS]
+#                                            in the background: once RUN's process has
+#                                            ended with its table written, start NEXT
+#                                            (nothing if RUN stopped unfinished); the
+#                                            waiter logs to $LONGRUN/NEXT.after.log
 #
 # RUN is grundy35 (config/record.toml, grundy/values to 2^35) or octal06
 # (config/big.toml, octal/0.6 to 2^32). Each run lives in $LONGRUN/RUN
@@ -30,6 +35,14 @@ config_of() {
 }
 
 pid_of() { pgrep -f "$root/$1/nimrod.bin build" || true; }
+
+# The finished table of a run (written only when its build completes).
+table_of() {
+    case $1 in
+        grundy35) echo "$root/$1/data/grundy/values.nmt" ;;
+        octal06) echo "$root/$1/data/octal/0.6.nmt" ;;
+    esac
+}
 
 case ${1:-} in
     start)
@@ -78,6 +91,27 @@ case ${1:-} in
             echo "$(date -u +%FT%TZ) pid $pid $line"
             sleep 60
         done
+        ;;
+    after)
+        run=${2:?after needs a run to wait for} next=${3:?after needs the run to start next}
+        threads=${4:-1}
+        config_of "$run" > /dev/null
+        config_of "$next" > /dev/null
+        [[ $threads =~ ^[12]$ ]] || { echo "THREADS must be 1 or 2" >&2; exit 2; }
+        [[ $run != "$next" ]] || { echo "a run cannot wait for itself" >&2; exit 2; }
+        setsid nohup bash "$0" wait-then "$run" "$next" "$threads" >> "$root/$next.after.log" 2>&1 < /dev/null &
+        echo "$next starts on $threads thread(s) once $run has written $(table_of "$run") (log $root/$next.after.log)"
+        ;;
+    wait-then)
+        run=$2 next=$3 threads=$4
+        echo "$(date -u +%FT%TZ) waiting for $run to finish, then $next"
+        while [[ -n $(pid_of "$run") ]]; do sleep 20; done
+        if [[ -f $(table_of "$run") ]]; then
+            echo "$(date -u +%FT%TZ) $run finished: starting $next"
+            bash "$0" start "$next" "$threads"
+        else
+            echo "$(date -u +%FT%TZ) $run stopped without its table: $next not started"
+        fi
         ;;
     stop)
         run=${2:?stop needs a run}
