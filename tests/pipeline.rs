@@ -853,6 +853,89 @@ fn a_killed_one_byte_grundy_build_resumes_with_the_same_codes() {
     );
 }
 
+/// A finished streaming build keeps the last state it could resume from;
+/// a build of the same data directory to a larger bound goes on from it
+/// instead of starting over, and writes the bytes a build to that bound in
+/// one go writes. A kept state of other parameters (another window) is
+/// not used.
+#[test]
+fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes() {
+    let cfgdir = tempfile::tempdir().unwrap();
+    let config = |name: &str, bound: u64, window: u64| {
+        let cfg = cfgdir.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "[grundy]\nbound = {bound}\nmode = \"streaming\"\nwindow = {window}\nwidth = 8\n"
+            ),
+        )
+        .unwrap();
+        cfg
+    };
+    let (small, big) = (
+        config("small", 1_000_000, 131072),
+        config("big", 3_000_000, 131072),
+    );
+    let build = |cfg: &Path, dir: &Path| {
+        let o = build_saving_every(cfg, dir, "grundy/values", "2", "600")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        format!("{}{}", stdout(&o), stderr(&o))
+    };
+    let reference = tempfile::tempdir().unwrap();
+    build(&big, reference.path());
+    let expected = std::fs::read(reference.path().join("grundy/values.nmt")).unwrap();
+
+    let d = tempfile::tempdir().unwrap();
+    let table = d.path().join("grundy/values.nmt");
+    let kept = d.path().join("grundy/values.nmt.extend");
+    let log = build(&small, d.path());
+    assert!(
+        log.contains("last state before the end saved at heap"),
+        "{log}"
+    );
+    assert!(
+        kept.exists(),
+        "no state kept beside the finished table: {log}"
+    );
+    assert!(!nimrod::pipeline::checkpoint::path_beside(&table).exists());
+    let small_len = nimrod::Table::open(&table).unwrap().len();
+    assert_eq!(small_len, 1_000_001);
+    // The kept state is at the start of the last block planned (64 heaps).
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["info", kept.to_str().unwrap(), "--json"])).unwrap();
+    let next = j["next_heap"].as_u64().unwrap();
+    assert!(next + 64 <= small_len && next + 128 > small_len, "{j}");
+
+    let log = build(&big, d.path());
+    assert!(
+        log.contains("extending the finished table of heaps 0..=1000000 to 3000000")
+            && log.contains("resumed at heap"),
+        "{log}"
+    );
+    assert!(
+        std::fs::read(&table).unwrap() == expected,
+        "the extended table differs from one built to 3,000,000 in one go"
+    );
+    assert!(!nimrod::pipeline::checkpoint::path_beside(&table).exists());
+    assert!(kept.exists(), "the extended build keeps its own last state");
+    ok(&["verify", d.path().to_str().unwrap()]);
+
+    // A kept state of another window: refused, the build starts over.
+    let e = tempfile::tempdir().unwrap();
+    build(&small, e.path());
+    let other = config("other", 3_000_000, 262144);
+    let log = build(&other, e.path());
+    assert!(!log.contains("extending"), "{log}");
+    let fresh = tempfile::tempdir().unwrap();
+    build(&other, fresh.path());
+    assert!(
+        std::fs::read(e.path().join("grundy/values.nmt")).unwrap()
+            == std::fs::read(fresh.path().join("grundy/values.nmt")).unwrap()
+    );
+}
+
 /// Builds a config of `[grundy]` `body` (written as `NAME.toml` in
 /// `cfgdir`) into a fresh data directory, with `extra` build arguments.
 fn build_grundy(cfgdir: &Path, name: &str, body: &str, extra: &[&str]) -> tempfile::TempDir {

@@ -122,7 +122,9 @@ fn shipped_name(s: &nimrod::table::ShippedTable) -> &'static str {
 }
 
 pub fn info(file: &Path, json: bool) -> Result<ExitCode> {
-    if file.to_string_lossy().ends_with(".checkpoint") {
+    // A build's saved state, or the last one a finished table kept.
+    let name = file.to_string_lossy();
+    if name.ends_with(".checkpoint") || name.ends_with(".extend") {
         return checkpoint_info(file, json);
     }
     let (table, shipped);

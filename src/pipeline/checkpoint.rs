@@ -51,6 +51,13 @@ pub fn path_beside(output: &Path) -> PathBuf {
     with_suffix(output, ".checkpoint")
 }
 
+/// Where a finished table keeps the last state its build could resume from
+/// (`values.nmt.extend`), for a later build of the same job to a larger
+/// bound to go on from instead of starting over.
+pub fn path_for_extending(output: &Path) -> PathBuf {
+    with_suffix(output, ".extend")
+}
+
 /// The environment variable that sets how often long jobs save their state.
 pub const INTERVAL_VAR: &str = "NIMROD_CHECKPOINT_MINUTES";
 
@@ -83,6 +90,10 @@ pub struct Saving {
     /// Tests: stop the job with an error right after the first save at or
     /// past this point (a heap, a ply), as a killed build would.
     pub stop_after: Option<u64>,
+    /// Where to save, as well, the last state a solve can resume from
+    /// before it ends (whatever the interval): kept beside the finished
+    /// table, it lets a build to a larger bound go on from there.
+    pub last_state: Option<PathBuf>,
 }
 
 impl Saving {
@@ -94,6 +105,7 @@ impl Saving {
             key,
             every: interval()?,
             stop_after: None,
+            last_state: None,
         })
     }
 
@@ -155,6 +167,16 @@ pub enum Step {
         /// The time the save took.
         seconds: f64,
     },
+    /// The last state the solve can resume from before its end was saved
+    /// for extending the finished table later.
+    SavedLast {
+        /// Where a longer solve would resume.
+        at: u64,
+        /// The state's size.
+        bytes: u64,
+        /// Where it is.
+        path: PathBuf,
+    },
     /// The job resumed from a saved state.
     Resumed {
         /// The first point done after resuming.
@@ -182,6 +204,11 @@ impl Step {
             Step::Saved { at, bytes, seconds } => format!(
                 "state saved at {unit} {at} ({:.1} MB in {seconds:.1} s)",
                 *bytes as f64 / 1e6
+            ),
+            Step::SavedLast { at, bytes, path } => format!(
+                "last state before the end saved at {unit} {at} ({:.1} MB, {}): a build to a larger bound goes on from it",
+                *bytes as f64 / 1e6,
+                path.display()
             ),
             Step::Resumed { at } => format!("resumed at {unit} {at} from its checkpoint"),
             Step::Refused { why } => format!("checkpoint not used, starting over: {why}"),

@@ -187,12 +187,23 @@ fn solve_in_order(
         output.solved(storage, cursor, n0)?;
         storage.compact(cursor, BLOCK);
         slot = 1 - slot;
-        if let Some(saves) = saves.as_deref_mut().filter(|s| planned && s.due(cursor)) {
-            output.sync()?;
-            let job = marking.jobs[slot]
-                .read()
-                .unwrap_or_else(PoisonError::into_inner);
-            saves.save(&st, storage, cursor, &job, &marking.buffers[slot])?;
+        // The planned block is the last one planned: a longer solve would
+        // resume here (see `resumes_at`).
+        let last_planned = planned && cursor.next_heap() + 2 * BLOCK as u64 > bound + 1;
+        if let Some(saves) = saves.as_deref_mut().filter(|_| planned) {
+            let (due, last) = (saves.due(cursor), last_planned && saves.keeps_last());
+            if due || last {
+                output.sync()?;
+                let job = marking.jobs[slot]
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if due {
+                    saves.save(&st, storage, cursor, &job, &marking.buffers[slot])?;
+                }
+                if last {
+                    saves.save_last(&st, storage, cursor, &job, &marking.buffers[slot]);
+                }
+            }
         }
     }
     while cursor.next_heap() <= bound {
@@ -337,25 +348,44 @@ pub struct SavedProgress {
     pub rare_values: usize,
 }
 
+/// Whether a solve to `bound` can resume from a state saved at heap `next`
+/// (one whose next block is planned, and the block after it too).
+pub fn resumes_at(next: u64, bound: u64) -> bool {
+    next >= BLOCKS_FROM && next + 2 * BLOCK as u64 <= bound + 1
+}
+
 /// Reads the saved state at `path` through to its checksum: `Ok(None)`
 /// when it is not a Grundy state, an error when it is damaged or of
 /// another format.
 pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedProgress>> {
-    let Some(mut r) = checkpoint::StateReader::open_kind(path, MAGIC, "Grundy", FORMAT)? else {
+    let Some(r) = checkpoint::StateReader::open_kind(path, MAGIC, "Grundy", FORMAT)? else {
         return Ok(None);
     };
+    progress_of(r).map(Some)
+}
+
+/// [`read_saved`] of `c`'s file, its key checked too: `Ok(None)` when there
+/// is none, an error when it cannot be used by a solve that saves as `c`.
+pub fn read_saving(c: &Saving) -> Result<Option<SavedProgress>> {
+    let Some(r) = c.open(MAGIC, "a Grundy", FORMAT)? else {
+        return Ok(None);
+    };
+    progress_of(r).map(Some)
+}
+
+fn progress_of(mut r: checkpoint::StateReader) -> Result<SavedProgress> {
     let window = r.u64()?;
     let next_heap = Storage::skip_saved(&mut r)?;
     let (st, _, _) = read_solve_state(r, next_heap)?;
     let rare_values = (st.stats.first_heaps.iter())
         .filter(|v| is_rare_value(v.value))
         .count();
-    Ok(Some(SavedProgress {
+    Ok(SavedProgress {
         next_heap,
         window,
         stats: st.stats,
         rare_values,
-    }))
+    })
 }
 
 /// `stream`, saving its state as `checkpoint` says and resuming from a
@@ -444,7 +474,7 @@ fn restore(
     storage.restore(cursor, &mut r)?;
     let next = cursor.next_heap();
     ensure!(
-        next >= BLOCKS_FROM && next + 2 * BLOCK as u64 <= bound + 1,
+        resumes_at(next, bound),
         "{}: saved at heap {next}, past what this solve to {bound} would save",
         r.name()
     );
@@ -498,6 +528,58 @@ impl Saves<'_> {
             && self.since.elapsed() >= self.checkpoint.every
     }
 
+    fn keeps_last(&self) -> bool {
+        self.checkpoint.last_state.is_some()
+    }
+
+    /// Writes the state to `c`'s file.
+    fn write(
+        &self,
+        c: &Saving,
+        st: &SparseState,
+        storage: &Storage,
+        cursor: &Cursor,
+        job: &MarkJob,
+        buffer: &MarkBuffer,
+    ) -> Result<u64> {
+        checkpoint::check_room(&c.path)?;
+        let mut w = c.create(MAGIC, FORMAT)?;
+        w.u64(self.window)?;
+        storage.save(cursor, &mut w)?;
+        st.save(&mut w)?;
+        save_planned(job, buffer, &mut w)?;
+        w.commit()
+    }
+
+    /// Saves the last state before the end to `last_state` (the same
+    /// bytes a save there would write): like any save, one that cannot be
+    /// made is reported and the solve goes on.
+    fn save_last(
+        &mut self,
+        st: &SparseState,
+        storage: &Storage,
+        cursor: &Cursor,
+        job: &MarkJob,
+        buffer: &MarkBuffer,
+    ) {
+        let Some(path) = self.checkpoint.last_state.clone() else {
+            return;
+        };
+        let c = Saving {
+            path: path.clone(),
+            ..self.checkpoint.clone()
+        };
+        let at = cursor.next_heap();
+        let step = match self.write(&c, st, storage, cursor, job, buffer) {
+            Ok(bytes) => Step::SavedLast { at, bytes, path },
+            Err(e) => Step::Skipped {
+                at,
+                why: format!("{e:#}"),
+            },
+        };
+        (self.on_step)(step);
+    }
+
     fn save(
         &mut self,
         st: &SparseState,
@@ -510,15 +592,7 @@ impl Saves<'_> {
         let c = self.checkpoint;
         // A save is for resuming, not for the values: one that cannot be
         // made (no room, a failed write) is reported and the run goes on.
-        let saved = (|| {
-            checkpoint::check_room(&c.path)?;
-            let mut w = c.create(MAGIC, FORMAT)?;
-            w.u64(self.window)?;
-            storage.save(cursor, &mut w)?;
-            st.save(&mut w)?;
-            save_planned(job, buffer, &mut w)?;
-            w.commit()
-        })();
+        let saved = self.write(c, st, storage, cursor, job, buffer);
         let heap = cursor.next_heap();
         self.since = Instant::now();
         let bytes = match saved {
@@ -711,6 +785,7 @@ mod tests {
             key: 7,
             every: Duration::ZERO,
             stop_after: Some(150_000),
+            last_state: None,
         };
         for (first, then) in [(2, 1), (1, 2)] {
             let _ = std::fs::remove_file(&c.path);
@@ -726,6 +801,7 @@ mod tests {
             assert!(kept.0.lock().unwrap().0.len() as u64 >= saved);
             let resume = Saving {
                 stop_after: None,
+                last_state: None,
                 ..c.clone()
             };
             let (done, steps) = run(bound, &resume, &kept, then);
@@ -739,6 +815,7 @@ mod tests {
         let other = Saving {
             key: 8,
             stop_after: None,
+            last_state: None,
             // No save of its own, so the file stays the first solve's.
             every: Duration::from_secs(3600),
             ..c.clone()
@@ -757,6 +834,7 @@ mod tests {
         let kept = Kept::default();
         let resume = Saving {
             stop_after: None,
+            last_state: None,
             ..c.clone()
         };
         let (done, steps) = run(bound, &resume, &kept, 2);

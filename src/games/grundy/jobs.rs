@@ -9,7 +9,7 @@ use crate::pipeline::config::game_params;
 use crate::pipeline::{Job, JobContext, Planner};
 use crate::table::writer::{write_hashed, write_ranked};
 use crate::table::{EntryKind, Table, TableMeta, TableWriter};
-use anyhow::{ensure, Result};
+use anyhow::{ensure, Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -212,14 +212,18 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
         // The state at a heap does not depend on the bound: a stopped
         // solve to 2^32 resumes as part of one to 2^35. The width is in
         // the key: the partial table's bytes are entries of that width.
-        let checkpoint = checkpoint::Saving::beside(
+        let mut checkpoint = checkpoint::Saving::beside(
             &ctx.output,
             crate::pipeline::param_hash(
                 "grundy/values streaming state",
                 &json!({"window": job.window, "solver": job.solver, "width": job.width}),
             ),
         )?;
+        checkpoint.last_state = Some(checkpoint::path_for_extending(&ctx.output));
         let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
+        if let Some(line) = extend_finished(&ctx.output, &checkpoint, job)? {
+            say(line);
+        }
         let (stats, sink) = driver::stream_resumable(
             bound,
             job.window,
@@ -271,6 +275,91 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
     }
     stage.finish();
     Ok(())
+}
+
+/// A streaming build to a larger bound than the finished table at `output`
+/// goes on from the last state that table's build kept
+/// (`checkpoint.last_state`) instead of starting over: the table becomes
+/// the partial file again (its values up to that state are the solve's so
+/// far; the rest is cut off when the sink resumes) and the kept state the
+/// checkpoint. Does nothing, and says nothing, unless every piece fits: no
+/// build of this table under way, a kept state of these parameters that
+/// this bound can resume from, and a table of this width and a smaller
+/// bound whose statistics agree with the state's (it is the state's run).
+/// Returns the line to log when it extends.
+fn extend_finished(
+    output: &std::path::Path,
+    checkpoint: &checkpoint::Saving,
+    job: &ValuesJob,
+) -> Result<Option<String>> {
+    let Some(kept) = checkpoint.last_state.as_deref() else {
+        return Ok(None);
+    };
+    let partial = crate::table::writer::partial_path(output);
+    if checkpoint.path.exists() || partial.exists() || !kept.exists() || !output.exists() {
+        return Ok(None);
+    }
+    let as_kept = checkpoint::Saving {
+        path: kept.to_path_buf(),
+        ..checkpoint.clone()
+    };
+    // Its key (window, solver, width) and format, then the state through
+    // to its checksum.
+    let Ok(Some(saved)) = driver::read_saving(&as_kept) else {
+        return Ok(None);
+    };
+    let Ok(table) = Table::open(output) else {
+        return Ok(None);
+    };
+    let kind = if job.width == 8 {
+        EntryKind::U8
+    } else {
+        EntryKind::U16
+    };
+    let meta = table.meta();
+    let table_bound = meta.params.get("bound").and_then(serde_json::Value::as_u64);
+    let Ok(stats) = serde_json::from_value::<GrundyStats>(meta.stats.clone()) else {
+        return Ok(None);
+    };
+    let next = saved.next_heap;
+    let same_run = stats.first_heaps.len() >= saved.stats.first_heaps.len()
+        && stats.first_heaps[saved.stats.first_heaps.len()..]
+            .iter()
+            .all(|f| f.heap >= next)
+        && stats
+            .first_heaps
+            .iter()
+            .zip(&saved.stats.first_heaps)
+            .all(|(a, b)| (a.heap, a.value) == (b.heap, b.value));
+    let fits = (meta.game.as_str(), meta.table.as_str()) == ("grundy", "values")
+        && table.header().entry_kind == kind
+        && table_bound.is_some_and(|b| b < job.bound && table.len() == b + 1 && next <= b)
+        && driver::resumes_at(next, job.bound)
+        && same_run;
+    if !fits {
+        return Ok(None);
+    }
+    drop(table);
+    std::fs::rename(output, &partial).with_context(|| {
+        format!(
+            "cannot move {} to {} to extend it",
+            output.display(),
+            partial.display()
+        )
+    })?;
+    std::fs::rename(kept, &checkpoint.path).with_context(|| {
+        format!(
+            "cannot move {} to {} to extend {}",
+            kept.display(),
+            checkpoint.path.display(),
+            output.display()
+        )
+    })?;
+    Ok(Some(format!(
+        "extending the finished table of heaps 0..={} to {} from its kept state at heap {next}",
+        table_bound.unwrap_or_default(),
+        job.bound
+    )))
 }
 
 /// The values table as the streaming solve's sink.

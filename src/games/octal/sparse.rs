@@ -1233,6 +1233,7 @@ mod tests {
             key: 7,
             every: std::time::Duration::ZERO,
             stop_after: Some(150_000),
+            last_state: None,
         };
         let (stopped, steps) = resumable(&code, bound, &c);
         let err = stopped.unwrap_err().to_string();
@@ -1243,6 +1244,7 @@ mod tests {
         assert!(saved >= 150_000 && steps.len() >= 2, "{steps:?}");
         let resume = Saving {
             stop_after: None,
+            last_state: None,
             ..c.clone()
         };
         let (done, steps) = resumable(&code, bound, &resume);
