@@ -8,6 +8,10 @@
 #   scripts/longrun.sh sample PID            (started by start) a line a minute of PID's
 #                                            CPU, wall and RSS, to RUN/usage.log
 #   scripts/longrun.sh stop RUN              SIGTERM (the last save stays; start resumes it)
+#   scripts/longrun.sh keep RUN PID          (started by start for grundy35) while PID lives,
+#                                            copies each new save to values.nmt.extend, the
+#                                            state a build to a larger bound goes on from
+#                                            (the run's binary predates keeping it itself)
 #   scripts/longrun.sh after RUN NEXT [THREADS]
 #                                            in the background: once RUN's process has
 #                                            ended with its table written, start NEXT
@@ -71,6 +75,9 @@ case ${1:-} in
         [[ -n $pid ]] || { echo "$run did not start:" >&2; tail -n 5 "$dir/run.log" >&2; exit 1; }
         echo 19 > "/proc/$pid/autogroup" 2>/dev/null || echo "note: could not set the autogroup's nice" >&2
         setsid nohup bash "$0" sample "$pid" >> "$dir/usage.log" 2>&1 < /dev/null &
+        if [[ $run == grundy35 ]]; then
+            setsid nohup bash "$0" keep "$run" "$pid" >> "$dir/keep.log" 2>&1 < /dev/null &
+        fi
         echo "$run started: pid $pid, log $dir/run.log, usage $dir/usage.log"
         ;;
     sample)
@@ -112,6 +119,23 @@ case ${1:-} in
         else
             echo "$(date -u +%FT%TZ) $run stopped without its table: $next not started"
         fi
+        ;;
+    keep)
+        # A copy, made whole under another name and renamed into place, of
+        # each save newer than the last copy: the finished table's build
+        # removes its checkpoint, and the copy stays beside the table.
+        run=${2:?keep needs a run} pid=${3:?keep needs a pid}
+        ck=$root/$run/data/grundy/values.nmt.checkpoint
+        kept=$root/$run/data/grundy/values.nmt.extend
+        while [[ -r /proc/$pid/stat ]]; do
+            if [[ -f $ck && ( ! -f $kept || $ck -nt $kept ) ]]; then
+                if cp -p "$ck" "$root/$run/extend.copying" 2>/dev/null; then
+                    mv "$root/$run/extend.copying" "$kept"
+                    echo "$(date -u +%FT%TZ) kept the save of $(date -u -r "$kept" +%FT%TZ) as $kept"
+                fi
+            fi
+            sleep 30
+        done
         ;;
     stop)
         run=${2:?stop needs a run}
