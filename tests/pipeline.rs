@@ -907,6 +907,11 @@ fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes
         serde_json::from_str(&ok(&["info", kept.to_str().unwrap(), "--json"])).unwrap();
     let next = j["next_heap"].as_u64().unwrap();
     assert!(next + 64 <= small_len && next + 128 > small_len, "{j}");
+    // A packed copy answers while the larger build runs; it goes once the
+    // larger table is written.
+    ok(&["pack", table.to_str().unwrap()]);
+    let packed = d.path().join("grundy/values.nmt.zst");
+    assert!(packed.exists());
 
     let log = build(&big, d.path());
     assert!(
@@ -920,6 +925,10 @@ fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes
     );
     assert!(!nimrod::pipeline::checkpoint::path_beside(&table).exists());
     assert!(kept.exists(), "the extended build keeps its own last state");
+    assert!(
+        !packed.exists(),
+        "the smaller table's packed copy outlives it"
+    );
     ok(&["verify", d.path().to_str().unwrap()]);
 
     // A kept state of another window: refused, the build starts over.
