@@ -347,14 +347,24 @@ fn extend_finished(
             partial.display()
         )
     })?;
-    std::fs::rename(kept, &checkpoint.path).with_context(|| {
-        format!(
-            "cannot move {} to {} to extend {}",
-            kept.display(),
-            checkpoint.path.display(),
-            output.display()
-        )
-    })?;
+    if let Err(e) = std::fs::rename(kept, &checkpoint.path) {
+        // Put the table back: a partial file without its state would be
+        // started over.
+        let back = std::fs::rename(&partial, output);
+        return Err(e).with_context(|| {
+            format!(
+                "cannot move {} to {} to extend {}{}",
+                kept.display(),
+                checkpoint.path.display(),
+                output.display(),
+                if back.is_ok() {
+                    " (the table is left as it was)"
+                } else {
+                    ""
+                }
+            )
+        });
+    }
     Ok(Some(format!(
         "extending the finished table of heaps 0..={} to {} from its kept state at heap {next}",
         table_bound.unwrap_or_default(),
