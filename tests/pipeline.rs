@@ -936,7 +936,10 @@ fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes
     build(&small, e.path());
     let other = config("other", 3_000_000, 262144);
     let log = build(&other, e.path());
-    assert!(!log.contains("extending"), "{log}");
+    assert!(
+        !log.contains("extending") && log.contains("kept state not used, starting over: "),
+        "{log}"
+    );
     let fresh = tempfile::tempdir().unwrap();
     build(&other, fresh.path());
     assert!(

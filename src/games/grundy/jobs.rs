@@ -282,11 +282,12 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
 /// (`checkpoint.last_state`) instead of starting over: the table becomes
 /// the partial file again (its values up to that state are the solve's so
 /// far; the rest is cut off when the sink resumes) and the kept state the
-/// checkpoint. Does nothing, and says nothing, unless every piece fits: no
-/// build of this table under way, a kept state of these parameters that
-/// this bound can resume from, and a table of this width and a smaller
-/// bound whose statistics agree with the state's (it is the state's run).
-/// Returns the line to log when it extends.
+/// checkpoint. Only when no build of this table is under way and a table
+/// and a kept state are there; then it extends when the state is of these
+/// parameters, this bound can resume from it, and the table is of this
+/// width, of a smaller bound and of the state's run (their statistics
+/// agree), and otherwise leaves both alone. Returns the line to log: what
+/// it extends, or why the kept state is not used.
 fn extend_finished(
     output: &std::path::Path,
     checkpoint: &checkpoint::Saving,
@@ -299,17 +300,21 @@ fn extend_finished(
     if checkpoint.path.exists() || partial.exists() || !kept.exists() || !output.exists() {
         return Ok(None);
     }
+    let not_used = |why: String| Ok(Some(format!("kept state not used, starting over: {why}")));
     let as_kept = checkpoint::Saving {
         path: kept.to_path_buf(),
         ..checkpoint.clone()
     };
     // Its key (window, solver, width) and format, then the state through
     // to its checksum.
-    let Ok(Some(saved)) = driver::read_saving(&as_kept) else {
-        return Ok(None);
+    let saved = match driver::read_saving(&as_kept) {
+        Ok(Some(saved)) => saved,
+        Ok(None) => return Ok(None),
+        Err(e) => return not_used(format!("{e:#}")),
     };
-    let Ok(table) = Table::open(output) else {
-        return Ok(None);
+    let table = match Table::open(output) {
+        Ok(t) => t,
+        Err(e) => return not_used(format!("{}: {e}", kept.display())),
     };
     let kind = if job.width == 8 {
         EntryKind::U8
@@ -317,27 +322,63 @@ fn extend_finished(
         EntryKind::U16
     };
     let meta = table.meta();
-    let table_bound = meta.params.get("bound").and_then(serde_json::Value::as_u64);
-    let Ok(stats) = serde_json::from_value::<GrundyStats>(meta.stats.clone()) else {
-        return Ok(None);
-    };
     let next = saved.next_heap;
-    let same_run = stats.first_heaps.len() >= saved.stats.first_heaps.len()
-        && stats.first_heaps[saved.stats.first_heaps.len()..]
-            .iter()
-            .all(|f| f.heap >= next)
-        && stats
-            .first_heaps
-            .iter()
-            .zip(&saved.stats.first_heaps)
-            .all(|(a, b)| (a.heap, a.value) == (b.heap, b.value));
-    let fits = (meta.game.as_str(), meta.table.as_str()) == ("grundy", "values")
-        && table.header().entry_kind == kind
-        && table_bound.is_some_and(|b| b < job.bound && table.len() == b + 1 && next <= b)
-        && driver::resumes_at(next, job.bound)
-        && same_run;
-    if !fits {
-        return Ok(None);
+    let Some(table_bound) = meta.params.get("bound").and_then(serde_json::Value::as_u64) else {
+        return not_used(format!(
+            "{}: {} names no bound",
+            kept.display(),
+            output.display()
+        ));
+    };
+    if table_bound >= job.bound {
+        return not_used(format!(
+            "{}: {} holds heaps 0..={table_bound}, not fewer than this build's {}",
+            kept.display(),
+            output.display(),
+            job.bound
+        ));
+    }
+    let stats = serde_json::from_value::<GrundyStats>(meta.stats.clone()).ok();
+    let same_run = stats.is_some_and(|stats| {
+        stats.first_heaps.len() >= saved.stats.first_heaps.len()
+            && stats.first_heaps[saved.stats.first_heaps.len()..]
+                .iter()
+                .all(|f| f.heap >= next)
+            && stats
+                .first_heaps
+                .iter()
+                .zip(&saved.stats.first_heaps)
+                .all(|(a, b)| (a.heap, a.value) == (b.heap, b.value))
+    });
+    let why = if (meta.game.as_str(), meta.table.as_str()) != ("grundy", "values")
+        || table.header().entry_kind != kind
+    {
+        Some(format!(
+            "{} is not a grundy/values table of {}-bit entries",
+            output.display(),
+            job.width
+        ))
+    } else if table.len() != table_bound + 1 || next > table_bound {
+        Some(format!(
+            "saved at heap {next}, past the {} heaps of {}",
+            table.len(),
+            output.display()
+        ))
+    } else if !driver::resumes_at(next, job.bound) {
+        Some(format!(
+            "saved at heap {next}, too close to the bound {} to resume from",
+            job.bound
+        ))
+    } else if !same_run {
+        Some(format!(
+            "its statistics disagree with those of {}: not the state of that table's build",
+            output.display()
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return not_used(format!("{}: {why}", kept.display()));
     }
     drop(table);
     std::fs::rename(output, &partial).with_context(|| {
@@ -366,8 +407,7 @@ fn extend_finished(
         });
     }
     Ok(Some(format!(
-        "extending the finished table of heaps 0..={} to {} from its kept state at heap {next}",
-        table_bound.unwrap_or_default(),
+        "extending the finished table of heaps 0..={table_bound} to {} from its kept state at heap {next}",
         job.bound
     )))
 }
