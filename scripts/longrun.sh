@@ -18,8 +18,11 @@
 #                                            (nothing if RUN stopped unfinished); the
 #                                            waiter logs to $LONGRUN/NEXT.after.log
 #
-# RUN is grundy35 (config/record.toml, grundy/values to 2^35) or octal06
-# (config/big.toml, octal/0.6 to 2^32). Each run lives in $LONGRUN/RUN
+# RUN is grundy35 (config/record.toml, grundy/values to 2^35), octal06
+# (config/big.toml, octal/0.6 to 2^32) or grundy36 (config/record36.toml:
+# 2^36 in grundy35's data directory, extending its finished table from the
+# state kept beside it; its first start needs a binary that extends,
+# target/release/nimrod of 2026-12-06 or later). Each run lives in $LONGRUN/RUN
 # (default /root/longrun): data/, run.log, and nimrod.bin, a copy of
 # target/release/nimrod made when the run is first started. A resume uses
 # that copy, never a newer build: a checkpoint another solver version
@@ -34,7 +37,8 @@ config_of() {
     case $1 in
         grundy35) echo "config/record.toml grundy/values" ;;
         octal06) echo "config/big.toml octal/0.6" ;;
-        *) echo "unknown run '$1' (grundy35 or octal06)" >&2; exit 2 ;;
+        grundy36) echo "config/record36.toml grundy/values" ;;
+        *) echo "unknown run '$1' (grundy35, octal06 or grundy36)" >&2; exit 2 ;;
     esac
 }
 
@@ -43,14 +47,14 @@ pid_of() { pgrep -f "$root/$1/nimrod.bin build" || true; }
 # The finished table of a run (written only when its build completes).
 table_of() {
     case $1 in
-        grundy35) echo "$root/$1/data/grundy/values.nmt" ;;
+        grundy35 | grundy36) echo "$root/$1/data/grundy/values.nmt" ;;
         octal06) echo "$root/$1/data/octal/0.6.nmt" ;;
     esac
 }
 
 case ${1:-} in
     start)
-        run=${2:?start needs a run: grundy35 or octal06}
+        run=${2:?start needs a run: grundy35, octal06 or grundy36}
         threads=${3:-1}
         [[ $threads =~ ^[12]$ ]] || { echo "THREADS must be 1 or 2 (the solves use at most two)" >&2; exit 2; }
         spec=$(config_of "$run")
@@ -60,11 +64,21 @@ case ${1:-} in
             echo "$run is already running (pid $(pid_of "$run"))" >&2
             exit 1
         fi
+        if [[ $run == grundy36 && ! -e $dir/data ]]; then
+            # The 2^35 run's directory: its table, and the state kept beside it.
+            mkdir -p "$dir" && ln -s "$root/grundy35/data" "$dir/data"
+        fi
         mkdir -p "$dir/data"
         if [[ ! -x $dir/nimrod.bin ]]; then
             [[ -x target/release/nimrod ]] || cargo build --release
             cp target/release/nimrod "$dir/nimrod.bin"
             git rev-parse HEAD > "$dir/BUILD"
+        fi
+        if [[ $run == grundy36 && -f $dir/data/grundy/values.nmt && ! -f $dir/data/grundy/values.nmt.partial ]] &&
+            ! "$dir/nimrod.bin" info "$dir/data/grundy/values.nmt.extend" > /dev/null 2>&1; then
+            echo "grundy36: $dir/nimrod.bin cannot read the kept state $dir/data/grundy/values.nmt.extend" >&2
+            echo "  (missing, or a binary that does not extend tables: it would start 2^36 from heap 0)" >&2
+            exit 1
         fi
         echo "== $(date -u '+%F %T') start: threads $threads, binary of $(cat "$dir/BUILD" 2>/dev/null || echo '?')" >> "$dir/run.log"
         NIMROD_CHECKPOINT_MINUTES=${NIMROD_CHECKPOINT_MINUTES:-15} setsid nohup nice -n 19 \
@@ -146,7 +160,7 @@ case ${1:-} in
         echo "$run: SIGTERM sent to $pid"
         ;;
     status)
-        for run in grundy35 octal06; do
+        for run in grundy35 octal06 grundy36; do
             dir=$root/$run
             [[ -d $dir ]] || continue
             pid=$(pid_of "$run")
@@ -175,7 +189,7 @@ case ${1:-} in
             fi
             # What the last save holds (nimrod info reads Grundy and octal states).
             case $run in
-                grundy35) ck=$dir/data/grundy/values.nmt.checkpoint ;;
+                grundy35 | grundy36) ck=$dir/data/grundy/values.nmt.checkpoint ;;
                 octal06) ck=$dir/data/octal/0.6.nmt.checkpoint ;;
             esac
             if [[ -f $ck && -x target/release/nimrod ]]; then
