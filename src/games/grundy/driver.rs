@@ -197,11 +197,18 @@ fn solve_in_order(
                 let job = marking.jobs[slot]
                     .read()
                     .unwrap_or_else(PoisonError::into_inner);
+                let state = SolveState {
+                    st: &st,
+                    storage,
+                    cursor,
+                    job: &job,
+                    buffer: &marking.buffers[slot],
+                };
                 if due {
-                    saves.save(&st, storage, cursor, &job, &marking.buffers[slot])?;
+                    saves.save(&state)?;
                 }
                 if last {
-                    saves.save_last(&st, storage, cursor, &job, &marking.buffers[slot]);
+                    saves.save_last(&state);
                 }
             }
         }
@@ -513,6 +520,16 @@ fn read_solve_state(
     Ok((st, job, buffer))
 }
 
+/// What a save writes: the solve's state between two blocks.
+struct SolveState<'a> {
+    st: &'a SparseState,
+    storage: &'a Storage,
+    cursor: &'a Cursor,
+    /// The next block's plan and its marks.
+    job: &'a MarkJob,
+    buffer: &'a MarkBuffer,
+}
+
 /// The saving side of a resumable solve.
 struct Saves<'a> {
     checkpoint: &'a Saving,
@@ -533,35 +550,20 @@ impl Saves<'_> {
     }
 
     /// Writes the state to `c`'s file.
-    fn write(
-        &self,
-        c: &Saving,
-        st: &SparseState,
-        storage: &Storage,
-        cursor: &Cursor,
-        job: &MarkJob,
-        buffer: &MarkBuffer,
-    ) -> Result<u64> {
+    fn write(&self, c: &Saving, state: &SolveState) -> Result<u64> {
         checkpoint::check_room(&c.path)?;
         let mut w = c.create(MAGIC, FORMAT)?;
         w.u64(self.window)?;
-        storage.save(cursor, &mut w)?;
-        st.save(&mut w)?;
-        save_planned(job, buffer, &mut w)?;
+        state.storage.save(state.cursor, &mut w)?;
+        state.st.save(&mut w)?;
+        save_planned(state.job, state.buffer, &mut w)?;
         w.commit()
     }
 
     /// Saves the last state before the end to `last_state` (the same
     /// bytes a save there would write): like any save, one that cannot be
     /// made is reported and the solve goes on.
-    fn save_last(
-        &mut self,
-        st: &SparseState,
-        storage: &Storage,
-        cursor: &Cursor,
-        job: &MarkJob,
-        buffer: &MarkBuffer,
-    ) {
+    fn save_last(&mut self, state: &SolveState) {
         let Some(path) = self.checkpoint.last_state.clone() else {
             return;
         };
@@ -569,8 +571,8 @@ impl Saves<'_> {
             path: path.clone(),
             ..self.checkpoint.clone()
         };
-        let at = cursor.next_heap();
-        let step = match self.write(&c, st, storage, cursor, job, buffer) {
+        let at = state.cursor.next_heap();
+        let step = match self.write(&c, state) {
             Ok(bytes) => Step::SavedLast { at, bytes, path },
             Err(e) => Step::Skipped {
                 at,
@@ -580,20 +582,13 @@ impl Saves<'_> {
         (self.on_step)(step);
     }
 
-    fn save(
-        &mut self,
-        st: &SparseState,
-        storage: &Storage,
-        cursor: &Cursor,
-        job: &MarkJob,
-        buffer: &MarkBuffer,
-    ) -> Result<()> {
+    fn save(&mut self, state: &SolveState) -> Result<()> {
         let began = Instant::now();
         let c = self.checkpoint;
         // A save is for resuming, not for the values: one that cannot be
         // made (no room, a failed write) is reported and the run goes on.
-        let saved = self.write(c, st, storage, cursor, job, buffer);
-        let heap = cursor.next_heap();
+        let saved = self.write(c, state);
+        let heap = state.cursor.next_heap();
         self.since = Instant::now();
         let bytes = match saved {
             Ok(bytes) => bytes,
