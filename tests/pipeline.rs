@@ -732,6 +732,53 @@ fn info_on_a_saved_grundy_state_shows_what_it_has_solved() {
             && text.contains(&format!("value {max}, first at heap {first_max}")),
         "{text}"
     );
+    // `nimrod plan --data` says a build goes on from that heap, and what
+    // is left; with another window, that the state is not used.
+    let values = plan_on_disk(&cfg, d.path(), "grundy/values");
+    assert_eq!(values["on_disk"]["state"], "started", "{values}");
+    assert_eq!(values["on_disk"]["work_done"], next, "{values}");
+    let from = values["on_disk"]["from"].as_str().unwrap();
+    assert!(
+        from.starts_with(&format!("its saved state at heap {next}")),
+        "{from}"
+    );
+    let left = values["on_disk"]["cpu_seconds_left"]["typical"]
+        .as_f64()
+        .unwrap();
+    let whole = values["estimate"]["cpu_seconds"]["typical"]
+        .as_f64()
+        .unwrap();
+    assert!(left > 0.0 && left < whole, "{values}");
+    let misere = plan_on_disk(&cfg, d.path(), "grundy/misere");
+    assert_eq!(misere["on_disk"]["state"], "not_started", "{misere}");
+    let text = ok(&[
+        "plan",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(
+        text.contains(&format!(
+            "on disk: goes on from its saved state at heap {next}"
+        )) && text.contains("left to build: 3 of 3 jobs (1 of them started)"),
+        "{text}"
+    );
+    let wider = cfgdir.path().join("wider.toml");
+    std::fs::write(
+        &wider,
+        "[grundy]\nbound = 3000000\nmode = \"streaming\"\nwindow = 262144\n",
+    )
+    .unwrap();
+    let values = plan_on_disk(&wider, d.path(), "grundy/values");
+    assert_eq!(values["on_disk"]["state"], "not_started", "{values}");
+    let why = values["on_disk"]["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("saved state not used") && why.contains("other parameters"),
+        "{why}"
+    );
+    let err = fails(&["plan", "--data", "/nonexistent/nimrod-data"]);
+    assert!(err.contains("/nonexistent/nimrod-data"), "{err}");
 
     // A damaged state is refused, named; so is a file of another kind.
     info_refuses_a_damaged_copy(&state, d.path());
@@ -778,6 +825,26 @@ fn info_on_a_saved_octal_state_shows_what_it_has_solved() {
     assert_eq!(j["code"], "0.161");
     let next = j["next_heap"].as_u64().unwrap();
     assert!((65_536..1_000_000).contains(&next), "resumes at {next}");
+    // `nimrod plan --data`: a build goes on from that heap; to a bound
+    // below it, the state is not used.
+    let planned = plan_on_disk(&cfg, d.path(), id);
+    assert_eq!(planned["on_disk"]["state"], "started", "{planned}");
+    assert_eq!(planned["on_disk"]["work_done"], next, "{planned}");
+    let short = cfgdir.path().join("short.toml");
+    std::fs::write(
+        &short,
+        format!("[octal]\ngames = [\"0.161\"]\nbound = {}\n", next - 1),
+    )
+    .unwrap();
+    let planned = plan_on_disk(&short, d.path(), id);
+    assert_eq!(planned["on_disk"]["state"], "not_started", "{planned}");
+    assert!(
+        planned["on_disk"]["why"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("saved at heap {next}, past what this solve")),
+        "{planned}"
+    );
     let held = &all[..next as usize];
     let stats = &j["stats"];
     let max = *held.iter().max().unwrap();
@@ -913,6 +980,21 @@ fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes
     let packed = d.path().join("grundy/values.nmt.zst");
     assert!(packed.exists());
 
+    // `nimrod plan --data` reads the same decision without moving anything:
+    // the small config's table is built, the big one extends it.
+    let small_values = plan_on_disk(&small, d.path(), "grundy/values");
+    assert_eq!(small_values["on_disk"]["state"], "built", "{small_values}");
+    let big_values = plan_on_disk(&big, d.path(), "grundy/values");
+    assert_eq!(big_values["on_disk"]["state"], "started", "{big_values}");
+    assert_eq!(big_values["on_disk"]["work_done"], next, "{big_values}");
+    let from = big_values["on_disk"]["from"].as_str().unwrap();
+    assert!(
+        from.starts_with("the finished table of heaps 0..=1000000")
+            && from.ends_with(&format!("extended from its kept state at heap {next}")),
+        "{from}"
+    );
+    assert!(table.exists() && kept.exists());
+
     let log = build(&big, d.path());
     assert!(
         log.contains("extending the finished table of heaps 0..=1000000 to 3000000")
@@ -935,6 +1017,15 @@ fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes
     let e = tempfile::tempdir().unwrap();
     build(&small, e.path());
     let other = config("other", 3_000_000, 262144);
+    let planned = plan_on_disk(&other, e.path(), "grundy/values");
+    assert_eq!(planned["on_disk"]["state"], "not_started", "{planned}");
+    assert!(
+        planned["on_disk"]["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("kept state not used: "),
+        "{planned}"
+    );
     let log = build(&other, e.path());
     assert!(
         !log.contains("extending") && log.contains("kept state not used, starting over: "),
@@ -946,6 +1037,87 @@ fn a_finished_streaming_grundy_table_extends_to_a_larger_bound_to_the_same_bytes
         std::fs::read(e.path().join("grundy/values.nmt")).unwrap()
             == std::fs::read(fresh.path().join("grundy/values.nmt")).unwrap()
     );
+}
+
+/// `nimrod plan --data`: a current table is built (a build skips it), a
+/// table of other parameters is not, and a saved state of a game whose
+/// planner does not read states is named as there.
+#[test]
+fn plan_with_a_data_directory_says_what_is_built_and_what_is_saved() {
+    let cfgdir = tempfile::tempdir().unwrap();
+    let cfg = cfgdir.path().join("c.toml");
+    std::fs::write(&cfg, "[guessit]\nmax_hand = 3\n\n[chess]\npieces = [3]\n").unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().to_str().unwrap();
+    ok(&[
+        "build",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        dir,
+        "--only",
+        "guessit",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&ok(&[
+        "plan",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        dir,
+        "--json",
+    ]))
+    .unwrap();
+    let jobs = j["jobs"].as_array().unwrap();
+    let (guessit, chess): (Vec<_>, Vec<_>) = jobs
+        .iter()
+        .partition(|job| job["id"].as_str().unwrap().starts_with("guessit/"));
+    assert!(!guessit.is_empty() && !chess.is_empty(), "{j}");
+    for job in &guessit {
+        assert_eq!(job["on_disk"]["state"], "built", "{job}");
+    }
+    for job in &chess {
+        assert_eq!(job["on_disk"]["state"], "not_started", "{job}");
+    }
+    // A saved state beside a chess table.
+    let id = chess[0]["id"].as_str().unwrap();
+    let state = d.path().join(format!("{id}.nmt.checkpoint"));
+    std::fs::create_dir_all(state.parent().unwrap()).unwrap();
+    std::fs::write(&state, b"a state").unwrap();
+    let planned = plan_on_disk(&cfg, d.path(), id);
+    assert_eq!(planned["on_disk"]["state"], "saved", "{planned}");
+    assert_eq!(planned["on_disk"]["path"], state.to_str().unwrap());
+    // Another bound: the guessit tables on disk are not current.
+    std::fs::write(&cfg, "[guessit]\nmax_hand = 4\n").unwrap();
+    let text = ok(&["plan", "--config", cfg.to_str().unwrap(), "--data", dir]);
+    assert!(
+        !text.contains("on disk: built") && text.contains("on disk: not started"),
+        "{text}"
+    );
+    let left = format!(
+        "left to build: {n} of {n} jobs (0 of them started)",
+        n = text.lines().filter(|l| l.contains("on disk:")).count()
+    );
+    assert!(text.contains(&left), "{text}");
+}
+
+/// Job `id` of `nimrod plan --config CFG --data DIR --json`.
+fn plan_on_disk(cfg: &Path, dir: &Path, id: &str) -> serde_json::Value {
+    let j: serde_json::Value = serde_json::from_str(&ok(&[
+        "plan",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--data",
+        dir.to_str().unwrap(),
+        "--json",
+    ]))
+    .unwrap();
+    j["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|job| job["id"] == id)
+        .unwrap_or_else(|| panic!("no job {id} in {j}"))
+        .clone()
 }
 
 /// Builds a config of `[grundy]` `body` (written as `NAME.toml` in

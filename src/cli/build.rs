@@ -140,12 +140,21 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
 }
 
 /// `nimrod plan`: the jobs in dependency order with their estimates.
-pub fn plan(config: Option<PathBuf>, json: bool) -> Result<ExitCode> {
+pub fn plan(config: Option<PathBuf>, data: Option<PathBuf>, json: bool) -> Result<ExitCode> {
     let config = match config {
         Some(p) => Config::load(&p).map_err(GameError::input)?,
         None => Config::embedded_default()?,
     };
-    let jobs = nimrod::pipeline::plan_report(&config, &nimrod::games::planners())
+    if let Some(d) = &data {
+        if !d.is_dir() {
+            return Err(GameError::input(anyhow::anyhow!(
+                "--data {}: not a directory",
+                d.display()
+            ))
+            .into());
+        }
+    }
+    let jobs = nimrod::pipeline::plan_report(&config, &nimrod::games::planners(), data.as_deref())
         .map_err(GameError::input)?;
     show(json, &Answer::of(&PlanAnswer { jobs }));
     Ok(ExitCode::SUCCESS)

@@ -31,6 +31,11 @@ enum Command {
         /// TOML config; without it the embedded default is used.
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Also say what this data directory holds of each job: its table
+        /// built, or the saved state or smaller table a build goes on from
+        /// and the time left.
+        #[arg(long)]
+        data: Option<PathBuf>,
         #[command(flatten)]
         json: JsonArg,
     },
@@ -214,7 +219,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build::run(args),
         Command::Slurm(args) => slurm::run(args),
-        Command::Plan { config, json } => build::plan(config, json.on),
+        Command::Plan { config, data, json } => build::plan(config, data, json.on),
         Command::List { data, json, quick } => files::list(&data.dir, json.on, quick),
         Command::Info { file, json } => files::info(&file, json.on),
         Command::Verify {

@@ -2,7 +2,7 @@
 //! `verify`, `pack`, `unpack`, `slurm`) as typed answers: each struct's `Display` is the text
 //! and its `Serialize` the JSON (`Answer::of`), so the two cannot drift.
 
-use nimrod::pipeline::PlannedJob;
+use nimrod::pipeline::{OnDisk, PlannedJob};
 use serde::Serialize;
 use std::fmt;
 
@@ -59,6 +59,33 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// What `nimrod plan --data` says a data directory holds of a job.
+fn on_disk_line(on_disk: &OnDisk, estimate: Option<&nimrod::pipeline::Estimate>) -> String {
+    match on_disk {
+        OnDisk::Built => "on disk: built (a build skips it)".to_string(),
+        OnDisk::Saved { path } => {
+            format!("on disk: a saved state ({path}); a build goes on from it if it fits")
+        }
+        OnDisk::NotStarted { why: None } => "on disk: not started".to_string(),
+        OnDisk::NotStarted { why: Some(why) } => format!("on disk: not started ({why})"),
+        OnDisk::Started(r) => format!(
+            "on disk: goes on from {}: {} of {} {} done{}",
+            r.from,
+            r.work_done,
+            estimate.map_or(0, |e| e.work),
+            estimate.map_or("units", |e| e.work_unit.as_str()),
+            r.cpu_seconds_left
+                .as_ref()
+                .map_or(String::new(), |c| format!(
+                    ", about {} of one core left ({} to {})",
+                    duration(c.typical),
+                    duration(c.low),
+                    duration(c.high)
+                ))
+        ),
+    }
+}
+
 impl fmt::Display for PlanAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mb = |b: u64| b as f64 / 1e6;
@@ -96,6 +123,14 @@ impl fmt::Display for PlanAnswer {
                     format!("  after {}", j.deps.join(", "))
                 }
             )?;
+            if let Some(on_disk) = &j.on_disk {
+                writeln!(
+                    f,
+                    "{:<28} {}",
+                    "",
+                    on_disk_line(on_disk, j.estimate.as_ref())
+                )?;
+            }
         }
         let known: Vec<_> = self
             .jobs
@@ -129,6 +164,31 @@ impl fmt::Display for PlanAnswer {
                     .max_by(|a, b| a.typical.total_cmp(&b.typical))
                     .unwrap_or(first)
                     .basis
+            )?;
+        }
+        if self.jobs.iter().any(|j| j.on_disk.is_some()) {
+            let left: Vec<_> = self
+                .jobs
+                .iter()
+                .filter(|j| j.on_disk != Some(OnDisk::Built))
+                .collect();
+            let cpu = |j: &PlannedJob| match &j.on_disk {
+                Some(OnDisk::Started(r)) => r.cpu_seconds_left.clone(),
+                _ => j.estimate.as_ref().and_then(|e| e.cpu_seconds.clone()),
+            };
+            let timed: Vec<_> = left.iter().filter_map(|j| cpu(j)).collect();
+            writeln!(
+                f,
+                "left to build: {} of {} jobs ({} of them started); {} with measured costs: about {} of one core ({} to {})",
+                left.len(),
+                self.jobs.len(),
+                left.iter()
+                    .filter(|j| matches!(j.on_disk, Some(OnDisk::Started(_) | OnDisk::Saved { .. })))
+                    .count(),
+                timed.len(),
+                duration(timed.iter().map(|c| c.typical).sum()),
+                duration(timed.iter().map(|c| c.low).sum()),
+                duration(timed.iter().map(|c| c.high).sum()),
             )?;
         }
         Ok(())

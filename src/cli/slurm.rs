@@ -92,7 +92,7 @@ pub fn run(args: SlurmArgs) -> Result<ExitCode> {
         None => (Config::embedded_default()?, DEFAULT_CONFIG.to_string()),
     };
     let planners = nimrod::games::planners();
-    let jobs = plan_report(&config, &planners).map_err(GameError::input)?;
+    let jobs = plan_report(&config, &planners, None).map_err(GameError::input)?;
     std::fs::create_dir_all(&args.data)
         .with_context(|| format!("cannot create data directory {}", args.data.display()))?;
     let data_dir = std::fs::canonicalize(&args.data)

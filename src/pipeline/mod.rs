@@ -23,5 +23,5 @@ pub use job::{param_hash, Job, JobContext, JobParts, Shard, MAX_SHARDS};
 pub use progress::{Progress, Stage};
 pub use runner::{
     opens_current, parse_memory_size, plan, plan_report, run_build, BuildOptions, BuildReport,
-    CpuSeconds, Estimate, JobOutcome, PlannedJob, Planner,
+    CpuSeconds, Estimate, JobOutcome, OnDisk, PlannedJob, Planner, Resume,
 };

@@ -211,6 +211,45 @@ pub trait Planner: Sync + Send {
     fn estimate(&self, _job: &Job) -> Option<Estimate> {
         None
     }
+    /// What a build of `job` (one of its own, not yet built) would go on
+    /// from at `output` (a saved state, a smaller table it extends), read
+    /// without changing anything; None where it keeps no such state.
+    fn on_disk(&self, _job: &Job, _output: &Path) -> Option<OnDisk> {
+        None
+    }
+}
+
+/// What a data directory holds of a job (`nimrod plan --data`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum OnDisk {
+    /// Its table is there and current: a build skips it.
+    Built,
+    /// A build goes on from what an earlier one left.
+    Started(Resume),
+    /// A saved state is there, which its game's planner does not read: a
+    /// build goes on from it if it fits.
+    Saved {
+        /// The state's file.
+        path: String,
+    },
+    /// A build starts from nothing; `why` names what is there and not used.
+    NotStarted {
+        /// What a build finds and will not use, if anything.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
+    },
+}
+
+/// Where a build goes on from, and what is left.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Resume {
+    /// Units of the job's work (its estimate's `work`) already done.
+    pub work_done: u64,
+    /// What it goes on from ("its saved state at heap 27271884672").
+    pub from: String,
+    /// One core's time for the rest, where the planner can tell.
+    pub cpu_seconds_left: Option<CpuSeconds>,
 }
 
 /// A job's size before it runs, from its parameters.
@@ -258,16 +297,25 @@ pub struct PlannedJob {
     pub shardable: bool,
     /// Its size, where the planner can tell.
     pub estimate: Option<Estimate>,
+    /// What the data directory holds of it, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_disk: Option<OnDisk>,
 }
 
-/// The job graph of `config` in dependency order, with each job's estimate.
-pub fn plan_report(config: &Config, planners: &[&dyn Planner]) -> Result<Vec<PlannedJob>> {
+/// The job graph of `config` in dependency order, with each job's estimate
+/// and, given a data directory, what it holds of each job.
+pub fn plan_report(
+    config: &Config,
+    planners: &[&dyn Planner],
+    data_dir: Option<&Path>,
+) -> Result<Vec<PlannedJob>> {
     let jobs = plan(config, planners)?;
     let mut out = Vec::new();
     for wave in waves(jobs)? {
         for job in wave {
             out.push(PlannedJob {
                 estimate: estimate_of(planners, &job),
+                on_disk: data_dir.map(|d| on_disk_of(planners, &job, d)),
                 shardable: job.parts.is_some(),
                 id: job.id,
                 deps: job.deps,
@@ -283,6 +331,29 @@ fn estimate_of(planners: &[&dyn Planner], job: &Job) -> Option<Estimate> {
         .iter()
         .find(|p| job.id.split('/').next() == Some(p.name()))
         .and_then(|p| p.estimate(job))
+}
+
+/// What `data_dir` holds of `job`: its current table (raw or packed), or
+/// what its planner says a build would go on from.
+fn on_disk_of(planners: &[&dyn Planner], job: &Job, data_dir: &Path) -> OnDisk {
+    let output = job.output(data_dir);
+    if current_raw_or_packed(&output, job.param_hash(), opens_current) {
+        return OnDisk::Built;
+    }
+    planners
+        .iter()
+        .find(|p| job.id.split('/').next() == Some(p.name()))
+        .and_then(|p| p.on_disk(job, &output))
+        .unwrap_or_else(|| {
+            let saved = super::checkpoint::path_beside(&output);
+            if saved.exists() {
+                OnDisk::Saved {
+                    path: saved.display().to_string(),
+                }
+            } else {
+                OnDisk::NotStarted { why: None }
+            }
+        })
 }
 
 /// Expands the config into jobs (every section through its planner).

@@ -380,6 +380,27 @@ pub fn read_saving(c: &Saving) -> Result<Option<SavedProgress>> {
     progress_of(r).map(Some)
 }
 
+/// The heap a solve to `bound` with `window` would resume at from `c`'s
+/// file, read through its checksum without resuming: `Ok(None)` when there
+/// is none, an error saying why it would not be used (as `restore` says).
+pub fn would_resume_from(c: &Saving, window: u64, bound: u64) -> Result<Option<u64>> {
+    let Some(saved) = read_saving(c)? else {
+        return Ok(None);
+    };
+    let name = c.path.display();
+    ensure!(
+        saved.window == window,
+        "{name}: saved with a window of {}, this solve has {window}",
+        saved.window
+    );
+    ensure!(
+        resumes_at(saved.next_heap, bound),
+        "{name}: saved at heap {}, past what this solve to {bound} would save",
+        saved.next_heap
+    );
+    Ok(Some(saved.next_heap))
+}
+
 fn progress_of(mut r: checkpoint::StateReader) -> Result<SavedProgress> {
     let window = r.u64()?;
     let next_heap = Storage::skip_saved(&mut r)?;

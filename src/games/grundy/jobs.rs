@@ -6,7 +6,7 @@ use super::stats::GrundyStats;
 use super::{driver, misere, Grundy, SOLVER_VERSION};
 use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext, Planner};
+use crate::pipeline::{CpuSeconds, Job, JobContext, OnDisk, Planner, Resume};
 use crate::table::writer::{write_hashed, write_ranked};
 use crate::table::{EntryKind, Table, TableMeta, TableWriter};
 use anyhow::{ensure, Context, Result};
@@ -77,10 +77,6 @@ impl Planner for Grundy {
         }
         let j: ValuesJob = serde_json::from_value(job.params.clone()).ok()?;
         let heaps = j.bound.checked_add(1)?;
-        const SMALL: u64 = 1 << 26;
-        let small = heaps.min(SMALL) as f64;
-        let large = heaps.saturating_sub(SMALL) as f64;
-        let at = |per_small: f64, per_large: f64| (small * per_small + large * per_large) * 1e-6;
         Some(crate::pipeline::Estimate {
             entries: heaps,
             output_bytes: heaps.saturating_mul(u64::from(j.width / 8)),
@@ -90,13 +86,60 @@ impl Planner for Grundy {
             },
             work: heaps,
             work_unit: "heaps".into(),
-            cpu_seconds: Some(crate::pipeline::CpuSeconds {
-                typical: at(1.6, 1.8),
-                low: at(1.4, 1.6),
-                high: at(2.4, 3.1),
-                basis: "vm (2 cores, AMD EPYC), one thread: 1.68 core-µs a heap past heap 3.8e8 with nothing else running (2026-12-01); the 2^35 run 1.75-1.9 µs of wall a heap past 2^31 (fastest quarter), 2.3-3.1 on average beside other work; two threads cost about 1.27x this CPU".into(),
-            }),
+            cpu_seconds: Some(cpu_seconds(0, heaps)),
         })
+    }
+    /// A streaming build goes on from its saved state, or extends the
+    /// smaller finished table whose last state was kept; what it would do
+    /// is read here as the build decides it, without moving anything.
+    fn on_disk(&self, job: &Job, output: &std::path::Path) -> Option<OnDisk> {
+        if job.id != "grundy/values" {
+            return None;
+        }
+        let j: ValuesJob = serde_json::from_value(job.params.clone()).ok()?;
+        if j.mode != Mode::Streaming {
+            return None;
+        }
+        let checkpoint = saving_for(output, &j).ok()?;
+        let started = |next: u64, from: String| {
+            OnDisk::Started(Resume {
+                work_done: next,
+                from,
+                cpu_seconds_left: Some(cpu_seconds(next, j.bound + 1)),
+            })
+        };
+        match extension_of(output, &checkpoint, &j) {
+            Extension::From { table_bound, next } => {
+                return Some(started(
+                    next,
+                    format!(
+                        "the finished table of heaps 0..={table_bound} ({}), extended from its kept state at heap {next}",
+                        output.display()
+                    ),
+                ))
+            }
+            Extension::NotUsed(why) => {
+                return Some(OnDisk::NotStarted {
+                    why: Some(format!("kept state not used: {why}")),
+                })
+            }
+            Extension::None => {}
+        }
+        Some(
+            match driver::would_resume_from(&checkpoint, j.window, j.bound) {
+                Ok(Some(next)) => started(
+                    next,
+                    format!(
+                        "its saved state at heap {next} ({})",
+                        checkpoint.path.display()
+                    ),
+                ),
+                Ok(None) => OnDisk::NotStarted { why: None },
+                Err(e) => OnDisk::NotStarted {
+                    why: Some(format!("saved state not used: {e:#}")),
+                },
+            },
+        )
     }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: GrundyParams = game_params(source, "grundy", section)?;
@@ -157,6 +200,21 @@ impl Planner for Grundy {
     }
 }
 
+/// One core's time for heaps `from .. to` of the values job, from measured
+/// costs: the first 2^26 heaps are cheaper than those after.
+fn cpu_seconds(from: u64, to: u64) -> CpuSeconds {
+    const SMALL: u64 = 1 << 26;
+    let small = to.min(SMALL).saturating_sub(from.min(SMALL)) as f64;
+    let large = to.max(SMALL).saturating_sub(from.max(SMALL)) as f64;
+    let at = |per_small: f64, per_large: f64| (small * per_small + large * per_large) * 1e-6;
+    CpuSeconds {
+        typical: at(1.6, 1.8),
+        low: at(1.4, 1.6),
+        high: at(2.4, 3.1),
+        basis: "vm (2 cores, AMD EPYC), one thread: 1.68 core-µs a heap past heap 3.8e8 with nothing else running (2026-12-01); the 2^35 run 1.75-1.9 µs of wall a heap past 2^31 (fastest quarter), 2.3-3.1 on average beside other work; two threads cost about 1.27x this CPU".into(),
+    }
+}
+
 /// The parameters of the `grundy/values` job (hashed into its table's header).
 #[derive(Serialize, Deserialize, Clone, Copy)]
 struct ValuesJob {
@@ -212,14 +270,7 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
         // The state at a heap does not depend on the bound: a stopped
         // solve to 2^32 resumes as part of one to 2^35. The width is in
         // the key: the partial table's bytes are entries of that width.
-        let mut checkpoint = checkpoint::Saving::beside(
-            &ctx.output,
-            crate::pipeline::param_hash(
-                "grundy/values streaming state",
-                &json!({"window": job.window, "solver": job.solver, "width": job.width}),
-            ),
-        )?;
-        checkpoint.last_state = Some(checkpoint::path_for_extending(&ctx.output));
+        let checkpoint = saving_for(&ctx.output, job)?;
         let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
         if let Some(line) = extend_finished(&ctx.output, &checkpoint, job)? {
             say(line);
@@ -277,30 +328,51 @@ fn build_values(ctx: &JobContext, job: &ValuesJob) -> Result<()> {
     Ok(())
 }
 
-/// A streaming build to a larger bound than the finished table at `output`
-/// goes on from the last state that table's build kept
-/// (`checkpoint.last_state`) instead of starting over: the table becomes
-/// the partial file again (its values up to that state are the solve's so
-/// far; the rest is cut off when the sink resumes) and the kept state the
-/// checkpoint. Only when no build of this table is under way and a table
-/// and a kept state are there; then it extends when the state is of these
-/// parameters, this bound can resume from it, and the table is of this
-/// width, of a smaller bound and of the state's run (their statistics
-/// agree), and otherwise leaves both alone. Returns the line to log: what
-/// it extends, or why the kept state is not used.
-fn extend_finished(
+/// Where and under which key a streaming build of `job` to `output` saves
+/// its state, and where it keeps its last one.
+fn saving_for(output: &std::path::Path, job: &ValuesJob) -> Result<checkpoint::Saving> {
+    let mut saving = checkpoint::Saving::beside(
+        output,
+        crate::pipeline::param_hash(
+            "grundy/values streaming state",
+            &json!({"window": job.window, "solver": job.solver, "width": job.width}),
+        ),
+    )?;
+    saving.last_state = Some(checkpoint::path_for_extending(output));
+    Ok(saving)
+}
+
+/// What a streaming build finds of an earlier, smaller table at `output`.
+enum Extension {
+    /// Nothing to extend (no table, no kept state, or a build under way).
+    None,
+    /// A table and a kept state it will not use, and why.
+    NotUsed(String),
+    /// It extends the table of heaps 0..=`table_bound` from its kept
+    /// state at heap `next`.
+    From { table_bound: u64, next: u64 },
+}
+
+/// Whether a streaming build to a larger bound than the finished table at
+/// `output` goes on from the last state that table's build kept
+/// (`checkpoint.last_state`) instead of starting over. Only when no build
+/// of this table is under way and a table and a kept state are there; then
+/// it extends when the state is of these parameters, this bound can resume
+/// from it, and the table is of this width, of a smaller bound and of the
+/// state's run (their statistics agree). Reads, never moves, anything.
+fn extension_of(
     output: &std::path::Path,
     checkpoint: &checkpoint::Saving,
     job: &ValuesJob,
-) -> Result<Option<String>> {
+) -> Extension {
     let Some(kept) = checkpoint.last_state.as_deref() else {
-        return Ok(None);
+        return Extension::None;
     };
     let partial = crate::table::writer::partial_path(output);
     if checkpoint.path.exists() || partial.exists() || !kept.exists() || !output.exists() {
-        return Ok(None);
+        return Extension::None;
     }
-    let not_used = |why: String| Ok(Some(format!("kept state not used, starting over: {why}")));
+    let not_used = |why: String| Extension::NotUsed(format!("{}: {why}", kept.display()));
     let as_kept = checkpoint::Saving {
         path: kept.to_path_buf(),
         ..checkpoint.clone()
@@ -309,12 +381,12 @@ fn extend_finished(
     // to its checksum.
     let saved = match driver::read_saving(&as_kept) {
         Ok(Some(saved)) => saved,
-        Ok(None) => return Ok(None),
-        Err(e) => return not_used(format!("{e:#}")),
+        Ok(None) => return Extension::None,
+        Err(e) => return Extension::NotUsed(format!("{e:#}")),
     };
     let table = match Table::open(output) {
         Ok(t) => t,
-        Err(e) => return not_used(format!("{}: {e}", kept.display())),
+        Err(e) => return not_used(e.to_string()),
     };
     let kind = if job.width == 8 {
         EntryKind::U8
@@ -324,16 +396,11 @@ fn extend_finished(
     let meta = table.meta();
     let next = saved.next_heap;
     let Some(table_bound) = meta.params.get("bound").and_then(serde_json::Value::as_u64) else {
-        return not_used(format!(
-            "{}: {} names no bound",
-            kept.display(),
-            output.display()
-        ));
+        return not_used(format!("{} names no bound", output.display()));
     };
     if table_bound >= job.bound {
         return not_used(format!(
-            "{}: {} holds heaps 0..={table_bound}, not fewer than this build's {}",
-            kept.display(),
+            "{} holds heaps 0..={table_bound}, not fewer than this build's {}",
             output.display(),
             job.bound
         ));
@@ -350,37 +417,58 @@ fn extend_finished(
                 .zip(&saved.stats.first_heaps)
                 .all(|(a, b)| (a.heap, a.value) == (b.heap, b.value))
     });
-    let why = if (meta.game.as_str(), meta.table.as_str()) != ("grundy", "values")
+    if (meta.game.as_str(), meta.table.as_str()) != ("grundy", "values")
         || table.header().entry_kind != kind
     {
-        Some(format!(
+        not_used(format!(
             "{} is not a grundy/values table of {}-bit entries",
             output.display(),
             job.width
         ))
     } else if table.len() != table_bound + 1 || next > table_bound {
-        Some(format!(
+        not_used(format!(
             "saved at heap {next}, past the {} heaps of {}",
             table.len(),
             output.display()
         ))
     } else if !driver::resumes_at(next, job.bound) {
-        Some(format!(
+        not_used(format!(
             "saved at heap {next}, too close to the bound {} to resume from",
             job.bound
         ))
     } else if !same_run {
-        Some(format!(
+        not_used(format!(
             "its statistics disagree with those of {}: not the state of that table's build",
             output.display()
         ))
     } else {
-        None
-    };
-    if let Some(why) = why {
-        return not_used(format!("{}: {why}", kept.display()));
+        Extension::From { table_bound, next }
     }
-    drop(table);
+}
+
+/// Extends the finished table at `output` when [`extension_of`] says so:
+/// the table becomes the partial file again (its values up to the kept
+/// state are the solve's so far; the rest is cut off when the sink
+/// resumes) and the kept state the checkpoint. Returns the line to log:
+/// what it extends, or why the kept state is not used.
+fn extend_finished(
+    output: &std::path::Path,
+    checkpoint: &checkpoint::Saving,
+    job: &ValuesJob,
+) -> Result<Option<String>> {
+    let (table_bound, next) = match extension_of(output, checkpoint, job) {
+        Extension::None => return Ok(None),
+        Extension::NotUsed(why) => {
+            return Ok(Some(format!("kept state not used, starting over: {why}")))
+        }
+        Extension::From { table_bound, next } => (table_bound, next),
+    };
+    let (Some(kept), partial) = (
+        checkpoint.last_state.as_deref(),
+        crate::table::writer::partial_path(output),
+    ) else {
+        return Ok(None);
+    };
     std::fs::rename(output, &partial).with_context(|| {
         format!(
             "cannot move {} to {} to extend it",

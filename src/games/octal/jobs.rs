@@ -6,7 +6,7 @@ use super::sparse::{self, Checkpoint};
 use super::{Octal, MAX_BOUND, SOLVER_VERSION};
 use crate::pipeline::checkpoint;
 use crate::pipeline::config::game_params;
-use crate::pipeline::{Job, JobContext, Planner};
+use crate::pipeline::{Job, JobContext, OnDisk, Planner, Resume};
 use crate::table::writer::write_ranked;
 use crate::table::TableMeta;
 use anyhow::{ensure, Context, Result};
@@ -40,6 +40,36 @@ impl Planner for Octal {
             cpu_seconds: None,
         })
     }
+    /// A build goes on from its saved state when it is of this code and
+    /// solver and within the bound (read through its checksum: a state of
+    /// 2^32 heaps is 8 GiB of values, some seconds).
+    fn on_disk(&self, job: &Job, output: &std::path::Path) -> Option<OnDisk> {
+        let code = job.params.get("code")?.as_str()?;
+        let bound = job.params.get("bound")?.as_u64()?;
+        let saving = saving_for(output, code).ok()?;
+        Some(match sparse::read_saving(&saving) {
+            Ok(Some(saved)) if saved.next_heap <= bound => OnDisk::Started(Resume {
+                work_done: saved.next_heap,
+                from: format!(
+                    "its saved state at heap {} ({})",
+                    saved.next_heap,
+                    saving.path.display()
+                ),
+                cpu_seconds_left: None,
+            }),
+            Ok(Some(saved)) => OnDisk::NotStarted {
+                why: Some(format!(
+                    "saved state not used: {}: saved at heap {}, past what this solve to {bound} would save",
+                    saving.path.display(),
+                    saved.next_heap
+                )),
+            },
+            Ok(None) => OnDisk::NotStarted { why: None },
+            Err(e) => OnDisk::NotStarted {
+                why: Some(format!("saved state not used: {e:#}")),
+            },
+        })
+    }
     fn plan(&self, source: &str, section: &toml::Table) -> Result<Vec<Job>> {
         let p: OctalParams = game_params(source, "octal", section)?;
         ensure!(
@@ -68,6 +98,18 @@ impl Planner for Octal {
     }
 }
 
+/// Where and under which key the build of `code` (canonical) to `output`
+/// saves its state.
+fn saving_for(output: &std::path::Path, code: &str) -> Result<checkpoint::Saving> {
+    checkpoint::Saving::beside(
+        output,
+        crate::pipeline::param_hash(
+            "octal sparse-space state",
+            &json!({"code": code, "solver": SOLVER_VERSION}),
+        ),
+    )
+}
+
 /// The parameters of one `octal/CODE` job (hashed into its table's
 /// header, and recorded as the table's parameters).
 #[derive(Serialize)]
@@ -93,13 +135,7 @@ fn build(ctx: &JobContext, code: &OctalCode, bound: u64) -> Result<()> {
     let mut stopped: Option<String> = None;
     // The state at a heap does not depend on the bound: a stopped solve to
     // 2^32 resumes as part of one to a larger bound.
-    let saving = checkpoint::Saving::beside(
-        &ctx.output,
-        crate::pipeline::param_hash(
-            "octal sparse-space state",
-            &json!({"code": code.canonical(), "solver": SOLVER_VERSION}),
-        ),
-    )?;
+    let saving = saving_for(&ctx.output, &code.canonical())?;
     let say = |line: String| ctx.progress.println(&format!("{}: {line}", ctx.id));
     let (g, sparse_stats) = sparse::values_resumable(
         code,

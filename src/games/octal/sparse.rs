@@ -1072,9 +1072,22 @@ pub struct SavedOctal {
 /// when it is not an octal sparse-space state, an error when it is damaged
 /// or of another format.
 pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedOctal>> {
-    let Some(mut r) = StateReader::open_kind(path, MAGIC, "octal", FORMAT)? else {
+    let Some(r) = StateReader::open_kind(path, MAGIC, "octal", FORMAT)? else {
         return Ok(None);
     };
+    saved_of(r).map(Some)
+}
+
+/// [`read_saved`] of `c`'s file, its key checked too: `Ok(None)` when there
+/// is none, an error when a solve that saves as `c` could not use it.
+pub fn read_saving(c: &Saving) -> Result<Option<SavedOctal>> {
+    let Some(r) = c.open(MAGIC, "an octal", FORMAT)? else {
+        return Ok(None);
+    };
+    saved_of(r).map(Some)
+}
+
+fn saved_of(mut r: StateReader) -> Result<SavedOctal> {
     let saved = SavedSolve::read(&mut r)?;
     let code = OctalCode::parse(&saved.code)
         .with_context(|| format!("{}: malformed (code {:?})", r.name(), saved.code))?;
@@ -1102,13 +1115,13 @@ pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedOctal>> {
     st.mex_heaps = n;
     st.mask = saved.mask;
     st.domain = saved.domain;
-    Ok(Some(SavedOctal {
+    Ok(SavedOctal {
         code: saved.code,
         next_heap: n,
         stats: st,
         last_zero_heap: last_zero,
         values: seen.iter().filter(|&&s| s).count(),
-    }))
+    })
 }
 
 #[cfg(test)]
