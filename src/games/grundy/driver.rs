@@ -387,18 +387,28 @@ pub fn would_resume_from(c: &Saving, window: u64, bound: u64) -> Result<Option<u
     let Some(saved) = read_saving(c)? else {
         return Ok(None);
     };
-    let name = c.path.display();
-    ensure!(
-        saved.window == window,
-        "{name}: saved with a window of {}, this solve has {window}",
-        saved.window
-    );
-    ensure!(
-        resumes_at(saved.next_heap, bound),
-        "{name}: saved at heap {}, past what this solve to {bound} would save",
-        saved.next_heap
-    );
+    let name = c.path.display().to_string();
+    check_window(&name, saved.window, window)?;
+    check_resumes(&name, saved.next_heap, bound)?;
     Ok(Some(saved.next_heap))
+}
+
+/// A state saved with `saved` as its window is of a solve with `window`.
+fn check_window(name: &str, saved: u64, window: u64) -> Result<()> {
+    ensure!(
+        saved == window,
+        "{name}: saved with a window of {saved}, this solve has {window}"
+    );
+    Ok(())
+}
+
+/// A solve to `bound` can resume from a state saved at heap `next`.
+fn check_resumes(name: &str, next: u64, bound: u64) -> Result<()> {
+    ensure!(
+        resumes_at(next, bound),
+        "{name}: saved at heap {next}, past what this solve to {bound} would save"
+    );
+    Ok(())
 }
 
 fn progress_of(mut r: checkpoint::StateReader) -> Result<SavedProgress> {
@@ -494,18 +504,10 @@ fn restore(
         return Ok(None);
     };
     let saved_window = r.u64()?;
-    ensure!(
-        saved_window == window,
-        "{}: saved with a window of {saved_window}, this solve has {window}",
-        r.name()
-    );
+    check_window(r.name(), saved_window, window)?;
     storage.restore(cursor, &mut r)?;
     let next = cursor.next_heap();
-    ensure!(
-        resumes_at(next, bound),
-        "{}: saved at heap {next}, past what this solve to {bound} would save",
-        r.name()
-    );
+    check_resumes(r.name(), next, bound)?;
     let (st, job, buffer) = read_solve_state(r, next)?;
     Ok(Some(Start::Restored {
         st: Box::new(st),

@@ -109,7 +109,9 @@ impl Planner for Grundy {
             })
         };
         match extension_of(output, &checkpoint, &j) {
-            Extension::From { table_bound, next } => {
+            Extension::From {
+                table_bound, next, ..
+            } => {
                 return Some(started(
                     next,
                     format!(
@@ -349,8 +351,12 @@ enum Extension {
     /// A table and a kept state it will not use, and why.
     NotUsed(String),
     /// It extends the table of heaps 0..=`table_bound` from its kept
-    /// state at heap `next`.
-    From { table_bound: u64, next: u64 },
+    /// state (`kept`) at heap `next`.
+    From {
+        table_bound: u64,
+        next: u64,
+        kept: std::path::PathBuf,
+    },
 }
 
 /// Whether a streaming build to a larger bound than the finished table at
@@ -442,7 +448,11 @@ fn extension_of(
             output.display()
         ))
     } else {
-        Extension::From { table_bound, next }
+        Extension::From {
+            table_bound,
+            next,
+            kept: kept.to_path_buf(),
+        }
     }
 }
 
@@ -456,19 +466,18 @@ fn extend_finished(
     checkpoint: &checkpoint::Saving,
     job: &ValuesJob,
 ) -> Result<Option<String>> {
-    let (table_bound, next) = match extension_of(output, checkpoint, job) {
+    let (table_bound, next, kept) = match extension_of(output, checkpoint, job) {
         Extension::None => return Ok(None),
         Extension::NotUsed(why) => {
             return Ok(Some(format!("kept state not used, starting over: {why}")))
         }
-        Extension::From { table_bound, next } => (table_bound, next),
+        Extension::From {
+            table_bound,
+            next,
+            kept,
+        } => (table_bound, next, kept),
     };
-    let (Some(kept), partial) = (
-        checkpoint.last_state.as_deref(),
-        crate::table::writer::partial_path(output),
-    ) else {
-        return Ok(None);
-    };
+    let partial = crate::table::writer::partial_path(output);
     std::fs::rename(output, &partial).with_context(|| {
         format!(
             "cannot move {} to {} to extend it",
@@ -476,7 +485,7 @@ fn extend_finished(
             partial.display()
         )
     })?;
-    if let Err(e) = std::fs::rename(kept, &checkpoint.path) {
+    if let Err(e) = std::fs::rename(&kept, &checkpoint.path) {
         // Put the table back: a partial file without its state would be
         // started over.
         let back = std::fs::rename(&partial, output);

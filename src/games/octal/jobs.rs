@@ -47,23 +47,18 @@ impl Planner for Octal {
         let code = job.params.get("code")?.as_str()?;
         let bound = job.params.get("bound")?.as_u64()?;
         let saving = saving_for(output, code).ok()?;
-        Some(match sparse::read_saving(&saving) {
-            Ok(Some(saved)) if saved.next_heap <= bound => OnDisk::Started(Resume {
-                work_done: saved.next_heap,
-                from: format!(
-                    "its saved state at heap {} ({})",
-                    saved.next_heap,
-                    saving.path.display()
-                ),
+        let name = saving.path.display().to_string();
+        let resumes = sparse::read_saving(&saving).and_then(|saved| {
+            saved
+                .map(|s| sparse::check_within(&name, s.next_heap, bound).map(|()| s.next_heap))
+                .transpose()
+        });
+        Some(match resumes {
+            Ok(Some(next)) => OnDisk::Started(Resume {
+                work_done: next,
+                from: format!("its saved state at heap {next} ({name})"),
                 cpu_seconds_left: None,
             }),
-            Ok(Some(saved)) => OnDisk::NotStarted {
-                why: Some(format!(
-                    "saved state not used: {}: saved at heap {}, past what this solve to {bound} would save",
-                    saving.path.display(),
-                    saved.next_heap
-                )),
-            },
             Ok(None) => OnDisk::NotStarted { why: None },
             Err(e) => OnDisk::NotStarted {
                 why: Some(format!("saved state not used: {e:#}")),

@@ -969,10 +969,7 @@ impl Solver {
             self.code
         );
         let n = self.g.len() as u64;
-        ensure!(
-            n >= 1 && n <= bound,
-            "{name}: saved at heap {n}, past what this solve to {bound} would save"
-        );
+        check_within(&name, n, bound)?;
         self.reach = saved.reach;
         self.mask = saved.mask;
         self.domain = saved.domain;
@@ -1076,6 +1073,15 @@ pub fn read_saved(path: &std::path::Path) -> Result<Option<SavedOctal>> {
         return Ok(None);
     };
     saved_of(r).map(Some)
+}
+
+/// A solve to `bound` can resume from a state of `n` values.
+pub fn check_within(name: &str, n: u64, bound: u64) -> Result<()> {
+    ensure!(
+        n >= 1 && n <= bound,
+        "{name}: saved at heap {n}, past what this solve to {bound} would save"
+    );
+    Ok(())
 }
 
 /// [`read_saved`] of `c`'s file, its key checked too: `Ok(None)` when there
