@@ -20,7 +20,13 @@ import json
 import struct
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit(
+        f"grundy_census.py: numpy is missing for {sys.executable} "
+        "(Debian: apt-get install python3-numpy, then run it with /usr/bin/python3)"
+    )
 
 
 # Whether each u16 value is rare: one look-up a heap instead of a pass a
